@@ -1,0 +1,129 @@
+/* game.h — the game-agnostic interface: the registry of games and the flat, copyable game state. */
+#ifndef ASOBI_GAME_H
+#define ASOBI_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "asobi/error.h"
+#include "asobi/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* At most this many seats in any game (seat sets are bitmasks of uint32_t). */
+#define ASOBI_MAX_SEATS 8
+
+/* The seat number that asks for the all-seeing view (replays, debugging). */
+#define ASOBI_ALL_SEEING (-1)
+
+/* ---------------------------------------------------------------------------
+ * The registry. A game is described by an asobi_game_def; the tools never
+ * look inside it, they only call the functions below.
+ * ------------------------------------------------------------------------- */
+typedef struct asobi_game_def asobi_game_def;
+
+int asobi_game_count(void);
+const asobi_game_def *asobi_game_at(int index);
+const asobi_game_def *asobi_game_find(const char *name); /* NULL if unknown */
+
+const char *asobi_game_name(const asobi_game_def *game);  /* "psycle" */
+const char *asobi_game_title(const asobi_game_def *game); /* "PSYCLE" */
+int asobi_game_min_players(const asobi_game_def *game);
+int asobi_game_max_players(const asobi_game_def *game);
+/* Action ids of this game are dense integers in [0, max_actions). A buffer of
+ * this many ints always holds a seat's legal actions. */
+int asobi_game_max_actions(const asobi_game_def *game);
+/* {"name","title","min_players","max_players","max_actions",
+ *  "options":[{"name","type","default","min","max","choices","help"}]}; caller owns it. */
+json_t *asobi_game_describe(const asobi_game_def *game);
+
+/* Check an options object against the game's declared options and return a
+ * new object with every option present (defaults filled in). NULL options
+ * means "all defaults". Returns NULL and fills err on a bad option. */
+json_t *asobi_game_options(const asobi_game_def *game, const json_t *options, asobi_error *err);
+
+/* ---------------------------------------------------------------------------
+ * The state: one flat block of memory with no pointers to the heap inside, so
+ * asobi_state_copy is a memcpy and search can clone millions of states.
+ * ------------------------------------------------------------------------- */
+typedef struct asobi_state asobi_state;
+
+/* A new game. options may be NULL (defaults). Errors: bad_players, bad_option. */
+asobi_state *asobi_state_new(const asobi_game_def *game, int players, const json_t *options,
+                             uint64_t seed, asobi_error *err);
+asobi_state *asobi_state_clone(const asobi_state *state);
+/* dst and src must be states of the same game (the same size). */
+void asobi_state_copy(asobi_state *dst, const asobi_state *src);
+void asobi_state_free(asobi_state *state);
+/* The size in bytes of the whole block, and byte equality of two states. */
+size_t asobi_state_size(const asobi_state *state);
+bool asobi_state_equal(const asobi_state *a, const asobi_state *b);
+
+const asobi_game_def *asobi_state_game(const asobi_state *state);
+int asobi_state_players(const asobi_state *state);
+
+/* Who must act now: a bitmask of seats (several at once for simultaneous
+ * choices). 0 exactly when the game is over. */
+uint32_t asobi_state_to_move(const asobi_state *state);
+bool asobi_state_terminal(const asobi_state *state);
+
+/* The legal action ids of seat, ascending, written to ids (room for
+ * asobi_game_max_actions ints). Returns the count; 0 if the seat may not act. */
+int asobi_state_legal(const asobi_state *state, int seat, int *ids);
+bool asobi_state_is_legal(const asobi_state *state, int seat, int id);
+
+/* The text notation of a legal action ("play 3"). Returns the length written
+ * (always NUL-terminated, truncated to cap). */
+int asobi_state_action_text(const asobi_state *state, int seat, int id, char *buf, size_t cap);
+/* Parse text back to the id of a legal action of seat. Errors: bad_seat,
+ * not_your_turn, game_over, illegal_action (with the reason). */
+int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,
+                             asobi_error *err);
+
+/* Apply seat's action. Validated: on any error the state is left byte-for-byte
+ * unchanged and the error says why. */
+int asobi_state_apply(asobi_state *state, int seat, int id, asobi_error *err);
+/* The fast path for search: the caller guarantees the action is legal. */
+void asobi_state_apply_unchecked(asobi_state *state, int seat, int id);
+
+/* Results. Meaningful scores while the game runs; ranks and winners are final
+ * once terminal. rank 1 is best; tied seats share a rank; winners may hold
+ * several seats (shared victory) or none (everybody lost). */
+typedef struct asobi_result {
+    bool terminal;
+    int players;
+    double score[ASOBI_MAX_SEATS];
+    int rank[ASOBI_MAX_SEATS];
+    uint32_t winners;
+} asobi_result;
+void asobi_state_result(const asobi_state *state, asobi_result *out);
+
+/* The view of seat (or ASOBI_ALL_SEEING): a JSON object holding only what that
+ * seat may see. Always has "game", "seat" (null when all-seeing), "to_move"
+ * and "terminal"; the game adds its own fields. Caller owns the object. */
+json_t *asobi_state_view(const asobi_state *state, int seat);
+/* A text rendering of that view for the terminal (malloc'd; caller frees). */
+char *asobi_state_render(const asobi_state *state, int seat);
+
+/* Determinization for information-set search: replace everything viewer
+ * cannot see (hidden cards, deck order, the generator that decides future
+ * shuffles) by a random assignment consistent with viewer's view. The result
+ * depends only on what viewer can see and on rng: two states with the same
+ * view give byte-identical determinizations for the same rng. */
+void asobi_state_determinize(asobi_state *state, int viewer, asobi_rng *rng);
+
+/* Simultaneous choices (PSYCLE): a choice that other seats have committed but
+ * viewer cannot see is, to viewer, the same as a choice not yet made. This
+ * withdraws every such choice, so those seats are to move again. Search calls
+ * it on determinized copies; sequential games do nothing. */
+void asobi_state_retract_unseen(asobi_state *state, int viewer);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

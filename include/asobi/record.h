@@ -1,0 +1,47 @@
+/* record.h — a match: a game state plus its history, saved and replayed as a JSON record. */
+#ifndef ASOBI_RECORD_H
+#define ASOBI_RECORD_H
+
+#include "asobi/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A match owns a state and remembers how it was made and every action taken,
+ * so that it can be written as a record:
+ *   {"game":"psycle","players":3,"options":{...},"seed":42,
+ *    "actions":[{"seat":0,"action":"play 3"}, ...]}
+ * Loading a record replays it to the byte-identical state. */
+typedef struct asobi_match asobi_match;
+
+asobi_match *asobi_match_new(const char *game, int players, const json_t *options, uint64_t seed,
+                             asobi_error *err);
+void asobi_match_free(asobi_match *match);
+
+const asobi_state *asobi_match_state(const asobi_match *match);
+uint64_t asobi_match_seed(const asobi_match *match);
+/* The full options object (defaults filled in); owned by the match. */
+const json_t *asobi_match_options(const asobi_match *match);
+
+/* Act by id or by text; validated, the match is unchanged on error. */
+int asobi_match_act(asobi_match *match, int seat, int id, asobi_error *err);
+int asobi_match_act_text(asobi_match *match, int seat, const char *text, asobi_error *err);
+
+/* The history: how many actions, and the seat and text of action i. */
+int asobi_match_length(const asobi_match *match);
+int asobi_match_action_seat(const asobi_match *match, int index);
+const char *asobi_match_action_text(const asobi_match *match, int index);
+
+/* The record as a new JSON object (caller owns it). */
+json_t *asobi_match_record(const asobi_match *match);
+/* Load a record: the match after replaying all of its actions. Errors:
+ * bad_record (with the index of the action that failed), or those of new. */
+asobi_match *asobi_match_load(const json_t *record, asobi_error *err);
+/* The same, stopping after the first `count` actions (count < 0: all). */
+asobi_match *asobi_match_load_prefix(const json_t *record, int count, asobi_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

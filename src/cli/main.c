@@ -1,0 +1,46 @@
+/* main.c — the asobi command: dispatches to one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "asobi/asobi.h"
+#include "cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"games", cli_games, "list the games, their player counts and options"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: asobi COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(out, "\n'asobi COMMAND --help' explains a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("asobi %s\n", ASOBI_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "asobi: unknown command \"%s\"\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,125 @@
+/* game_def.h — the table of functions a game fills in to join libasobi (internal: games and core). */
+#ifndef ASOBI_GAME_DEF_H
+#define ASOBI_GAME_DEF_H
+
+#include <stdio.h>
+
+#include "asobi/game.h"
+
+/* How a game joins the library
+ * ----------------------------
+ * A game lives in src/games/<name>/ and defines exactly one object
+ *
+ *     const asobi_game_def asobi_game_<name> = { ... };
+ *
+ * The build finds every folder under src/games/ and registers it (see
+ * cmake/registry.cmake), so adding a game touches no shared file.
+ *
+ * The game's state is one plain struct of fixed size (state_size) with no
+ * pointers into the heap: core copies it with memcpy and compares it with
+ * memcmp. core zeroes it before init, so padding is always zero and two
+ * states reached by the same seed and actions are byte-identical. All
+ * randomness comes from the asobi_rng stored inside the struct at rng_offset.
+ *
+ * Core does all validation: seat range, "is this seat to move", "is this id
+ * among legal(seat)". apply() is only ever called with a legal action, so
+ * a game writes its rules once, in legal(), and apply() may assume them.
+ * That is also why a refused action leaves the state byte-for-byte unchanged:
+ * nothing is touched before the checks pass.
+ *
+ * Action ids are dense integers in [0, max_actions). Prefer ids that name the
+ * thing done ("play the card 5", "play card #17 of the deck") over ids that
+ * name a position ("the 3rd card of the hand"): search compares actions
+ * across determinizations, where positions of hidden things change. */
+
+typedef enum asobi_option_type {
+    ASOBI_OPT_INT,
+    ASOBI_OPT_BOOL,
+    ASOBI_OPT_ENUM,  /* one of choices (a NULL-terminated list of strings) */
+    ASOBI_OPT_STRING /* free text, e.g. a file name */
+} asobi_option_type;
+
+typedef struct asobi_option_def {
+    const char *name;
+    asobi_option_type type;
+    int min, max;                /* INT: the inclusive range */
+    const char *const *choices;  /* ENUM: NULL-terminated */
+    const char *default_json;    /* JSON text of the default: "0", "true", "\"twin\"" */
+    const char *help;
+} asobi_option_def;
+
+struct asobi_game_def {
+    const char *name;  /* lower-case id used everywhere: "psycle" */
+    const char *title; /* for people: "PSYCLE" */
+    int min_players, max_players;
+    size_t state_size; /* sizeof the game's state struct */
+    size_t rng_offset; /* offsetof(state struct, its asobi_rng) */
+    int max_actions;   /* ids are 0..max_actions-1 for every player count */
+    const asobi_option_def *options;
+    int option_count;
+
+    /* Set up a new game in zeroed memory. options is an object holding every
+     * declared option with a valid value (core checked types and ranges).
+     * Return ASOBI_OK, or an error such as bad_players for a count that the
+     * chosen options forbid. Seed the rng at rng_offset from seed. */
+    int (*init)(void *st, int players, const json_t *options, uint64_t seed, asobi_error *err);
+
+    /* Seats that must act now, as a bitmask; 0 when the game is over. */
+    uint32_t (*to_move)(const void *st);
+
+    /* Legal ids of seat, ascending, into ids; return the count. Called only for
+     * a seat in to_move. */
+    int (*legal)(const void *st, int seat, int *ids);
+
+    /* Apply a legal action (core has checked it). */
+    void (*apply)(void *st, int seat, int id);
+
+    /* The text of a legal action, snprintf-style; return the length. */
+    int (*action_text)(const void *st, int seat, int id, char *buf, size_t cap);
+
+    /* Optional. Parse text to an id in [0, max_actions) (need not be legal:
+     * core checks legality next and asks explain_illegal for the reason).
+     * Return ASOBI_OK or ASOBI_E_ILLEGAL_ACTION with a message saying what is
+     * wrong with the text. When NULL, core matches the text against the
+     * texts of the legal actions (ignoring case and surrounding spaces). */
+    int (*parse_action)(const void *st, int seat, const char *text, int *id, asobi_error *err);
+
+    /* Optional. Why the (parsed) action id is illegal for seat, in a sentence
+     * for a person ("5 costs 5 gems and you hold 3"). */
+    void (*explain_illegal)(const void *st, int seat, int id, char *buf, size_t cap);
+
+    /* Scores now; ranks and winners once terminal. core fills terminal and
+     * players before calling. */
+    void (*result)(const void *st, asobi_result *out);
+
+    /* Add the game's fields to view (core already put "game", "seat",
+     * "to_move", "terminal"). seat is ASOBI_ALL_SEEING or a seat number. */
+    void (*view)(const void *st, int seat, json_t *view);
+
+    /* Write a text rendering of seat's view for the terminal. */
+    void (*render)(const void *st, int seat, FILE *out);
+
+    /* Resample everything viewer cannot see, consistently with viewer's view,
+     * using rng. Must depend only on what viewer sees and rng: collect
+     * unknown things in a canonical (sorted) order before shuffling them.
+     * core reseeds the state's own generator afterwards. */
+    void (*determinize)(void *st, int viewer, asobi_rng *rng);
+
+    /* Optional (simultaneous games only): withdraw the committed choices that
+     * viewer cannot see, so those seats are to move again. */
+    void (*retract_unseen)(void *st, int viewer);
+};
+
+/* Option helpers for init(): read a validated option (present after checks). */
+int asobi_option_int(const json_t *options, const char *name);
+bool asobi_option_bool(const json_t *options, const char *name);
+const char *asobi_option_string(const json_t *options, const char *name);
+
+/* A JSON array of the seats in a mask: [0,2]. */
+json_t *asobi_json_seats(uint32_t mask);
+
+/* Rank seats by score (higher is better; equal scores share a rank) and set
+ * winners to the seats ranked 1. A helper for result() hooks. */
+void asobi_rank_by_score(asobi_result *out);
+
+#endif

@@ -1,0 +1,79 @@
+/* rng.c — xoshiro256** seeded by splitmix64: small, fast, and a plain value inside every state. */
+#include <string.h>
+
+#include "asobi/rng.h"
+
+/* splitmix64 turns any 64-bit seed (0 included) into well-mixed words; it is
+ * the seeding procedure recommended by xoshiro's authors. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void asobi_rng_seed(asobi_rng *rng, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t asobi_rng_next(asobi_rng *rng)
+{
+    uint64_t *s = rng->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Lemire's multiply-and-reject: uniform in [0, n) without the bias of %. */
+uint32_t asobi_rng_below(asobi_rng *rng, uint32_t n)
+{
+    uint64_t m = (uint64_t)(uint32_t)(asobi_rng_next(rng) >> 32) * n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while (low < threshold) {
+            m = (uint64_t)(uint32_t)(asobi_rng_next(rng) >> 32) * n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+double asobi_rng_unit(asobi_rng *rng)
+{
+    return (double)(asobi_rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+void asobi_rng_shuffle(asobi_rng *rng, void *base, size_t n, size_t size)
+{
+    unsigned char *a = base, tmp[64];
+    if (size > sizeof tmp || n < 2)
+        return;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = asobi_rng_below(rng, (uint32_t)(i + 1));
+        if (j != i) {
+            memcpy(tmp, a + i * size, size);
+            memcpy(a + i * size, a + j * size, size);
+            memcpy(a + j * size, tmp, size);
+        }
+    }
+}
+
+asobi_rng asobi_rng_split(asobi_rng *rng)
+{
+    asobi_rng child;
+    asobi_rng_seed(&child, asobi_rng_next(rng));
+    return child;
+}

@@ -1,0 +1,288 @@
+/* state.c — the flat game state and the checks that stand between callers and a game's rules. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game_def.h"
+
+/* One block: a small header, then the game's own struct. No pointer inside
+ * points into the heap (def points at a constant table), so copying a state is
+ * one memcpy of state->size bytes. */
+struct asobi_state {
+    const asobi_game_def *def;
+    size_t size;
+    int players;
+    int reserved;
+    _Alignas(16) unsigned char data[];
+};
+
+static size_t block_size(const asobi_game_def *def)
+{
+    return sizeof(asobi_state) + ((def->state_size + 15) & ~(size_t)15);
+}
+
+asobi_state *asobi_state_new(const asobi_game_def *game, int players, const json_t *options,
+                             uint64_t seed, asobi_error *err)
+{
+    if (!game) {
+        asobi_fail(err, ASOBI_E_UNKNOWN_GAME, "no game given");
+        return NULL;
+    }
+    if (players < game->min_players || players > game->max_players) {
+        asobi_fail(err, ASOBI_E_BAD_PLAYERS, "%s is for %d to %d players, not %d", game->title,
+                   game->min_players, game->max_players, players);
+        return NULL;
+    }
+    json_t *full = asobi_game_options(game, options, err);
+    if (!full)
+        return NULL;
+    size_t size = block_size(game);
+    asobi_state *s = calloc(1, size);
+    if (!s) {
+        json_decref(full);
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->def = game;
+    s->size = size;
+    s->players = players;
+    asobi_error local;
+    asobi_error_clear(&local);
+    int rc = game->init(s->data, players, full, seed, &local);
+    json_decref(full);
+    if (rc != ASOBI_OK) {
+        if (err)
+            *err = local;
+        free(s);
+        return NULL;
+    }
+    asobi_error_clear(err);
+    return s;
+}
+
+asobi_state *asobi_state_clone(const asobi_state *state)
+{
+    asobi_state *s = malloc(state->size);
+    if (s)
+        memcpy(s, state, state->size);
+    return s;
+}
+
+void asobi_state_copy(asobi_state *dst, const asobi_state *src) { memcpy(dst, src, src->size); }
+void asobi_state_free(asobi_state *state) { free(state); }
+size_t asobi_state_size(const asobi_state *state) { return state->size; }
+
+bool asobi_state_equal(const asobi_state *a, const asobi_state *b)
+{
+    return a->size == b->size && memcmp(a, b, a->size) == 0;
+}
+
+const asobi_game_def *asobi_state_game(const asobi_state *state) { return state->def; }
+int asobi_state_players(const asobi_state *state) { return state->players; }
+uint32_t asobi_state_to_move(const asobi_state *state) { return state->def->to_move(state->data); }
+bool asobi_state_terminal(const asobi_state *state) { return asobi_state_to_move(state) == 0; }
+
+/* The checks every action goes through before a game sees it. */
+static int check_seat_may_act(const asobi_state *s, int seat, asobi_error *err)
+{
+    if (seat < 0 || seat >= s->players)
+        return asobi_fail(err, ASOBI_E_BAD_SEAT, "seat %d does not exist (seats are 0 to %d)", seat,
+                          s->players - 1);
+    uint32_t to_move = asobi_state_to_move(s);
+    if (to_move == 0)
+        return asobi_fail(err, ASOBI_E_GAME_OVER, "the game is over");
+    if (!(to_move & (1u << seat)))
+        return asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "seat %d is not to move now", seat);
+    return ASOBI_OK;
+}
+
+int asobi_state_legal(const asobi_state *state, int seat, int *ids)
+{
+    if (seat < 0 || seat >= state->players || !(asobi_state_to_move(state) & (1u << seat)))
+        return 0;
+    return state->def->legal(state->data, seat, ids);
+}
+
+bool asobi_state_is_legal(const asobi_state *state, int seat, int id)
+{
+    if (id < 0 || id >= state->def->max_actions)
+        return false;
+    int ids[state->def->max_actions];
+    int n = asobi_state_legal(state, seat, ids);
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
+            return true;
+    return false;
+}
+
+int asobi_state_action_text(const asobi_state *state, int seat, int id, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    int n = state->def->action_text(state->data, seat, id, buf, cap);
+    return n < 0 ? 0 : n;
+}
+
+static int illegal(const asobi_state *s, int seat, int id, asobi_error *err)
+{
+    char why[ASOBI_MESSAGE_MAX] = "";
+    if (id >= 0 && id < s->def->max_actions && s->def->explain_illegal)
+        s->def->explain_illegal(s->data, seat, id, why, sizeof why);
+    if (why[0])
+        return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s", why);
+    return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "action %d is not legal for seat %d now", id, seat);
+}
+
+int asobi_state_apply(asobi_state *state, int seat, int id, asobi_error *err)
+{
+    int rc = check_seat_may_act(state, seat, err);
+    if (rc != ASOBI_OK)
+        return rc;
+    if (!asobi_state_is_legal(state, seat, id))
+        return illegal(state, seat, id, err);
+    state->def->apply(state->data, seat, id);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+void asobi_state_apply_unchecked(asobi_state *state, int seat, int id)
+{
+    state->def->apply(state->data, seat, id);
+}
+
+/* Action texts are compared after folding ASCII case and runs of spaces, so
+ * "Play  3 " finds "play 3". Non-ASCII bytes (UTF-8) are compared as they are. */
+static void normalize_text(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    bool space = false;
+    while (*in && isspace((unsigned char)*in))
+        in++;
+    for (; *in && n + 1 < cap; in++) {
+        unsigned char c = (unsigned char)*in;
+        if (isspace(c)) {
+            space = true;
+            continue;
+        }
+        if (space && n + 2 < cap)
+            out[n++] = ' ';
+        space = false;
+        out[n++] = (char)(c < 128 ? tolower(c) : c);
+    }
+    out[n] = '\0';
+}
+
+int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,
+                             asobi_error *err)
+{
+    int rc = check_seat_may_act(state, seat, err);
+    if (rc != ASOBI_OK)
+        return rc;
+    if (!text)
+        return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "no action given");
+    const asobi_game_def *def = state->def;
+    if (def->parse_action) {
+        int parsed = -1;
+        asobi_error local;
+        asobi_error_clear(&local);
+        if (def->parse_action(state->data, seat, text, &parsed, &local) != ASOBI_OK) {
+            if (err)
+                *err = local;
+            return local.code ? local.code : ASOBI_E_ILLEGAL_ACTION;
+        }
+        if (!asobi_state_is_legal(state, seat, parsed))
+            return illegal(state, seat, parsed, err);
+        *id = parsed;
+        asobi_error_clear(err);
+        return ASOBI_OK;
+    }
+    char want[256], have[256], buf[256];
+    normalize_text(text, want, sizeof want);
+    int ids[def->max_actions];
+    int n = asobi_state_legal(state, seat, ids);
+    for (int i = 0; i < n; i++) {
+        asobi_state_action_text(state, seat, ids[i], buf, sizeof buf);
+        normalize_text(buf, have, sizeof have);
+        if (strcmp(want, have) == 0) {
+            *id = ids[i];
+            asobi_error_clear(err);
+            return ASOBI_OK;
+        }
+    }
+    return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "\"%.80s\" is not a legal action for seat %d now",
+                      text, seat);
+}
+
+void asobi_state_result(const asobi_state *state, asobi_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->players = state->players;
+    out->terminal = asobi_state_terminal(state);
+    state->def->result(state->data, out);
+}
+
+json_t *asobi_json_seats(uint32_t mask)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < 32; i++)
+        if (mask & (1u << i))
+            json_array_append_new(a, json_integer(i));
+    return a;
+}
+
+json_t *asobi_state_view(const asobi_state *state, int seat)
+{
+    if (seat != ASOBI_ALL_SEEING && (seat < 0 || seat >= state->players))
+        return NULL;
+    uint32_t to_move = asobi_state_to_move(state);
+    json_t *v = json_object();
+    json_object_set_new(v, "game", json_string(state->def->name));
+    json_object_set_new(v, "seat", seat == ASOBI_ALL_SEEING ? json_null() : json_integer(seat));
+    json_object_set_new(v, "to_move", asobi_json_seats(to_move));
+    json_object_set_new(v, "terminal", json_boolean(to_move == 0));
+    state->def->view(state->data, seat, v);
+    return v;
+}
+
+char *asobi_state_render(const asobi_state *state, int seat)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    state->def->render(state->data, seat, f);
+    fclose(f);
+    return text;
+}
+
+void asobi_state_determinize(asobi_state *state, int viewer, asobi_rng *rng)
+{
+    state->def->determinize(state->data, viewer, rng);
+    /* The state's own generator decides every future shuffle and draw: it is
+     * hidden information too, so it is replaced from the caller's rng. */
+    asobi_rng *own = (asobi_rng *)(void *)(state->data + state->def->rng_offset);
+    asobi_rng_seed(own, asobi_rng_next(rng));
+}
+
+void asobi_state_retract_unseen(asobi_state *state, int viewer)
+{
+    if (state->def->retract_unseen)
+        state->def->retract_unseen(state->data, viewer);
+}
+
+void asobi_rank_by_score(asobi_result *out)
+{
+    out->winners = 0;
+    for (int i = 0; i < out->players; i++) {
+        int rank = 1;
+        for (int j = 0; j < out->players; j++)
+            if (out->score[j] > out->score[i])
+                rank++;
+        out->rank[i] = rank;
+        if (rank == 1)
+            out->winners |= 1u << i;
+    }
+}

@@ -1,0 +1,164 @@
+/* psycle_rules.c — PSYCLE's rules: choosing, revealing, paying, scoring, cycles and the end (seed 000). */
+#include <string.h>
+
+#include "game_def.h"
+#include "psycle.h"
+
+bool psycle_beats(int card, int other)
+{
+    return (psycle_table.beats[card] >> other) & 1u;
+}
+
+/* §8: "負かしたプレイヤーの人数分だけ自分が出したカードに書かれた★の数の得点",
+ * plus the bonus tile's points when the card equals the target. We read the
+ * bonus as earned only by a card that beat somebody ("勝利した場合"), and
+ * once, however many it beat (docs/rules/psycle.md, ruling 3). */
+int psycle_round_points(int card, const int8_t *cards, int players, int self, int target, int bonus,
+                        int *beaten)
+{
+    int n = 0;
+    for (int j = 0; j < players; j++)
+        if (j != self && psycle_beats(card, cards[j]))
+            n++;
+    if (beaten)
+        *beaten = n;
+    if (n == 0)
+        return 0;
+    return psycle_table.stars[card] * n + (card == target ? bonus : 0);
+}
+
+/* §4/§7.1: a 0-player takes from the supply as many gems as the highest card
+ * the others played. The supply is finite (50 gems): when the 0-players want
+ * more than it holds, they share it equally and the remainder stays
+ * (reconstructions.md; ruling 5). Payments reach the supply first (§7.1 lists
+ * paying before taking). */
+int psycle_zero_gain(const int8_t *cards, int players, int supply_after_payments, int zero_players)
+{
+    int highest = 0;
+    for (int j = 0; j < players; j++)
+        if (cards[j] > highest)
+            highest = cards[j];
+    if (zero_players == 0 || highest == 0)
+        return 0;
+    if (highest * zero_players <= supply_after_payments)
+        return highest;
+    return supply_after_payments / zero_players;
+}
+
+/* §3.2 and §10: shuffle the target and bonus tiles into two face-down piles,
+ * reset the points to 0 and every player's gems to 10. */
+void psycle_setup_cycle(psycle_state *s)
+{
+    memcpy(s->targets, psycle_table.targets, sizeof s->targets);
+    memcpy(s->bonuses, psycle_table.bonuses, sizeof s->bonuses);
+    asobi_rng_shuffle(&s->rng, s->targets, PSYCLE_ROUNDS, 1);
+    asobi_rng_shuffle(&s->rng, s->bonuses, PSYCLE_ROUNDS, 1);
+    int held = 0;
+    for (int i = 0; i < s->players; i++) {
+        s->gems[i] = PSYCLE_START_GEMS;
+        s->points[i] = 0;
+        s->pending[i] = -1;
+        held += PSYCLE_START_GEMS;
+    }
+    s->supply = (uint8_t)(psycle_table.gem_supply - held);
+    s->round = 0;
+    s->cycle++;
+}
+
+/* §9, §11: after the 5th round, -1 point per gem left; the highest final score
+ * takes a victory tile. 2 players tied: no tile, the cycle is played again.
+ * 3-4 players: every tied leader takes one. Two tiles end the game, shared
+ * if several reach two at once. */
+static void end_cycle(psycle_state *s)
+{
+    int best = -32768;
+    for (int i = 0; i < s->players; i++) {
+        s->last_cycle_score[i] = (int16_t)(s->points[i] - s->gems[i]);
+        if (s->last_cycle_score[i] > best)
+            best = s->last_cycle_score[i];
+    }
+    uint8_t leaders = 0;
+    int nleaders = 0;
+    for (int i = 0; i < s->players; i++)
+        if (s->last_cycle_score[i] == best) {
+            leaders |= (uint8_t)(1u << i);
+            nleaders++;
+        }
+    s->cycles_done++;
+    s->last_cycle_replayed = s->players == 2 && nleaders > 1;
+    s->last_cycle_winners = s->last_cycle_replayed ? 0 : leaders;
+    uint8_t finished = 0;
+    for (int i = 0; i < s->players; i++) {
+        if (s->last_cycle_winners & (1u << i))
+            s->victory[i]++;
+        if (s->victory[i] >= PSYCLE_TILES_TO_WIN)
+            finished |= (uint8_t)(1u << i);
+    }
+    if (finished) {
+        s->over = 1;
+        s->winners = finished;
+        return;
+    }
+    /* The safety cap (ruling 7): a 2-player game whose cycles keep tying
+     * would never end. After max_cycles cycles the game stops and the seats
+     * holding the most victory tiles share the victory. */
+    if (s->cycle >= s->max_cycles) {
+        int most = 0;
+        for (int i = 0; i < s->players; i++)
+            if (s->victory[i] > most)
+                most = s->victory[i];
+        s->over = 1;
+        s->capped = 1;
+        s->winners = 0;
+        for (int i = 0; i < s->players; i++)
+            if (s->victory[i] == most)
+                s->winners |= (uint8_t)(1u << i);
+        return;
+    }
+    psycle_setup_cycle(s);
+}
+
+/* §6.3 and §7: everyone has chosen; reveal, pay, 0-players take gems, score,
+ * cards go back to hand, next round (or the cycle ends). */
+void psycle_resolve_round(psycle_state *s)
+{
+    int target = s->targets[s->round], bonus = s->bonuses[s->round];
+    int zeros = 0;
+    for (int i = 0; i < s->players; i++) {
+        s->played[i] = s->pending[i];
+        s->pending[i] = -1;
+        int card = s->played[i];
+        s->gems[i] = (uint8_t)(s->gems[i] - card);
+        s->supply = (uint8_t)(s->supply + card);
+        s->last_gems[i] = (int8_t)-card;
+        if (card == 0)
+            zeros++;
+    }
+    int gain = psycle_zero_gain(s->played, s->players, s->supply, zeros);
+    for (int i = 0; i < s->players; i++) {
+        if (s->played[i] == 0) {
+            s->gems[i] = (uint8_t)(s->gems[i] + gain);
+            s->supply = (uint8_t)(s->supply - gain);
+            s->last_gems[i] = (int8_t)gain;
+        }
+        s->last_points[i] =
+            (int16_t)psycle_round_points(s->played[i], s->played, s->players, i, target, bonus, NULL);
+        s->points[i] = (int16_t)(s->points[i] + s->last_points[i]);
+    }
+    s->last_target = (uint8_t)target;
+    s->last_bonus = (uint8_t)bonus;
+    if (++s->round == PSYCLE_ROUNDS)
+        end_cycle(s);
+}
+
+uint32_t psycle_to_move(const void *st)
+{
+    const psycle_state *s = st;
+    if (s->over)
+        return 0;
+    uint32_t m = 0;
+    for (int i = 0; i < s->players; i++)
+        if (s->pending[i] < 0)
+            m |= 1u << i;
+    return m;
+}

@@ -1,0 +1,263 @@
+/* conformance.c — the game-agnostic checks of conformance.h, shared by every game's tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance.h"
+
+asobi_state *new_state(const char *game, int players, const char *options_json, uint64_t seed)
+{
+    const asobi_game_def *def = asobi_game_find(game);
+    assert_non_null(def);
+    json_t *options = NULL;
+    if (options_json) {
+        options = json_loads(options_json, 0, NULL);
+        assert_non_null(options);
+    }
+    asobi_error err;
+    asobi_state *s = asobi_state_new(def, players, options, seed, &err);
+    json_decref(options);
+    if (!s)
+        fail_msg("cannot create %s for %d players: %s", game, players, err.message);
+    return s;
+}
+
+void assert_refused(asobi_state *state, int seat, int id, int code)
+{
+    asobi_state *before = asobi_state_clone(state);
+    asobi_error err;
+    int rc = asobi_state_apply(state, seat, id, &err);
+    if (rc != code)
+        fail_msg("seat %d action %d: expected %s, got %s (%s)", seat, id, asobi_code_name(code),
+                 asobi_code_name(rc), rc ? err.message : "accepted");
+    assert_true(err.message[0] != '\0');
+    assert_true(asobi_state_equal(before, state));
+    asobi_state_free(before);
+}
+
+void assert_text_refused(asobi_state *state, int seat, const char *text, int code)
+{
+    asobi_state *before = asobi_state_clone(state);
+    asobi_error err;
+    int id = -1;
+    int rc = asobi_state_parse_action(state, seat, text, &id, &err);
+    if (rc == ASOBI_OK)
+        rc = asobi_state_apply(state, seat, id, &err);
+    if (rc != code)
+        fail_msg("seat %d \"%s\": expected %s, got %s (%s)", seat, text, asobi_code_name(code),
+                 asobi_code_name(rc), rc ? err.message : "accepted");
+    assert_true(err.message[0] != '\0');
+    assert_true(asobi_state_equal(before, state));
+    asobi_state_free(before);
+}
+
+void apply_text(asobi_state *state, int seat, const char *text)
+{
+    asobi_error err;
+    int id = -1;
+    if (asobi_state_parse_action(state, seat, text, &id, &err) != ASOBI_OK)
+        fail_msg("seat %d \"%s\" refused: %s", seat, text, err.message);
+    if (asobi_state_apply(state, seat, id, &err) != ASOBI_OK)
+        fail_msg("seat %d \"%s\" refused: %s", seat, text, err.message);
+}
+
+static int pick_seat(uint32_t to_move, asobi_rng *rng)
+{
+    int seats[32], n = 0;
+    for (int i = 0; i < 32; i++)
+        if (to_move & (1u << i))
+            seats[n++] = i;
+    return seats[asobi_rng_below(rng, (uint32_t)n)];
+}
+
+static void check_refusals(asobi_state *s, int seat, const int *legal, int n, asobi_rng *rng)
+{
+    int players = asobi_state_players(s);
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    uint32_t to_move = asobi_state_to_move(s);
+    assert_refused(s, -1, legal[0], ASOBI_E_BAD_SEAT);
+    assert_refused(s, players, legal[0], ASOBI_E_BAD_SEAT);
+    for (int other = 0; other < players; other++)
+        if (!(to_move & (1u << other))) {
+            assert_refused(s, other, legal[0], ASOBI_E_NOT_YOUR_TURN);
+            break;
+        }
+    assert_refused(s, seat, -1, ASOBI_E_ILLEGAL_ACTION);
+    assert_refused(s, seat, max, ASOBI_E_ILLEGAL_ACTION);
+    /* an id in range that is not legal, if there is one */
+    if (n < max) {
+        for (int tries = 0; tries < 8; tries++) {
+            int id = (int)asobi_rng_below(rng, (uint32_t)max);
+            bool is_legal = false;
+            for (int i = 0; i < n; i++)
+                is_legal |= legal[i] == id;
+            if (!is_legal) {
+                assert_refused(s, seat, id, ASOBI_E_ILLEGAL_ACTION);
+                break;
+            }
+        }
+    }
+    assert_text_refused(s, seat, "no such move 🐉", ASOBI_E_ILLEGAL_ACTION);
+    assert_text_refused(s, seat, "", ASOBI_E_ILLEGAL_ACTION);
+}
+
+static void check_notation(const asobi_state *s, int seat, const int *legal, int n)
+{
+    char text[256];
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            assert_true(legal[i - 1] < legal[i]); /* ascending, no duplicates */
+        asobi_state_action_text(s, seat, legal[i], text, sizeof text);
+        assert_true(text[0] != '\0');
+        int id = -1;
+        asobi_error err;
+        if (asobi_state_parse_action(s, seat, text, &id, &err) != ASOBI_OK)
+            fail_msg("the text \"%s\" of action %d does not parse: %s", text, legal[i], err.message);
+        if (id != legal[i])
+            fail_msg("the text \"%s\" of action %d parses to %d", text, legal[i], id);
+    }
+}
+
+static bool views_equal(const asobi_state *a, const asobi_state *b, int seat)
+{
+    json_t *va = asobi_state_view(a, seat), *vb = asobi_state_view(b, seat);
+    bool eq = json_equal(va, vb);
+    if (!eq) {
+        char *ta = json_dumps(va, JSON_SORT_KEYS), *tb = json_dumps(vb, JSON_SORT_KEYS);
+        print_error("view of seat %d differs after determinizing:\n%s\n%s\n", seat, ta, tb);
+        free(ta);
+        free(tb);
+    }
+    json_decref(va);
+    json_decref(vb);
+    return eq;
+}
+
+static bool legal_equal(const asobi_state *a, const asobi_state *b, int seat, int max)
+{
+    int la[max], lb[max];
+    int na = asobi_state_legal(a, seat, la), nb = asobi_state_legal(b, seat, lb);
+    return na == nb && memcmp(la, lb, (size_t)na * sizeof(int)) == 0;
+}
+
+static void check_views(const asobi_state *s, asobi_rng *rng)
+{
+    int players = asobi_state_players(s);
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    json_t *all = asobi_state_view(s, ASOBI_ALL_SEEING);
+    assert_non_null(all);
+    assert_true(json_is_null(json_object_get(all, "seat")));
+    json_decref(all);
+    char *text = asobi_state_render(s, ASOBI_ALL_SEEING);
+    assert_non_null(text);
+    free(text);
+    for (int seat = 0; seat < players; seat++) {
+        json_t *v = asobi_state_view(s, seat);
+        assert_non_null(v);
+        assert_int_equal(json_integer_value(json_object_get(v, "seat")), seat);
+        assert_non_null(json_object_get(v, "game"));
+        assert_true(json_is_array(json_object_get(v, "to_move")));
+        json_decref(v);
+        text = asobi_state_render(s, seat);
+        assert_non_null(text);
+        free(text);
+
+        uint64_t r = asobi_rng_next(rng);
+        asobi_rng r1, r2, r3;
+        asobi_rng_seed(&r1, r);
+        asobi_rng_seed(&r2, r ^ 0x5deece66dULL);
+        asobi_rng_seed(&r3, r);
+        asobi_state *d1 = asobi_state_clone(s);
+        asobi_state_determinize(d1, seat, &r1);
+        if (!views_equal(s, d1, seat))
+            fail_msg("determinizing for seat %d changed what that seat sees", seat);
+        if (!legal_equal(s, d1, seat, max))
+            fail_msg("determinizing for seat %d changed its legal actions", seat);
+        /* another hidden state with the same view ... */
+        asobi_state *other = asobi_state_clone(s);
+        asobi_state_determinize(other, seat, &r2);
+        /* ... must determinize to the very same bytes with the same rng */
+        asobi_state_determinize(other, seat, &r3);
+        if (!asobi_state_equal(d1, other))
+            fail_msg("the determinization for seat %d depends on hidden information", seat);
+        asobi_state_free(other);
+        asobi_state_free(d1);
+    }
+}
+
+static void check_record(const asobi_match *m)
+{
+    json_t *rec = asobi_match_record(m);
+    char *text = json_dumps(rec, JSON_COMPACT);
+    json_decref(rec);
+    json_error_t jerr;
+    json_t *back = json_loads(text, 0, &jerr);
+    assert_non_null(back);
+    asobi_error err;
+    asobi_match *replay = asobi_match_load(back, &err);
+    if (!replay)
+        fail_msg("record does not replay: %s\n%s", err.message, text);
+    assert_true(asobi_state_equal(asobi_match_state(m), asobi_match_state(replay)));
+    asobi_match_free(replay);
+    json_decref(back);
+    free(text);
+}
+
+void conformance_run(const conformance_spec *spec)
+{
+    const asobi_game_def *def = asobi_game_find(spec->game);
+    assert_non_null(def);
+    int max = asobi_game_max_actions(def);
+    int *legal = malloc((size_t)max * sizeof *legal);
+    int limit = spec->max_actions_per_game > 0 ? spec->max_actions_per_game : 100000;
+    int deep = spec->deep_every > 0 ? spec->deep_every : 1;
+    json_t *options = spec->options_json ? json_loads(spec->options_json, 0, NULL) : NULL;
+    asobi_rng rng;
+    asobi_rng_seed(&rng, spec->seed);
+    for (int g = 0; g < spec->games; g++) {
+        asobi_error err;
+        asobi_match *m = asobi_match_new(spec->game, spec->players, options, spec->seed + (uint64_t)g, &err);
+        if (!m)
+            fail_msg("cannot create %s: %s", spec->game, err.message);
+        asobi_state *s = (asobi_state *)asobi_match_state(m);
+        asobi_state *before = asobi_state_clone(s);
+        int steps = 0;
+        while (!asobi_state_terminal(s)) {
+            if (steps >= limit)
+                fail_msg("%s game %d did not end within %d actions", spec->game, g, limit);
+            int seat = pick_seat(asobi_state_to_move(s), &rng);
+            int n = asobi_state_legal(s, seat, legal);
+            if (n <= 0)
+                fail_msg("seat %d is to move but has no legal action", seat);
+            bool deep_now = steps % deep == 0;
+            if (deep_now) {
+                check_views(s, &rng);
+                check_refusals(s, seat, legal, n, &rng);
+                check_notation(s, seat, legal, n);
+            }
+            int id = legal[asobi_rng_below(&rng, (uint32_t)n)];
+            asobi_state_copy(before, s);
+            if (asobi_match_act(m, seat, id, &err) != ASOBI_OK)
+                fail_msg("legal action %d of seat %d refused: %s", id, seat, err.message);
+            if (spec->on_step)
+                spec->on_step(before, seat, id, s, spec->ctx);
+            if (spec->invariant)
+                spec->invariant(s, spec->ctx);
+            steps++;
+        }
+        check_views(s, &rng);
+        assert_refused(s, 0, 0, ASOBI_E_GAME_OVER);
+        asobi_result res;
+        asobi_state_result(s, &res);
+        assert_true(res.terminal);
+        for (int i = 0; i < res.players; i++)
+            assert_true(res.rank[i] >= 1 && res.rank[i] <= res.players);
+        if (spec->on_end)
+            spec->on_end(s, spec->ctx);
+        check_record(m);
+        asobi_state_free(before);
+        asobi_match_free(m);
+    }
+    json_decref(options);
+    free(legal);
+}

@@ -1,0 +1,57 @@
+/* conformance.h — the checks every game must pass, run over many random games (test support). */
+#ifndef ASOBI_CONFORMANCE_H
+#define ASOBI_CONFORMANCE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "asobi/asobi.h"
+
+/* What to play. Every action of every game is checked for:
+ *  - refusals: a wrong seat, a seat not to move, an illegal id and a
+ *    nonsense text are refused with the right code, state byte-identical;
+ *  - notation: the text of every legal action parses back to its id;
+ *  - views: every seat's view and the all-seeing view build; determinizing
+ *    for a seat leaves that seat's view and legal actions unchanged (so the
+ *    view shows nothing the determinization resamples), and the
+ *    determinization depends only on that view (two different hidden states
+ *    with the same view give byte-identical determinizations);
+ *  - records: at the end, the record survives a JSON text round trip and
+ *    replays to the byte-identical state;
+ * plus the game's own invariant and step checks. The view and determinize
+ * checks run every deep_every actions (1 = every action). */
+typedef struct conformance_spec {
+    const char *game;
+    int players;
+    const char *options_json; /* NULL: defaults */
+    int games;
+    uint64_t seed;
+    int deep_every;
+    int max_actions_per_game; /* a game longer than this fails the test; 0: 100000 */
+    /* Called after every action with the new state. */
+    void (*invariant)(const asobi_state *state, void *ctx);
+    /* Called for every action with the states before and after. */
+    void (*on_step)(const asobi_state *before, int seat, int id, const asobi_state *after, void *ctx);
+    /* Called once per finished game. */
+    void (*on_end)(const asobi_state *state, void *ctx);
+    void *ctx;
+} conformance_spec;
+
+/* Play spec->games random games (uniform random legal actions, the acting
+ * seat chosen at random among those to move) and check everything above. */
+void conformance_run(const conformance_spec *spec);
+
+/* Assert that applying (seat, id) is refused with code and changes nothing. */
+void assert_refused(asobi_state *state, int seat, int id, int code);
+/* Assert that the text is refused with code and changes nothing. */
+void assert_text_refused(asobi_state *state, int seat, const char *text, int code);
+/* Apply an action by its text; fails the test with the error if refused. */
+void apply_text(asobi_state *state, int seat, const char *text);
+
+/* A new state from a game name, a player count, options as JSON text (or NULL). */
+asobi_state *new_state(const char *game, int players, const char *options_json, uint64_t seed);
+
+#endif
