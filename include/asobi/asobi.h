@@ -6,6 +6,7 @@
 #include "asobi/rng.h"
 #include "asobi/game.h"
 #include "asobi/record.h"
+#include "asobi/bot.h"
 
 #define ASOBI_VERSION "0.1.0"
 

@@ -108,7 +108,18 @@ struct asobi_game_def {
     /* Optional (simultaneous games only): withdraw the committed choices that
      * viewer cannot see, so those seats are to move again. */
     void (*retract_unseen)(void *st, int viewer);
+
+    /* Optional: the game's rule-of-thumb player, used by the "heuristic"
+     * bot and as a playout policy by search. It receives a state already
+     * determinized for seat (so it cannot cheat) and returns a legal id. */
+    int (*heuristic)(const void *st, int seat, asobi_rng *rng);
 };
+
+/* The game's own struct inside a state, for code that knows the game (a
+ * game's heuristic, its tests). Tools and bots outside src/games/ must not
+ * use it on a state that was not determinized for their seat. */
+const void *asobi_state_data_for_ai(const asobi_state *state);
+void *asobi_state_data_mut(asobi_state *state);
 
 /* Option helpers for init(): read a validated option (present after checks). */
 int asobi_option_int(const json_t *options, const char *name);

@@ -78,6 +78,9 @@ bool asobi_state_equal(const asobi_state *a, const asobi_state *b)
     return a->size == b->size && memcmp(a, b, a->size) == 0;
 }
 
+const void *asobi_state_data_for_ai(const asobi_state *state) { return state->data; }
+void *asobi_state_data_mut(asobi_state *state) { return state->data; }
+
 const asobi_game_def *asobi_state_game(const asobi_state *state) { return state->def; }
 int asobi_state_players(const asobi_state *state) { return state->players; }
 uint32_t asobi_state_to_move(const asobi_state *state) { return state->def->to_move(state->data); }

@@ -1,0 +1,191 @@
+/* bot.c — the bot registry, spec strings, and the wall that keeps hidden information from bots. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot_def.h"
+
+extern const asobi_bot_def asobi_bot_random;
+extern const asobi_bot_def asobi_bot_heuristic;
+
+static const asobi_bot_def *const bot_registry[] = {
+    &asobi_bot_random,
+    &asobi_bot_heuristic,
+};
+#define BOT_COUNT (sizeof bot_registry / sizeof bot_registry[0])
+
+struct asobi_bot {
+    const asobi_bot_def *def;
+    void *impl;
+    char *spec;
+    int seat;
+    asobi_rng rng;
+    asobi_state *scratch; /* the determinized copy handed to the bot */
+};
+
+static const asobi_bot_def *find_bot(const char *name, size_t len)
+{
+    for (size_t i = 0; i < BOT_COUNT; i++)
+        if (strlen(bot_registry[i]->name) == len && strncmp(bot_registry[i]->name, name, len) == 0)
+            return bot_registry[i];
+    return NULL;
+}
+
+const char *const *asobi_bot_names(void)
+{
+    static const char *names[BOT_COUNT + 1];
+    for (size_t i = 0; i < BOT_COUNT; i++)
+        names[i] = bot_registry[i]->name;
+    names[BOT_COUNT] = NULL;
+    return names;
+}
+
+const char *asobi_bot_help(const char *name)
+{
+    const asobi_bot_def *d = name ? find_bot(name, strlen(name)) : NULL;
+    return d ? d->help : NULL;
+}
+
+/* "name:key=value,key=value" -> the bot kind and {"key":"value",...}. */
+static const asobi_bot_def *parse_spec(const char *spec, json_t **params, asobi_error *err)
+{
+    *params = NULL;
+    if (!spec || !*spec) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "empty bot spec");
+        return NULL;
+    }
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    const asobi_bot_def *def = find_bot(spec, len);
+    if (!def) {
+        char list[200] = "";
+        for (size_t i = 0; i < BOT_COUNT; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, bot_registry[i]->name, sizeof list - strlen(list) - 1);
+        }
+        asobi_fail(err, ASOBI_E_BAD_BOT, "no bot called \"%.*s\" (bots: %s)", (int)(len > 60 ? 60 : len),
+                   spec, list);
+        return NULL;
+    }
+    json_t *p = json_object();
+    if (colon) {
+        char *copy = strdup(colon + 1), *save = NULL;
+        for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(item, '=');
+            if (!eq || eq == item || !eq[1]) {
+                asobi_fail(err, ASOBI_E_BAD_BOT, "bot parameter \"%.60s\" is not KEY=VALUE", item);
+                free(copy);
+                json_decref(p);
+                return NULL;
+            }
+            *eq = '\0';
+            json_object_set_new(p, item, json_string(eq + 1));
+        }
+        free(copy);
+    }
+    *params = p;
+    return def;
+}
+
+int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_error *err)
+{
+    asobi_bot *b = asobi_bot_new(spec, game, asobi_game_min_players(game), 0, 0, err);
+    if (!b)
+        return err ? err->code : ASOBI_E_BAD_BOT;
+    asobi_bot_free(b);
+    return ASOBI_OK;
+}
+
+asobi_bot *asobi_bot_new(const char *spec, const asobi_game_def *game, int players, int seat,
+                         uint64_t seed, asobi_error *err)
+{
+    json_t *params;
+    const asobi_bot_def *def = parse_spec(spec, &params, err);
+    if (!def)
+        return NULL;
+    asobi_bot *b = calloc(1, sizeof *b);
+    b->def = def;
+    b->spec = strdup(spec);
+    b->seat = seat;
+    asobi_rng_seed(&b->rng, seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(seat + 1)));
+    b->impl = def->create(game, players, seat, params, err);
+    json_decref(params);
+    if (!b->impl) {
+        free(b->spec);
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void asobi_bot_free(asobi_bot *bot)
+{
+    if (!bot)
+        return;
+    bot->def->destroy(bot->impl);
+    asobi_state_free(bot->scratch);
+    free(bot->spec);
+    free(bot);
+}
+
+const char *asobi_bot_spec(const asobi_bot *bot) { return bot->spec; }
+int asobi_bot_seat(const asobi_bot *bot) { return bot->seat; }
+
+int asobi_bot_choose(asobi_bot *bot, const asobi_state *state, asobi_error *err)
+{
+    int seat = bot->seat;
+    if (!(asobi_state_to_move(state) & (1u << seat))) {
+        asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "the bot's seat %d is not to move", seat);
+        return -1;
+    }
+    if (!bot->scratch || asobi_state_size(bot->scratch) != asobi_state_size(state)) {
+        asobi_state_free(bot->scratch);
+        bot->scratch = asobi_state_clone(state);
+    }
+    /* The wall: the bot gets a state in which everything its seat cannot
+     * see has been replaced at random, and simultaneous choices it cannot
+     * see are withdrawn. Nothing of the true hidden state reaches it. */
+    asobi_state_copy(bot->scratch, state);
+    asobi_state_determinize(bot->scratch, seat, &bot->rng);
+    asobi_state_retract_unseen(bot->scratch, seat);
+    int id = bot->def->choose(bot->impl, bot->scratch, seat, &bot->rng);
+    if (!asobi_state_is_legal(state, seat, id)) {
+        asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "bot %s chose action %d, which is not legal", bot->spec, id);
+        return -1;
+    }
+    return id;
+}
+
+int asobi_bot_param_double(const json_t *params, const char *key, double def, double min, double max,
+                           double *out, asobi_error *err)
+{
+    const char *text = json_string_value(json_object_get(params, key));
+    if (!text) {
+        *out = def;
+        return ASOBI_OK;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || *end || end == text || !isfinite(v) || v < min || v > max)
+        return asobi_fail(err, ASOBI_E_BAD_BOT, "bot parameter %s=%.40s must be a number from %g to %g",
+                          key, text, min, max);
+    *out = v;
+    return ASOBI_OK;
+}
+
+int asobi_bot_params_only(const json_t *params, const char *const *keys, const char *bot, asobi_error *err)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)params, key, value) {
+        bool known = false;
+        for (const char *const *k = keys; *k; k++)
+            known |= strcmp(*k, key) == 0;
+        if (!known)
+            return asobi_fail(err, ASOBI_E_BAD_BOT, "bot %s has no parameter \"%.40s\"", bot, key);
+    }
+    return ASOBI_OK;
+}
