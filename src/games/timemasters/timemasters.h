@@ -1,0 +1,199 @@
+/* timemasters.h — Time Masters' state, its card-table format and the rule helpers shared by its files. */
+#ifndef ASOBI_TIMEMASTERS_H
+#define ASOBI_TIMEMASTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "asobi/game.h"
+#include "asobi/rng.h"
+
+/* Fixed sizes. The whole game, card table included, lives in one flat struct
+ * so that a state is copied with memcpy; these bound what a card file may
+ * describe (docs/rules/timemasters.md, "The card-file format"). */
+#define TM_MIN_PLAYERS 2
+#define TM_MAX_PLAYERS 4
+#define TM_MAX_KINDS 64      /* card kinds in a table */
+#define TM_NAME_MAX 24       /* a card name, NUL included */
+#define TM_MAX_EFFECTS 4     /* effect primitives per card */
+#define TM_LEVELS 5          /* the five consciousness spheres */
+#define TM_MAX_LEVEL_CARDS 40 /* cards of one level in a table (the seed: 20) */
+#define TM_MAX_SPHERE 20     /* cards drawn into one sphere (the seed: 10) */
+#define TM_MAX_START 20      /* cards of a starting deck (the seed: 10) */
+#define TM_ZONE 128          /* room in one zone of one player (>= start + 5 spheres) */
+#define TM_MAX_TIMERS 6      /* timers in play per player */
+#define TM_MAX_SLOTS 2       /* slots on a timer (the seed: 1 or 2) */
+#define TM_MAX_DELAY 4       /* delay cards under one timer */
+#define TM_MAX_RELEASED (TM_MAX_TIMERS * TM_MAX_SLOTS)
+#define TM_HAND_SIZE 5       /* the hand refilled at the end of a turn */
+#define TM_START_KE 4        /* gold recurrent Kè at the start */
+#define TM_MAX_EPHEMERAL 4   /* "一時的なKe」は4つまでしか保持することができません" */
+#define TM_MAX_RECURRENT 8   /* our cap on recurrent Kè tokens (the box's supply) */
+#define TM_NOCARD 0xFF
+
+typedef enum tm_type { TM_SPELL, TM_FOCUS, TM_TIMER } tm_type;
+
+/* When a timer's own effect fires (spells and focuses always resolve on play). */
+typedef enum tm_trigger {
+    TM_TRIG_NONE,    /* a plain timer */
+    TM_TRIG_SET,     /* each time a spell is set on it */
+    TM_TRIG_DISCARD, /* when discarded by the main-phase activation (its spells go with it) */
+} tm_trigger;
+
+/* The effect primitives the engine interprets. A card's effect is a short
+ * list of (primitive, amount), resolved in order. */
+typedef enum tm_fx {
+    TM_FX_NONE,
+    TM_FX_EPHEMERAL, /* gain n ephemeral Kè (at most 4 held) */
+    TM_FX_READY,     /* turn n spent recurrent Kè back to ready */
+    TM_FX_NEW_KE,    /* gain n new recurrent Kè, ready (at most TM_MAX_RECURRENT) */
+    TM_FX_DRAW,      /* draw n cards */
+    TM_FX_REMOVE,    /* remove n cards of your hand from the game (your choice) */
+    TM_FX_FOCUS_BACK,/* take n focus cards from your discard back to your hand */
+    TM_FX_RECALL,    /* take n spell cards from your discard back to your hand */
+    TM_FX_HEAVY,     /* each opponent: +n reminder, their next spell costs n more */
+    TM_FX_SLOW,      /* each opponent: may spend at most n Kè during their next turn */
+    TM_FX_LIGHT,     /* yourself: -n reminder, your next spell costs n less */
+    TM_FX_ACCESS,    /* n extra access points this turn */
+    TM_FX_COUNT
+} tm_fx;
+
+typedef struct tm_card {
+    char name[TM_NAME_MAX];
+    uint8_t type;    /* tm_type */
+    uint8_t level;   /* 0 = starting card; 1..5 = sphere level = victory points */
+    uint8_t cost;    /* Kè, spells only */
+    uint8_t copies;  /* level 0: per player's starting deck; 1..5: in the box */
+    uint8_t slots;   /* timers only: 1 or 2 */
+    uint8_t trigger; /* timers only: tm_trigger */
+    uint8_t n_effects;
+    uint8_t fx[TM_MAX_EFFECTS][2]; /* (tm_fx, amount) */
+} tm_card;
+
+typedef struct tm_table {
+    char title[32];
+    uint8_t kinds;
+    uint8_t sphere_size; /* cards drawn into each sphere (the seed: 10 of 20) */
+    tm_card card[TM_MAX_KINDS];
+} tm_table;
+
+/* Our own card set (timemasters_cards.c), and the loader for card files. */
+extern const tm_table tm_default_table;
+const char *tm_fx_name(int fx);
+int tm_fx_from_name(const char *name);
+/* Check a table against the limits above; 0 if good, else -1 and a message. */
+int tm_table_check(const tm_table *t, char *msg, size_t cap);
+/* Load a table from a JSON card file; ASOBI_OK or an error with a message. */
+int tm_table_load(const char *path, tm_table *out, asobi_error *err);
+
+typedef struct tm_timer {
+    uint8_t kind;
+    uint8_t n_spells;
+    uint8_t spells[TM_MAX_SLOTS];
+    uint8_t n_delay;
+    uint8_t delay[TM_MAX_DELAY]; /* face down: seen by the owner only */
+    uint8_t handled;             /* this turn's timer phase / pass already dealt with it */
+} tm_timer;
+
+typedef struct tm_player {
+    uint8_t n_hand, n_deck, n_discard, n_removed;
+    uint8_t hand[TM_ZONE];
+    uint8_t deck[TM_ZONE]; /* deck[n_deck-1] is the top */
+    uint8_t discard[TM_ZONE];
+    uint8_t removed[TM_ZONE]; /* removed from the game (Cerebral Cleaning): public, no points */
+    uint8_t n_timers, n_released;
+    tm_timer timers[TM_MAX_TIMERS];
+    uint8_t released[TM_MAX_RELEASED]; /* spells of activated timers, to be played this turn */
+    uint8_t ke_ready, ke_spent, ke_eph;
+    int8_t cost_mod;     /* reminder tokens on the next spell: +n heavier, -n lighter */
+    uint8_t slow_next;   /* reminder: Kè limit of the next turn (0 = none) */
+    uint8_t ke_limit;    /* the limit in force this turn (0 = none) */
+    uint8_t spent_turn;  /* Kè spent this turn (counts against ke_limit) */
+} tm_player;
+
+typedef enum tm_phase {
+    TM_PH_TIMER,  /* 1. timer phase: each full timer is activated or delayed */
+    TM_PH_MAIN,   /* 2. main phase */
+    TM_PH_PASS,   /* the pass: each full timer takes a delay card or is dropped */
+    TM_PH_ACCESS, /* 3. sphere access */
+    TM_PH_OVER,
+} tm_phase;
+
+/* A pending choice of cards, one "pick" at a time. */
+typedef enum tm_choice {
+    TM_CH_NONE,
+    TM_CH_RECOVER,    /* discard cards from hand to recover 1 Kè */
+    TM_CH_REMOVE,     /* remove cards of hand from the game */
+    TM_CH_DELAY,      /* put a card from hand under timer choice_timer */
+    TM_CH_FOCUS_BACK, /* take a focus from discard to hand */
+    TM_CH_RECALL,     /* take a spell from discard to hand */
+} tm_choice;
+
+typedef struct tm_state {
+    asobi_rng rng;
+    uint8_t players;
+    uint8_t seat;      /* whose turn */
+    uint8_t phase;     /* tm_phase */
+    uint8_t over, capped;
+    uint8_t main_acted;   /* an action was taken this main phase (no pass any more) */
+    uint16_t turn;        /* 1-based count of turns, all players together */
+    uint16_t max_turns;   /* the safety cap (option max_turns) */
+    uint8_t access;       /* access points this turn */
+    uint8_t taken;        /* bitmask of spheres (bit L-1) taken from this turn */
+    uint8_t choice, choice_left, choice_timer;
+    uint8_t prog_kind, prog_pc; /* the effect list being resolved (TM_NOCARD: none) */
+    uint8_t n_zone;
+    uint8_t zone[TM_ZONE];      /* the spell zone of this turn */
+    uint8_t n_sphere[TM_LEVELS];
+    uint8_t sphere[TM_LEVELS][TM_MAX_SPHERE];    /* [n-1] is the visible top */
+    uint8_t n_aside[TM_LEVELS];
+    uint8_t aside[TM_LEVELS][TM_MAX_LEVEL_CARDS]; /* not used this game, face down */
+    tm_player p[TM_MAX_PLAYERS];
+    tm_table table;
+} tm_state;
+
+/* Action ids: they name cards (by kind) and timers (by place), not hand positions. */
+enum {
+    TM_ID_PASS = 0,
+    TM_ID_DONE = 1,
+    TM_ID_RECOVER = 2,
+    TM_ID_PLAY = 3,                                    /* + kind: play from hand */
+    TM_ID_RELEASE = TM_ID_PLAY + TM_MAX_KINDS,         /* + kind: play a released spell */
+    TM_ID_SET = TM_ID_RELEASE + TM_MAX_KINDS,          /* + kind*TM_MAX_TIMERS + timer */
+    TM_ID_ACTIVATE = TM_ID_SET + TM_MAX_KINDS * TM_MAX_TIMERS, /* + timer */
+    TM_ID_DELAY = TM_ID_ACTIVATE + TM_MAX_TIMERS,      /* + timer */
+    TM_ID_DROP = TM_ID_DELAY + TM_MAX_TIMERS,          /* + timer */
+    TM_ID_PICK = TM_ID_DROP + TM_MAX_TIMERS,           /* + kind */
+    TM_ID_TAKE = TM_ID_PICK + TM_MAX_KINDS,            /* + level-1: the top card */
+    TM_ID_TAKE2 = TM_ID_TAKE + TM_LEVELS,              /* + level-1: the hidden second card */
+    TM_ACTIONS = TM_ID_TAKE2 + TM_LEVELS
+};
+
+/* Rules (timemasters_rules.c). */
+void tm_setup(tm_state *s, uint64_t seed);
+uint32_t tm_to_move(const void *st);
+int tm_legal(const void *st, int seat, int *ids);
+bool tm_is_legal(const tm_state *s, int id);
+void tm_apply(void *st, int seat, int id);
+int tm_effective_cost(const tm_state *s, int seat, int kind);
+bool tm_timer_full(const tm_state *s, const tm_timer *t);
+int tm_delay_cards(const tm_player *p);
+int tm_points(const tm_state *s, int seat);
+int tm_level5(const tm_state *s, int seat);
+int tm_total_ke(const tm_player *p);
+int tm_empty_spheres(const tm_state *s);
+int tm_kind_count(const uint8_t *cards, int n, int kind);
+
+/* Notation (timemasters_game.c). */
+int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap);
+void tm_card_text(const tm_table *t, int kind, char *buf, size_t cap);
+
+/* Views (timemasters_view.c). */
+void tm_view(const void *st, int seat, json_t *view);
+void tm_render(const void *st, int seat, FILE *out);
+
+/* The heuristic player (timemasters_bot.c). */
+int tm_heuristic(const void *st, int seat, asobi_rng *rng);
+
+#endif

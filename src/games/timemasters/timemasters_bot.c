@@ -1,0 +1,107 @@
+/* timemasters_bot.c — Time Masters' rule-of-thumb player: a "big money" floor that plays out its hand and buys high. */
+#include <string.h>
+
+#include "timemasters.h"
+
+/* The plan, in the order of the checks below:
+ *  - choices: throw away (remove, discard, delay) the weakest card: level 0
+ *    first, timers before focuses before spells; take back the best card;
+ *  - timer phase: activate every full timer (its spells are free this turn);
+ *    after a pass: drop full timers (keeps the hand full);
+ *  - main phase: pass at once when it has almost no Kè to spend; otherwise
+ *    play released spells, focuses when a Kè is grey, then the cheapest
+ *    affordable spell (the most spells = the most access points); recover
+ *    Kè when one more Kè would pay for a spell in hand; then done;
+ *  - sphere access: the top card of the highest sphere it can afford, again
+ *    while points remain; never the hidden second card. */
+
+static int weakness(const tm_table *t, int k)
+{
+    const tm_card *c = &t->card[k];
+    int type_rank = c->type == TM_TIMER ? 0 : c->type == TM_FOCUS ? 1 : 2;
+    return c->level * 10 + type_rank * 3 + c->cost;
+}
+
+static bool legal_has(const int *ids, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
+            return true;
+    return false;
+}
+
+int tm_heuristic(const void *st, int seat, asobi_rng *rng)
+{
+    const tm_state *s = st;
+    const tm_table *t = &s->table;
+    const tm_player *p = &s->p[seat];
+    int ids[TM_ACTIONS];
+    int n = tm_legal(s, seat, ids);
+    (void)rng;
+
+    if (s->choice != TM_CH_NONE) {
+        bool take_best = s->choice == TM_CH_FOCUS_BACK || s->choice == TM_CH_RECALL;
+        int best = ids[0], best_w = take_best ? -1 : 1 << 30;
+        for (int i = 0; i < n; i++) {
+            int w = weakness(t, ids[i] - TM_ID_PICK);
+            if (take_best ? w > best_w : w < best_w)
+                best = ids[i], best_w = w;
+        }
+        return best;
+    }
+    if (s->phase == TM_PH_TIMER) {
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= TM_ID_ACTIVATE && ids[i] < TM_ID_DELAY)
+                return ids[i];
+        return ids[0];
+    }
+    if (s->phase == TM_PH_PASS) {
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= TM_ID_DROP && ids[i] < TM_ID_PICK)
+                return ids[i];
+        return ids[0];
+    }
+    if (s->phase == TM_PH_ACCESS) {
+        for (int l = TM_LEVELS; l >= 1; l--)
+            if (legal_has(ids, n, TM_ID_TAKE + l - 1))
+                return TM_ID_TAKE + l - 1;
+        return TM_ID_DONE;
+    }
+    /* main phase */
+    for (int i = 0; i < n; i++)
+        if (ids[i] >= TM_ID_RELEASE && ids[i] < TM_ID_SET)
+            return ids[i];
+    int spells = 0, focuses = 0;
+    for (int h = 0; h < p->n_hand; h++) {
+        spells += t->card[p->hand[h]].type == TM_SPELL;
+        focuses += t->card[p->hand[h]].type == TM_FOCUS;
+    }
+    int avail = p->ke_ready + p->ke_eph;
+    if (legal_has(ids, n, TM_ID_PASS) && p->ke_spent >= 2 && avail + focuses < 2 && spells > 0)
+        return TM_ID_PASS;
+    if (p->ke_spent > 0)
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_FOCUS)
+                return ids[i];
+    int best = -1, best_cost = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        if (ids[i] < TM_ID_PLAY || ids[i] >= TM_ID_RELEASE)
+            continue;
+        int k = ids[i] - TM_ID_PLAY;
+        if (t->card[k].type != TM_SPELL)
+            continue;
+        int c = tm_effective_cost(s, seat, k) * 16 - t->card[k].level;
+        if (c < best_cost)
+            best = ids[i], best_cost = c;
+    }
+    if (best >= 0)
+        return best;
+    if (legal_has(ids, n, TM_ID_RECOVER) && p->n_hand >= 3) {
+        for (int h = 0; h < p->n_hand; h++)
+            if (t->card[p->hand[h]].type == TM_SPELL && tm_effective_cost(s, seat, p->hand[h]) == avail + 1)
+                return TM_ID_RECOVER;
+    }
+    if (legal_has(ids, n, TM_ID_DONE))
+        return TM_ID_DONE;
+    return ids[0];
+}

@@ -1,0 +1,389 @@
+/* timemasters_game.c — Time Masters behind the game-agnostic interface: options, notation, results, determinization. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game_def.h"
+#include "timemasters.h"
+
+static int tm_init(void *st, int players, const json_t *options, uint64_t seed, asobi_error *err)
+{
+    tm_state *s = st;
+    const char *path = asobi_option_string(options, "cards");
+    if (path[0] != '\0') {
+        /* Load into a zeroed scratch table, then copy: padding stays zero. */
+        tm_table t;
+        int rc = tm_table_load(path, &t, err);
+        if (rc != ASOBI_OK)
+            return rc;
+        s->table = t;
+    } else {
+        s->table = tm_default_table;
+    }
+    s->players = (uint8_t)players;
+    s->max_turns = (uint16_t)asobi_option_int(options, "max_turns");
+    tm_setup(s, seed);
+    return ASOBI_OK;
+}
+
+static int tm_state_legal(const void *st, int seat, int *ids) { return tm_legal(st, seat, ids); }
+
+/* ---------------------------------------------------------------- notation */
+
+static const char *kind_name(const tm_state *s, int k)
+{
+    return k >= 0 && k < s->table.kinds ? s->table.card[k].name : "?";
+}
+
+int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap)
+{
+    const tm_state *s = st;
+    (void)seat;
+    if (id == TM_ID_PASS)
+        return snprintf(buf, cap, "pass");
+    if (id == TM_ID_DONE)
+        return snprintf(buf, cap, "done");
+    if (id == TM_ID_RECOVER)
+        return snprintf(buf, cap, "recover");
+    if (id < TM_ID_RELEASE)
+        return snprintf(buf, cap, "play %s", kind_name(s, id - TM_ID_PLAY));
+    if (id < TM_ID_SET)
+        return snprintf(buf, cap, "release %s", kind_name(s, id - TM_ID_RELEASE));
+    if (id < TM_ID_ACTIVATE)
+        return snprintf(buf, cap, "set %s on %d", kind_name(s, (id - TM_ID_SET) / TM_MAX_TIMERS),
+                        (id - TM_ID_SET) % TM_MAX_TIMERS + 1);
+    if (id < TM_ID_DELAY)
+        return snprintf(buf, cap, "activate %d", id - TM_ID_ACTIVATE + 1);
+    if (id < TM_ID_DROP)
+        return snprintf(buf, cap, "delay %d", id - TM_ID_DELAY + 1);
+    if (id < TM_ID_PICK)
+        return snprintf(buf, cap, "drop %d", id - TM_ID_DROP + 1);
+    if (id < TM_ID_TAKE)
+        return snprintf(buf, cap, "pick %s", kind_name(s, id - TM_ID_PICK));
+    if (id < TM_ID_TAKE2)
+        return snprintf(buf, cap, "take %d", id - TM_ID_TAKE + 1);
+    return snprintf(buf, cap, "take %d second", id - TM_ID_TAKE2 + 1);
+}
+
+static int find_kind(const tm_state *s, const char *name)
+{
+    for (int k = 0; k < s->table.kinds; k++)
+        if (strcasecmp(s->table.card[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+/* A whole-number argument 1..max, or -1. */
+static int small_number(const char *p, int max)
+{
+    char *end;
+    long v = strtol(p, &end, 10);
+    if (end == p || *end != '\0' || v < 1 || v > max)
+        return -1;
+    return (int)v;
+}
+
+/* The documented texts (docs/rules/timemasters.md), case and spaces free. */
+static int tm_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err)
+{
+    const tm_state *s = st;
+    (void)seat;
+    char buf[96];
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t len = strlen(text);
+    while (len > 0 && isspace((unsigned char)text[len - 1]))
+        len--;
+    if (len == 0 || len >= sizeof buf)
+        return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "write an action, e.g. \"play Energy\", \"done\" or \"pass\"");
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    /* collapse runs of spaces so "set  Spark  on 1" reads like "set Spark on 1" */
+    char *w = buf;
+    for (char *r = buf; *r; r++)
+        if (!(isspace((unsigned char)*r) && (w == buf || w[-1] == ' ')))
+            *w++ = isspace((unsigned char)*r) ? ' ' : *r;
+    *w = '\0';
+    char *arg = strchr(buf, ' ');
+    if (arg)
+        *arg++ = '\0';
+    const char *verb = buf;
+    if (!arg) {
+        if (strcasecmp(verb, "pass") == 0)
+            return *id = TM_ID_PASS, ASOBI_OK;
+        if (strcasecmp(verb, "done") == 0 || strcasecmp(verb, "end") == 0)
+            return *id = TM_ID_DONE, ASOBI_OK;
+        if (strcasecmp(verb, "recover") == 0)
+            return *id = TM_ID_RECOVER, ASOBI_OK;
+    } else if (strcasecmp(verb, "play") == 0 || strcasecmp(verb, "release") == 0 ||
+               strcasecmp(verb, "pick") == 0) {
+        int k = find_kind(s, arg);
+        if (k < 0)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "there is no card named \"%.40s\"", arg);
+        int base = strcasecmp(verb, "play") == 0 ? TM_ID_PLAY
+                   : strcasecmp(verb, "release") == 0 ? TM_ID_RELEASE : TM_ID_PICK;
+        return *id = base + k, ASOBI_OK;
+    } else if (strcasecmp(verb, "set") == 0) {
+        char *on = NULL;
+        for (char *q = arg; (q = strchr(q, ' ')) != NULL; q++)
+            if (strncasecmp(q, " on ", 4) == 0)
+                on = q;
+        int t = on ? small_number(on + 4, TM_MAX_TIMERS) : -1;
+        if (on)
+            *on = '\0';
+        int k = on ? find_kind(s, arg) : -1;
+        if (k < 0 || t < 0)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION,
+                              "write \"set CARD on T\": a card name and a timer number 1 to %d", TM_MAX_TIMERS);
+        return *id = TM_ID_SET + k * TM_MAX_TIMERS + t - 1, ASOBI_OK;
+    } else if (strcasecmp(verb, "activate") == 0 || strcasecmp(verb, "delay") == 0 ||
+               strcasecmp(verb, "drop") == 0) {
+        int t = small_number(arg, TM_MAX_TIMERS);
+        if (t < 0)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s takes a timer number 1 to %d", verb, TM_MAX_TIMERS);
+        int base = strcasecmp(verb, "activate") == 0 ? TM_ID_ACTIVATE
+                   : strcasecmp(verb, "delay") == 0 ? TM_ID_DELAY : TM_ID_DROP;
+        return *id = base + t - 1, ASOBI_OK;
+    } else if (strcasecmp(verb, "take") == 0) {
+        bool second = false;
+        char *sp = strchr(arg, ' ');
+        if (sp) {
+            second = strcasecmp(sp + 1, "second") == 0 || strcasecmp(sp + 1, "2nd") == 0;
+            *sp = '\0';
+        }
+        int l = small_number(arg, TM_LEVELS);
+        if (l < 0 || (sp && !second))
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "write \"take N\" or \"take N second\", N a sphere 1 to 5");
+        return *id = (second ? TM_ID_TAKE2 : TM_ID_TAKE) + l - 1, ASOBI_OK;
+    }
+    return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION,
+                      "\"%.40s\" is not a Time Masters action: pass, done, recover, play CARD, set CARD "
+                      "on T, release CARD, activate T, delay T, drop T, pick CARD, take N [second]",
+                      text);
+}
+
+static const char *const phase_names[] = {"timer", "main", "pass", "access", "over"};
+
+static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap)
+{
+    const tm_state *s = st;
+    const tm_player *p = &s->p[seat];
+    char what[64];
+    tm_action_text(s, seat, id, what, sizeof what);
+    if (s->choice != TM_CH_NONE && (id < TM_ID_PICK || id >= TM_ID_TAKE)) {
+        snprintf(buf, cap, "first finish choosing cards: write \"pick CARD\"");
+        return;
+    }
+    if (id >= TM_ID_PICK && id < TM_ID_TAKE) {
+        snprintf(buf, cap, s->choice == TM_CH_NONE ? "there is nothing to pick now"
+                                                   : "that card cannot be picked now");
+        return;
+    }
+    if (s->phase == TM_PH_TIMER && (id < TM_ID_ACTIVATE || id >= TM_ID_DROP)) {
+        snprintf(buf, cap, "timer phase: each full timer must first be activated or delayed");
+        return;
+    }
+    if (s->phase == TM_PH_PASS && (id < TM_ID_DELAY || id >= TM_ID_PICK)) {
+        snprintf(buf, cap, "you passed: each full timer takes a card from hand (delay T) or is dropped (drop T)");
+        return;
+    }
+    if (s->phase == TM_PH_ACCESS && id != TM_ID_DONE && id < TM_ID_TAKE) {
+        snprintf(buf, cap, "sphere access: take N, take N second, or done");
+        return;
+    }
+    if (id == TM_ID_PASS && s->main_acted) {
+        snprintf(buf, cap, "a pass replaces every other action of the main phase, and you already acted");
+        return;
+    }
+    if ((id == TM_ID_PASS || id == TM_ID_DONE) && p->n_released > 0) {
+        snprintf(buf, cap, "the spells released from your timers must be played this turn (release CARD)");
+        return;
+    }
+    if (id == TM_ID_RECOVER) {
+        snprintf(buf, cap, "recovering Kè needs 2 cards in hand and a spent (grey) Kè");
+        return;
+    }
+    if (id >= TM_ID_TAKE) {
+        int second = id >= TM_ID_TAKE2, l = id - (second ? TM_ID_TAKE2 : TM_ID_TAKE) + 1;
+        if (s->taken & (1u << (l - 1)))
+            snprintf(buf, cap, "one card per sphere per turn: you already took from sphere %d", l);
+        else if (s->n_sphere[l - 1] < 1 + second)
+            snprintf(buf, cap, "sphere %d holds %d card(s)", l, s->n_sphere[l - 1]);
+        else
+            snprintf(buf, cap, "%s costs %d access points and you have %d", what, l + second, s->access);
+        return;
+    }
+    if (id >= TM_ID_PLAY && id < TM_ID_SET) {
+        int k = id < TM_ID_RELEASE ? id - TM_ID_PLAY : id - TM_ID_RELEASE;
+        if (k >= s->table.kinds)
+            snprintf(buf, cap, "there is no such card");
+        else if (id >= TM_ID_RELEASE)
+            snprintf(buf, cap, "no %s was released from your timers", s->table.card[k].name);
+        else if (tm_kind_count(p->hand, p->n_hand, k) == 0)
+            snprintf(buf, cap, "you hold no %s", s->table.card[k].name);
+        else if (s->table.card[k].type == TM_TIMER)
+            snprintf(buf, cap, "you already have %d timers in play", TM_MAX_TIMERS);
+        else
+            snprintf(buf, cap, "%s costs %d Kè: you have %d gold and %d ephemeral%s", s->table.card[k].name,
+                     tm_effective_cost(s, seat, k), p->ke_ready, p->ke_eph,
+                     p->ke_limit ? " and a Slow Down limit" : "");
+        return;
+    }
+    snprintf(buf, cap, "\"%s\" is not allowed now (%s phase)", what, phase_names[s->phase]);
+}
+
+/* ---------------------------------------------------------------- results */
+
+/* Most points; ties: most Kè (ephemeral included), then most level-5 cards
+ * ("同点の場合、より多くのKe(一時的なKeも含む)を持っていたプレイヤーの勝利です。
+ * Keも同数の場合は、レベル5の意識スフィアから獲得したカード枚数が多いプレイヤー"). */
+static long long tm_rank_key(const tm_state *s, int i)
+{
+    return (long long)tm_points(s, i) * 1000000 + tm_total_ke(&s->p[i]) * 1000 + tm_level5(s, i);
+}
+
+static void tm_result(const void *st, asobi_result *out)
+{
+    const tm_state *s = st;
+    out->winners = 0;
+    for (int i = 0; i < s->players; i++) {
+        out->score[i] = tm_points(s, i);
+        int better = 0;
+        for (int j = 0; j < s->players; j++)
+            better += tm_rank_key(s, j) > tm_rank_key(s, i);
+        out->rank[i] = better + 1;
+        if (s->over && better == 0)
+            out->winners |= 1u << i;
+    }
+}
+
+/* ---------------------------------------------------------------- determinization */
+
+/* Hidden from a viewer: the order of its own deck (its contents are known
+ * and shown), the other players' hands, decks and delay cards, the spheres
+ * below their top cards and the cards set aside. The hidden cards are the
+ * whole box minus what the view shows: collected in kind order, shuffled,
+ * then dealt back: level-L cards to the level-L sphere and set-aside places
+ * first (only level-L cards may be there), the rest to the other players. */
+static void tm_determinize(void *st, int viewer, asobi_rng *rng)
+{
+    tm_state *s = st;
+    const tm_table *t = &s->table;
+    if (s->over)
+        return; /* the end reveals every score: nothing is hidden that matters */
+    int count[TM_MAX_KINDS];
+    for (int k = 0; k < t->kinds; k++)
+        count[k] = t->card[k].copies * (t->card[k].level == 0 ? s->players : 1);
+#define SEEN(arr, n)                                                                               \
+    for (int i_ = 0; i_ < (n); i_++)                                                               \
+        count[(arr)[i_]]--;
+    for (int i = 0; i < s->players; i++) {
+        tm_player *p = &s->p[i];
+        SEEN(p->discard, p->n_discard);
+        SEEN(p->removed, p->n_removed);
+        SEEN(p->released, p->n_released);
+        for (int m = 0; m < p->n_timers; m++) {
+            SEEN(&p->timers[m].kind, 1);
+            SEEN(p->timers[m].spells, p->timers[m].n_spells);
+            if (i == viewer)
+                SEEN(p->timers[m].delay, p->timers[m].n_delay);
+        }
+        if (i == viewer) {
+            SEEN(p->hand, p->n_hand);
+            SEEN(p->deck, p->n_deck);
+        }
+    }
+    SEEN(s->zone, s->n_zone);
+    for (int l = 0; l < TM_LEVELS; l++)
+        if (s->n_sphere[l] > 0)
+            SEEN(&s->sphere[l][s->n_sphere[l] - 1], 1);
+#undef SEEN
+    uint8_t pool[TM_MAX_KINDS * TM_MAX_LEVEL_CARDS];
+    int n = 0;
+    for (int k = 0; k < t->kinds; k++)
+        for (int c = 0; c < count[k]; c++)
+            pool[n++] = (uint8_t)k;
+    asobi_rng_shuffle(rng, pool, (size_t)n, 1);
+    /* deal the level-bound places first */
+    for (int l = 0; l < TM_LEVELS; l++) {
+        int slots = (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0) + s->n_aside[l];
+        for (int j = 0; j < slots; j++) {
+            int at = 0;
+            while (at < n && t->card[pool[at]].level != l + 1)
+                at++;
+            uint8_t card = pool[at];
+            memmove(pool + at, pool + at + 1, (size_t)(n - at - 1));
+            n--;
+            if (j < s->n_sphere[l] - 1)
+                s->sphere[l][j] = card;
+            else
+                s->aside[l][j - (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0)] = card;
+        }
+    }
+    int next = 0;
+    for (int i = 0; i < s->players; i++) {
+        tm_player *p = &s->p[i];
+        if (i == viewer) {
+            /* canonical order, then a fresh shuffle */
+            uint8_t sorted[TM_ZONE];
+            int m = 0;
+            for (int k = 0; k < t->kinds; k++)
+                for (int c = tm_kind_count(p->deck, p->n_deck, k); c > 0; c--)
+                    sorted[m++] = (uint8_t)k;
+            memcpy(p->deck, sorted, (size_t)m);
+            asobi_rng_shuffle(rng, p->deck, p->n_deck, 1);
+            continue;
+        }
+        for (int j = 0; j < p->n_hand; j++)
+            p->hand[j] = pool[next++];
+        for (int j = 0; j < p->n_deck; j++)
+            p->deck[j] = pool[next++];
+        for (int m = 0; m < p->n_timers; m++)
+            for (int j = 0; j < p->timers[m].n_delay; j++)
+                p->timers[m].delay[j] = pool[next++];
+    }
+}
+
+static int tm_heuristic_hook(const void *st, int seat, asobi_rng *rng) { return tm_heuristic(st, seat, rng); }
+
+static const asobi_option_def tm_options[] = {
+    {.name = "cards",
+     .type = ASOBI_OPT_STRING,
+     .default_json = "\"\"",
+     .help = "a JSON card file to play with instead of our own card set (\"\": ours); the format and "
+             "its limits are in docs/rules/timemasters.md"},
+    {.name = "max_turns",
+     .type = ASOBI_OPT_INT,
+     .min = 2,
+     .max = 2000,
+     .default_json = "200",
+     .help = "safety cap: the game ends after this many turns (all players together) and is scored "
+             "as usual"},
+};
+
+const asobi_game_def asobi_game_timemasters = {
+    .name = "timemasters",
+    .title = "Time Masters",
+    .min_players = TM_MIN_PLAYERS,
+    .max_players = TM_MAX_PLAYERS,
+    .state_size = sizeof(tm_state),
+    .rng_offset = offsetof(tm_state, rng),
+    .max_actions = TM_ACTIONS,
+    .options = tm_options,
+    .option_count = 2,
+    .init = tm_init,
+    .to_move = tm_to_move,
+    .legal = tm_state_legal,
+    .apply = tm_apply,
+    .action_text = tm_action_text,
+    .parse_action = tm_parse_action,
+    .explain_illegal = tm_explain_illegal,
+    .result = tm_result,
+    .view = tm_view,
+    .render = tm_render,
+    .determinize = tm_determinize,
+    .heuristic = tm_heuristic_hook,
+};
