@@ -466,11 +466,44 @@ bool tm_is_legal(const tm_state *s, int id)
     return false;
 }
 
+/* The main phase's ids, generated from the cards at hand rather than tried
+ * one by one (search calls this millions of times); tm_is_legal decides. */
+static int main_legal(const tm_state *s, int *ids)
+{
+    const tm_player *p = &s->p[s->seat];
+    int kinds = s->table.kinds, n = 0;
+    bool in_hand[TM_MAX_KINDS] = {false}, released[TM_MAX_KINDS] = {false};
+    for (int i = 0; i < p->n_hand; i++)
+        in_hand[p->hand[i]] = true;
+    for (int i = 0; i < p->n_released; i++)
+        released[p->released[i]] = true;
+    for (int id = TM_ID_PASS; id < TM_ID_PLAY; id++)
+        if (tm_is_legal(s, id))
+            ids[n++] = id;
+    for (int k = 0; k < kinds; k++)
+        if (in_hand[k] && tm_is_legal(s, TM_ID_PLAY + k))
+            ids[n++] = TM_ID_PLAY + k;
+    for (int k = 0; k < kinds; k++)
+        if (released[k])
+            ids[n++] = TM_ID_RELEASE + k;
+    for (int k = 0; k < kinds; k++)
+        if (in_hand[k] && s->table.card[k].type == TM_SPELL)
+            for (int t = 0; t < p->n_timers; t++)
+                if (tm_is_legal(s, TM_ID_SET + k * TM_MAX_TIMERS + t))
+                    ids[n++] = TM_ID_SET + k * TM_MAX_TIMERS + t;
+    for (int t = 0; t < p->n_timers; t++)
+        if (tm_is_legal(s, TM_ID_ACTIVATE + t))
+            ids[n++] = TM_ID_ACTIVATE + t;
+    return n;
+}
+
 int tm_legal(const void *st, int seat, int *ids)
 {
     const tm_state *s = st;
     (void)seat;
     int n = 0;
+    if (s->choice == TM_CH_NONE && s->phase == TM_PH_MAIN)
+        return main_legal(s, ids);
     int lo = 0, hi = TM_ACTIONS;
     if (s->choice != TM_CH_NONE)
         lo = TM_ID_PICK, hi = TM_ID_PICK + s->table.kinds;
