@@ -8,10 +8,12 @@
  *    first, timers before focuses before spells; take back the best card;
  *  - timer phase: activate every full timer (its spells are free this turn);
  *    after a pass: drop full timers (keeps the hand full);
- *  - main phase: pass at once when it has almost no Kè to spend; otherwise
- *    play released spells, focuses when a Kè is grey, then the cheapest
- *    affordable spell (the most spells = the most access points); recover
- *    Kè when one more Kè would pay for a spell in hand; then done;
+ *  - main phase: play released spells; pass at once when even its focuses
+ *    could not pay for its cheapest spell; otherwise focuses when a Kè is
+ *    grey, then the cheapest affordable spell (the most spells = the most
+ *    access points), but no remove spell that would have to remove cards
+ *    worth points; then timers (out of the hand, so the refill draws);
+ *    then recover Kè with the two weakest cards; then done;
  *  - sphere access: the top card of the highest sphere it can afford, again
  *    while points remain; never the hidden second card. */
 
@@ -28,6 +30,23 @@ static bool legal_has(const int *ids, int n, int id)
         if (ids[i] == id)
             return true;
     return false;
+}
+
+/* Would casting spell k force it to remove cards worth points from the game
+ * (a remove effect with fewer level-0 cards than that left in hand)? */
+static bool removes_points(const tm_state *s, int seat, int k)
+{
+    const tm_card *c = &s->table.card[k];
+    const tm_player *p = &s->p[seat];
+    int remove = 0, zero = 0;
+    for (int e = 0; e < c->n_effects; e++)
+        remove += c->fx[e][0] == TM_FX_REMOVE ? c->fx[e][1] : 0;
+    if (remove == 0)
+        return false;
+    for (int h = 0; h < p->n_hand; h++)
+        zero += s->table.card[p->hand[h]].level == 0;
+    zero -= c->level == 0; /* the spell itself leaves the hand */
+    return zero < remove;
 }
 
 int tm_heuristic(const void *st, int seat, asobi_rng *rng)
@@ -71,13 +90,20 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
     for (int i = 0; i < n; i++)
         if (ids[i] >= TM_ID_RELEASE && ids[i] < TM_ID_SET)
             return ids[i];
-    int spells = 0, focuses = 0;
+    int spells = 0, focuses = 0, cheapest = 1 << 30;
     for (int h = 0; h < p->n_hand; h++) {
-        spells += t->card[p->hand[h]].type == TM_SPELL;
-        focuses += t->card[p->hand[h]].type == TM_FOCUS;
+        int k = p->hand[h];
+        if (t->card[k].type == TM_SPELL) {
+            spells++;
+            int c = tm_effective_cost(s, seat, k);
+            cheapest = c < cheapest ? c : cheapest;
+        }
+        focuses += t->card[k].type == TM_FOCUS;
     }
     int avail = p->ke_ready + p->ke_eph;
-    if (legal_has(ids, n, TM_ID_PASS) && p->ke_spent >= 2 && avail + focuses < 2 && spells > 0)
+    int refocus = focuses < p->ke_spent ? focuses : p->ke_spent;
+    /* nothing to cast with what it holds: pass, all grey Kè turns gold */
+    if (legal_has(ids, n, TM_ID_PASS) && p->ke_spent > 0 && spells > 0 && cheapest > avail + refocus)
         return TM_ID_PASS;
     if (p->ke_spent > 0)
         for (int i = 0; i < n; i++)
@@ -91,16 +117,20 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
         if (t->card[k].type != TM_SPELL)
             continue;
         int c = tm_effective_cost(s, seat, k) * 16 - t->card[k].level;
+        if (removes_points(s, seat, k))
+            continue;
         if (c < best_cost)
             best = ids[i], best_cost = c;
     }
     if (best >= 0)
         return best;
-    if (legal_has(ids, n, TM_ID_RECOVER) && p->n_hand >= 3) {
-        for (int h = 0; h < p->n_hand; h++)
-            if (t->card[p->hand[h]].type == TM_SPELL && tm_effective_cost(s, seat, p->hand[h]) == avail + 1)
-                return TM_ID_RECOVER;
-    }
+    /* timers leave the hand (so the refill brings new cards) */
+    for (int i = 0; i < n; i++)
+        if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_TIMER)
+            return ids[i];
+    /* one Kè for two dead cards: it also cycles the deck */
+    if (legal_has(ids, n, TM_ID_RECOVER))
+        return TM_ID_RECOVER;
     if (legal_has(ids, n, TM_ID_DONE))
         return TM_ID_DONE;
     return ids[0];

@@ -7,6 +7,7 @@
 #include "games/timemasters/timemasters.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline tm_state *tm_of(asobi_state *s) { return asobi_state_data_mut(s); }
