@@ -307,21 +307,24 @@ static void tm_determinize(void *st, int viewer, asobi_rng *rng)
         for (int c = 0; c < count[k]; c++)
             pool[n++] = (uint8_t)k;
     asobi_rng_shuffle(rng, pool, (size_t)n, 1);
-    /* deal the level-bound places first */
-    for (int l = 0; l < TM_LEVELS; l++) {
-        int slots = (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0) + s->n_aside[l];
-        for (int j = 0; j < slots; j++) {
-            int at = 0;
-            while (at < n && t->card[pool[at]].level != l + 1)
-                at++;
-            uint8_t card = pool[at];
-            memmove(pool + at, pool + at + 1, (size_t)(n - at - 1));
-            n--;
-            if (j < s->n_sphere[l] - 1)
-                s->sphere[l][j] = card;
-            else
-                s->aside[l][j - (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0)] = card;
+    /* deal the level-bound places first: in shuffled order, each level-L
+     * card goes to the next free level-L place while there is one */
+    int need[TM_LEVELS], filled[TM_LEVELS] = {0};
+    for (int l = 0; l < TM_LEVELS; l++)
+        need[l] = (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0) + s->n_aside[l];
+    int rest = 0;
+    for (int i = 0; i < n; i++) {
+        int l = t->card[pool[i]].level - 1;
+        if (l < 0 || filled[l] == need[l]) {
+            pool[rest++] = pool[i]; /* kept, in order, for the other players */
+            continue;
         }
+        int j = filled[l]++;
+        int below_top = s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0;
+        if (j < below_top)
+            s->sphere[l][j] = pool[i];
+        else
+            s->aside[l][j - below_top] = pool[i];
     }
     int next = 0;
     for (int i = 0; i < s->players; i++) {
