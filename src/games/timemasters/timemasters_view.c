@@ -156,12 +156,14 @@ void tm_render(const void *st, int seat, FILE *out)
     char text[160];
     fprintf(out, "Time Masters - turn %d%s - seat %d, %s phase - card set: %s\n", s->turn,
             s->capped ? " (turn cap reached)" : "", s->seat, phase_names[s->phase], s->table.title);
-    fprintf(out, "Spheres:");
+    fprintf(out, "Spheres (take N: N access points; take N second: N+1, unseen):\n");
     for (int l = 0; l < TM_LEVELS; l++) {
         int n = s->n_sphere[l];
-        fprintf(out, "  [%d] %s (%d)", l + 1, n ? s->table.card[s->sphere[l][n - 1]].name : "empty", n);
+        if (n)
+            tm_card_text(&s->table, s->sphere[l][n - 1], text, sizeof text);
+        fprintf(out, "  [%d] %2d left  %s%s\n", l + 1, n, n ? text : "empty",
+                (s->taken >> l) & 1u ? "  (taken from this turn)" : "");
     }
-    fputc('\n', out);
     if (!s->over) {
         fprintf(out, "Spell zone: ");
         list_cards(s, s->zone, s->n_zone, out);
