@@ -126,9 +126,6 @@ int asobi_option_int(const json_t *options, const char *name);
 bool asobi_option_bool(const json_t *options, const char *name);
 const char *asobi_option_string(const json_t *options, const char *name);
 
-/* A JSON array of the seats in a mask: [0,2]. */
-json_t *asobi_json_seats(uint32_t mask);
-
 /* Rank seats by score (higher is better; equal scores share a rank) and set
  * winners to the seats ranked 1. A helper for result() hooks. */
 void asobi_rank_by_score(asobi_result *out);
