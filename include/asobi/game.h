@@ -84,6 +84,12 @@ bool asobi_state_is_legal(const asobi_state *state, int seat, int id);
 /* The text notation of a legal action ("play 3"). Returns the length written
  * (always NUL-terminated, truncated to cap). */
 int asobi_state_action_text(const asobi_state *state, int seat, int id, char *buf, size_t cap);
+/* The legal action (seat, id) as viewer (a seat or ASOBI_ALL_SEEING) sees
+ * it happen: the full text for the actor and the all-seeing viewer; for
+ * others whatever the table shows ("chooses a card face down"). Call it
+ * before applying the action. */
+int asobi_state_public_text(const asobi_state *state, int seat, int id, int viewer, char *buf, size_t cap);
+
 /* Parse text back to the id of a legal action of seat. Errors: bad_seat,
  * not_your_turn, game_over, illegal_action (with the reason). */
 int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,

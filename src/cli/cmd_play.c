@@ -26,20 +26,6 @@ static void play_usage(FILE *out)
             "view as JSON, 'record' the record so far, 'help' this list, 'quit' leaves.\n");
 }
 
-/* What a person sees of an action. In a simultaneous step (several seats to
- * move) the choice lies face down until everyone has chosen, so only "has
- * chosen" is shown; the reveal is in the next rendering. */
-static void announce(const asobi_state *before_state, uint32_t to_move_before, int seat, const char *who,
-                     const char *text, bool all_seeing)
-{
-    (void)before_state;
-    bool simultaneous = __builtin_popcount(to_move_before) > 1;
-    if (simultaneous && !all_seeing)
-        printf("seat %d (%s) has chosen.\n", seat, who);
-    else
-        printf("seat %d (%s): %s\n", seat, who, text);
-}
-
 static void print_result(const asobi_state *s)
 {
     asobi_result r;
@@ -273,15 +259,16 @@ int cli_play(int argc, char **argv)
             continue;
         }
         int id = asobi_bot_choose(bots[actor], s, &err);
+        /* what the person (or, watching, everyone) sees of it, told before it changes the table */
+        if (id >= 0 && !quiet)
+            asobi_state_public_text(s, actor, id, spectate ? ASOBI_ALL_SEEING : human, text, sizeof text);
         if (id < 0 || asobi_match_act(m, actor, id, &err) != ASOBI_OK) {
             fprintf(stderr, "asobi: bot at seat %d failed: %s\n", actor, err.message);
             status = 1;
             break;
         }
         if (!quiet) {
-            const char *last = asobi_match_action_text(m, asobi_match_length(m) - 1);
-            snprintf(text, sizeof text, "%s", last ? last : "");
-            announce(s, to_move, actor, asobi_bot_spec(bots[actor]), text, spectate);
+            printf("seat %d (%s): %s\n", actor, asobi_bot_spec(bots[actor]), text);
             if (spectate && !(asobi_state_to_move(s) & to_move & ~(1u << actor)))
                 print_render(s, ASOBI_ALL_SEEING);
         }

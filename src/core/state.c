@@ -128,6 +128,20 @@ int asobi_state_action_text(const asobi_state *state, int seat, int id, char *bu
     return n < 0 ? 0 : n;
 }
 
+int asobi_state_public_text(const asobi_state *state, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    if (viewer == seat || viewer == ASOBI_ALL_SEEING)
+        return asobi_state_action_text(state, seat, id, buf, cap);
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (state->def->public_text)
+        return state->def->public_text(state->data, seat, id, viewer, buf, cap);
+    if (__builtin_popcount(asobi_state_to_move(state)) > 1)
+        return snprintf(buf, cap, "chooses face down");
+    return asobi_state_action_text(state, seat, id, buf, cap);
+}
+
 static int illegal(const asobi_state *s, int seat, int id, asobi_error *err)
 {
     char why[ASOBI_MESSAGE_MAX] = "";
