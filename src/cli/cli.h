@@ -36,6 +36,26 @@ bool cli_merge_options(json_t **options, const char *json_text);
  * cap) or -1 after printing why. The specs are malloc'd strings. */
 int cli_parse_bot_list(const char *list, char **specs, int cap);
 
+/* The options every game-running subcommand shares: --players, --seed,
+ * --opt, --options. cli_game_flag handles one of them (getopt letters p, s,
+ * o, O); it returns 1 if it handled c, 0 if c is not one of them, -1 on a bad
+ * value (after printing why). */
+typedef struct cli_game_args {
+    long players; /* 0: the game's smallest count */
+    uint64_t seed;
+    bool seeded;
+    json_t *options; /* NULL: defaults */
+} cli_game_args;
+int cli_game_flag(int c, const char *arg, cli_game_args *args);
+
+/* The GAME operand (argv[optind], the only operand): find it, default the
+ * player count, and check players and options by making one state. NULL
+ * after printing why (and the usage when the operand is missing). */
+const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *args, void (*usage)(FILE *));
+
+/* Print the result of a finished game: ranks, scores, winners. */
+void cli_print_result(const asobi_state *state);
+
 /* A seed for when the user gives none: from the clock and the process id. */
 uint64_t cli_fresh_seed(void);
 

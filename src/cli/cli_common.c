@@ -1,6 +1,7 @@
 /* cli_common.c — what several subcommands share: number and option parsing, bot lists, records, progress. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,4 +162,58 @@ void cli_progress(long done, long total, double elapsed)
     if (done == total)
         fprintf(stderr, "\r%*s\r", width + 40, "");
     fflush(stderr);
+}
+
+int cli_game_flag(int c, const char *arg, cli_game_args *args)
+{
+    switch (c) {
+    case 'p': return cli_parse_long(arg, 1, ASOBI_MAX_SEATS, "--players", &args->players) ? 1 : -1;
+    case 's': return (args->seeded = cli_parse_seed(arg, &args->seed)) ? 1 : -1;
+    case 'o': return cli_add_option(&args->options, arg) ? 1 : -1;
+    case 'O': return cli_merge_options(&args->options, arg) ? 1 : -1;
+    default: return 0;
+    }
+}
+
+const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *args, void (*usage)(FILE *))
+{
+    if (optind != argc - 1) {
+        usage(stderr);
+        return NULL;
+    }
+    const asobi_game_def *game = asobi_game_find(argv[optind]);
+    if (!game) {
+        fprintf(stderr, "asobi: there is no game \"%s\" (see 'asobi games')\n", argv[optind]);
+        return NULL;
+    }
+    if (args->players == 0)
+        args->players = asobi_game_min_players(game);
+    asobi_error err;
+    asobi_state *probe = asobi_state_new(game, (int)args->players, args->options, args->seed, &err);
+    if (!probe) {
+        fprintf(stderr, "asobi: %s\n", err.message);
+        return NULL;
+    }
+    asobi_state_free(probe);
+    return game;
+}
+
+void cli_print_result(const asobi_state *state)
+{
+    asobi_result r;
+    asobi_state_result(state, &r);
+    if (!r.terminal) {
+        printf("(the game has not ended)\n");
+        return;
+    }
+    printf("Result:");
+    for (int i = 0; i < r.players; i++)
+        printf("  seat %d: rank %d, score %g", i, r.rank[i], r.score[i]);
+    printf("\nWinner%s:", __builtin_popcount(r.winners) > 1 ? "s (shared victory)" : "");
+    if (!r.winners)
+        printf(" nobody");
+    for (int i = 0; i < r.players; i++)
+        if (r.winners & (1u << i))
+            printf(" seat %d", i);
+    printf("\n");
 }

@@ -112,47 +112,36 @@ int cli_bench(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},          {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    long players = 0, runs = 5, games = 5;
+    long runs = 5, games = 5;
     double seconds = 1.0;
-    uint64_t seed = 1;
+    cli_game_args ga = {.seed = 1};
     const char *bot = NULL;
     bool json = false;
-    json_t *options = NULL;
-    int status = 2, c;
+    int status = 2, c, handled;
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:r:t:s:b:n:o:O:Jh", longopts, NULL)) != -1) {
+        if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
+            if (handled < 0)
+                goto done;
+            continue;
+        }
         switch (c) {
-        case 'p': if (!cli_parse_long(optarg, 1, ASOBI_MAX_SEATS, "--players", &players)) goto done; break;
         case 'r': if (!cli_parse_long(optarg, 1, 1000, "--runs", &runs)) goto done; break;
         case 't': if (!cli_parse_double(optarg, 0.01, 3600, "--seconds", &seconds)) goto done; break;
-        case 's': if (!cli_parse_seed(optarg, &seed)) goto done; break;
         case 'b': bot = optarg; break;
         case 'n': if (!cli_parse_long(optarg, 1, 1000000, "--games", &games)) goto done; break;
-        case 'o': if (!cli_add_option(&options, optarg)) goto done; break;
-        case 'O': if (!cli_merge_options(&options, optarg)) goto done; break;
         case 'J': json = true; break;
         case 'h': bench_usage(stdout); status = 0; goto done;
         default: bench_usage(stderr); goto done;
         }
     }
-    if (optind != argc - 1) {
-        bench_usage(stderr);
+    const asobi_game_def *game = cli_game_operand(argc, argv, &ga, bench_usage);
+    if (!game)
         goto done;
-    }
-    const asobi_game_def *game = asobi_game_find(argv[optind]);
-    if (!game) {
-        fprintf(stderr, "asobi: there is no game \"%s\" (see 'asobi games')\n", argv[optind]);
-        goto done;
-    }
-    if (players == 0)
-        players = asobi_game_min_players(game);
+    long players = ga.players;
+    uint64_t seed = ga.seed;
+    const json_t *options = ga.options;
     asobi_error err;
-    asobi_state *probe = asobi_state_new(game, (int)players, options, seed, &err);
-    if (!probe) {
-        fprintf(stderr, "asobi: %s\n", err.message);
-        goto done;
-    }
-    asobi_state_free(probe);
     json_t *out = json_pack("{s:s, s:i, s:i, s:f}", "game", asobi_game_name(game), "players", (int)players,
                             "runs", (int)runs, "seconds_per_run", seconds);
     if (!bot) {
@@ -217,6 +206,6 @@ int cli_bench(int argc, char **argv)
     json_decref(out);
     status = 0;
 done:
-    json_decref(options);
+    json_decref(ga.options);
     return status;
 }

@@ -26,22 +26,6 @@ static void play_usage(FILE *out)
             "view as JSON, 'record' the record so far, 'help' this list, 'quit' leaves.\n");
 }
 
-static void print_result(const asobi_state *s)
-{
-    asobi_result r;
-    asobi_state_result(s, &r);
-    printf("\nFinal result:");
-    for (int i = 0; i < r.players; i++)
-        printf("  seat %d: rank %d, score %g", i, r.rank[i], r.score[i]);
-    printf("\nWinner%s:", __builtin_popcount(r.winners) > 1 ? "s (shared)" : "");
-    if (!r.winners)
-        printf(" nobody");
-    for (int i = 0; i < r.players; i++)
-        if (r.winners & (1u << i))
-            printf(" seat %d", i);
-    printf("\n");
-}
-
 static void print_render(const asobi_state *s, int seat)
 {
     char *text = asobi_state_render(s, seat);
@@ -146,19 +130,19 @@ int cli_play(int argc, char **argv)
         {"record", required_argument, NULL, 'r'},  {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
-    long players = 0, seat = 0;
-    bool spectate = false, quiet = false, seeded = false;
-    uint64_t seed = 0;
+    long seat = 0;
+    bool spectate = false, quiet = false;
+    cli_game_args ga = {0};
     const char *bots_arg = "random", *record_path = NULL;
-    json_t *options = NULL;
-    int status = 2, c;
+    int status = 2, c, handled;
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:k:b:s:o:O:r:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            if (!cli_parse_long(optarg, 1, ASOBI_MAX_SEATS, "--players", &players))
+        if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
+            if (handled < 0)
                 goto done;
-            break;
+            continue;
+        }
+        switch (c) {
         case 'k':
             if (strcmp(optarg, "none") == 0)
                 spectate = true;
@@ -166,44 +150,25 @@ int cli_play(int argc, char **argv)
                 goto done;
             break;
         case 'b': bots_arg = optarg; break;
-        case 's':
-            if (!cli_parse_seed(optarg, &seed))
-                goto done;
-            seeded = true;
-            break;
-        case 'o':
-            if (!cli_add_option(&options, optarg))
-                goto done;
-            break;
-        case 'O':
-            if (!cli_merge_options(&options, optarg))
-                goto done;
-            break;
         case 'r': record_path = optarg; break;
         case 'q': quiet = true; break;
         case 'h': play_usage(stdout); status = 0; goto done;
         default: play_usage(stderr); goto done;
         }
     }
-    if (optind != argc - 1) {
-        play_usage(stderr);
+    if (!ga.seeded)
+        ga.seed = cli_fresh_seed();
+    const asobi_game_def *game = cli_game_operand(argc, argv, &ga, play_usage);
+    if (!game)
         goto done;
-    }
-    const asobi_game_def *game = asobi_game_find(argv[optind]);
-    if (!game) {
-        fprintf(stderr, "asobi: there is no game \"%s\" (see 'asobi games')\n", argv[optind]);
-        goto done;
-    }
-    if (players == 0)
-        players = asobi_game_min_players(game);
+    long players = ga.players;
+    uint64_t seed = ga.seed;
     if (!spectate && seat >= players) {
         fprintf(stderr, "asobi: --seat must be from 0 to %ld for %ld players\n", players - 1, players);
         goto done;
     }
-    if (!seeded)
-        seed = cli_fresh_seed();
     asobi_error err;
-    asobi_match *m = asobi_match_new(asobi_game_name(game), (int)players, options, seed, &err);
+    asobi_match *m = asobi_match_new(asobi_game_name(game), (int)players, ga.options, seed, &err);
     if (!m) {
         fprintf(stderr, "asobi: %s\n", err.message);
         goto done;
@@ -280,7 +245,8 @@ int cli_play(int argc, char **argv)
             printf("\n");
             print_render(s, human < 0 ? ASOBI_ALL_SEEING : human);
         }
-        print_result(s);
+        printf("\n");
+        cli_print_result(s);
     }
     if (record_path && cli_write_record(m, record_path) && !quiet)
         printf("Record written to %s (replay it with: asobi replay %s)\n", record_path, record_path);
@@ -291,6 +257,6 @@ cleanup:
     if (!bots_ok)
         status = 2;
 done:
-    json_decref(options);
+    json_decref(ga.options);
     return status;
 }

@@ -42,26 +42,6 @@ static void print_action(const asobi_match *m, int i)
     printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), asobi_match_action_text(m, i));
 }
 
-static void print_result(const asobi_state *s)
-{
-    asobi_result r;
-    asobi_state_result(s, &r);
-    if (!r.terminal) {
-        printf("(the record ends before the game does)\n");
-        return;
-    }
-    printf("Result:");
-    for (int i = 0; i < r.players; i++)
-        printf("  seat %d rank %d score %g", i, r.rank[i], r.score[i]);
-    printf("\nWinners:");
-    if (!r.winners)
-        printf(" nobody");
-    for (int i = 0; i < r.players; i++)
-        if (r.winners & (1u << i))
-            printf(" seat %d", i);
-    printf("\n");
-}
-
 static int step_through(const json_t *record, int total, int seat)
 {
     int at = 0;
@@ -78,7 +58,7 @@ static int step_through(const json_t *record, int total, int seat)
             print_action(m, at - 1);
         show(m, seat, false);
         if (at == total)
-            print_result(asobi_match_state(m));
+            cli_print_result(asobi_match_state(m));
         asobi_match_free(m);
         printf("[Enter] next  [b] back  [g N] go to  [q] quit > ");
         fflush(stdout);
@@ -166,7 +146,7 @@ int cli_replay(int argc, char **argv)
             }
         }
         show(m, (int)seat, false);
-        print_result(asobi_match_state(m));
+        cli_print_result(asobi_match_state(m));
     }
     asobi_match_free(m);
     json_decref(record);

@@ -63,47 +63,36 @@ int cli_sim(int argc, char **argv)
         {"options", required_argument, NULL, 'O'}, {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    long games = 100, players = 0, jobs = cli_default_jobs();
-    uint64_t seed = 1;
+    long games = 100, jobs = cli_default_jobs();
+    cli_game_args ga = {.seed = 1};
     bool json = false;
     const char *bots_arg = "random";
-    json_t *options = NULL;
     sim_totals t = {0};
-    int status = 2, c, nspecs = 0;
+    int status = 2, c, handled, nspecs = 0;
     char *specs[ASOBI_MAX_SEATS];
     optind = 1;
     while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:Jh", longopts, NULL)) != -1) {
+        if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
+            if (handled < 0)
+                goto done;
+            continue;
+        }
         switch (c) {
         case 'n': if (!cli_parse_long(optarg, 1, 100000000, "--games", &games)) goto done; break;
         case 'b': bots_arg = optarg; break;
-        case 'p': if (!cli_parse_long(optarg, 1, ASOBI_MAX_SEATS, "--players", &players)) goto done; break;
-        case 's': if (!cli_parse_seed(optarg, &seed)) goto done; break;
         case 'j': if (!cli_parse_long(optarg, 1, 64, "--jobs", &jobs)) goto done; break;
-        case 'o': if (!cli_add_option(&options, optarg)) goto done; break;
-        case 'O': if (!cli_merge_options(&options, optarg)) goto done; break;
         case 'J': json = true; break;
         case 'h': sim_usage(stdout); status = 0; goto done;
         default: sim_usage(stderr); goto done;
         }
     }
-    if (optind != argc - 1) {
-        sim_usage(stderr);
+    const asobi_game_def *game = cli_game_operand(argc, argv, &ga, sim_usage);
+    if (!game)
         goto done;
-    }
-    const asobi_game_def *game = asobi_game_find(argv[optind]);
-    if (!game) {
-        fprintf(stderr, "asobi: there is no game \"%s\" (see 'asobi games')\n", argv[optind]);
-        goto done;
-    }
-    if (players == 0)
-        players = asobi_game_min_players(game);
+    long players = ga.players;
+    uint64_t seed = ga.seed;
+    const json_t *options = ga.options;
     asobi_error err;
-    asobi_state *probe = asobi_state_new(game, (int)players, options, seed, &err);
-    if (!probe) {
-        fprintf(stderr, "asobi: %s\n", err.message);
-        goto done;
-    }
-    asobi_state_free(probe);
     nspecs = cli_parse_bot_list(bots_arg, specs, ASOBI_MAX_SEATS);
     if (nspecs < 0)
         goto done;
@@ -163,6 +152,6 @@ int cli_sim(int argc, char **argv)
 done:
     for (int i = 0; i < nspecs; i++)
         free(specs[i]);
-    json_decref(options);
+    json_decref(ga.options);
     return status;
 }

@@ -31,7 +31,7 @@ check "watched game has a result" contains "$tmp/watch" "Winner"
 check "record written" test -s "$tmp/game.json"
 "$asobi" replay "$tmp/game.json" >"$tmp/replay"; check "replay exits 0" test $? -eq 0
 check "replay lists actions" contains "$tmp/replay" "seat 0: play"
-check "replay shows the result" contains "$tmp/replay" "Winners:"
+check "replay shows the result" contains "$tmp/replay" "Winner"
 "$asobi" replay "$tmp/game.json" --at 0 --seat 1 --json >"$tmp/at0"
 check "replay --at 0 --json is the start" contains "$tmp/at0" '"round": 1'
 printf '\n\nb\nq\n' | "$asobi" replay "$tmp/game.json" --step >"$tmp/step"
@@ -50,7 +50,7 @@ check "quit leaves" contains "$tmp/human" "You left the game"
 check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
 : | "$asobi" play psycle --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
 yes 1 | head -400 | "$asobi" play psycle --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
-check "a full human game ends" contains "$tmp/full" "Final result"
+check "a full human game ends" contains "$tmp/full" "Result:"
 check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
 
 # bad arguments: exit 2 with a message
