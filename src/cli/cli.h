@@ -17,6 +17,7 @@ int cli_sim(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_bots(int argc, char **argv);
+int cli_arena(int argc, char **argv);
 
 /* Parse a whole decimal number; false (and a message on stderr naming
  * what) when text is not one or is outside [min, max]. */
