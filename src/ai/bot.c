@@ -9,10 +9,12 @@
 
 extern const asobi_bot_def asobi_bot_random;
 extern const asobi_bot_def asobi_bot_heuristic;
+extern const asobi_bot_def asobi_bot_ismcts;
 
 static const asobi_bot_def *const bot_registry[] = {
     &asobi_bot_random,
     &asobi_bot_heuristic,
+    &asobi_bot_ismcts,
 };
 #define BOT_COUNT (sizeof bot_registry / sizeof bot_registry[0])
 
