@@ -328,10 +328,11 @@ static double response_locked(int round, unsigned targets, unsigned bonuses, int
     return v;
 }
 
-double psycle_nash_best_response_value(void)
+double psycle_nash_best_response_value(int round, unsigned targets_down, unsigned bonuses_down, int gems_a,
+                                       int gems_b, int point_diff)
 {
     pthread_mutex_lock(&table_lock);
-    double v = -response_locked(0, 0x1f, 0x1f, START_GEMS, START_GEMS, 0);
+    double v = -response_locked(round, targets_down, bonuses_down, gems_a, gems_b, point_diff);
     pthread_mutex_unlock(&table_lock);
     return v;
 }

@@ -33,9 +33,13 @@ double psycle_nash_round(int round, unsigned targets_down, unsigned bonuses_down
 size_t psycle_nash_prepare(void);
 
 /* The best response to psycle-nash: the value for the responder (seat B)
- * when A plays the equilibrium strategy at every round and B answers each
- * round with the best pure card knowing A's strategy, from the start of a
- * cycle. The exploitability is this minus the game's value (0 by symmetry). */
-double psycle_nash_best_response_value(void);
+ * from the position given (as for psycle_nash_value) when A plays the
+ * equilibrium strategy at every round and B answers each round with the best
+ * pure card knowing A's strategy (exact, by the same backward induction).
+ * The exploitability there is this plus psycle_nash_value (B's equilibrium
+ * value is minus A's); from the start of a cycle (0, 0x1f, 0x1f, 10, 10, 0)
+ * the game's value is 0 by symmetry. */
+double psycle_nash_best_response_value(int round, unsigned targets_down, unsigned bonuses_down, int gems_a,
+                                       int gems_b, int point_diff);
 
 #endif
