@@ -76,5 +76,24 @@ check "bench reports views" contains "$tmp/bench" "with views"
 "$asobi" bench psycle --runs 1 --games 2 --bot random --json >"$tmp/benchbot"
 check "bench --bot" contains "$tmp/benchbot" "moves_per_second"
 
+# arena: a round-robin; the JSON shape issue 6 fixes; results independent of --jobs
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 >"$tmp/arena"
+check "arena exits 0" test $? -eq 0
+check "arena prints Elo" contains "$tmp/arena" "elo"
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 --jobs 1 --json >"$tmp/arena1"
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 --jobs 2 --json >"$tmp/arena2"
+for field in '"game":"psycle"' '"players":2' '"games":40' '"bots":\[' '"spec":"random"' '"elo":' '"elo_ci95":\[' \
+             '"wins":' '"avg_score":' '"ms_per_move":' '"pairs":\[' '"a":"random"' '"b":"heuristic"' '"a_wins":' \
+             '"b_wins":' '"draws":'; do
+  check "arena --json has $field" contains "$tmp/arena1" "$field"
+done
+check "arena results do not depend on jobs" bash -c "diff <(sed 's/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/arena1') <(sed 's/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/arena2') >/dev/null"
+"$asobi" arena psycle --players 3 --bots random,heuristic,random:x=1 --games 3 >/dev/null 2>"$tmp/err"
+check "arena refuses a bad spec" test $? -eq 2
+"$asobi" arena psycle --bots random --games 3 >/dev/null 2>"$tmp/err"
+check "arena needs two bots" test $? -eq 2
+"$asobi" arena psycle --players 4 --bots random,heuristic --games 8 --json >"$tmp/arena4"
+check "arena with fewer bots than seats" contains "$tmp/arena4" '"games":16'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
