@@ -160,9 +160,11 @@ int tm_table_load(const char *path, tm_table *out, asobi_error *err)
 {
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
-    if (!root)
+    if (!root && jerr.line > 0)
         return asobi_fail(err, ASOBI_E_BAD_OPTION, "card file %.120s: %.100s (line %d)", path, jerr.text,
                           jerr.line);
+    if (!root)
+        return asobi_fail(err, ASOBI_E_BAD_OPTION, "card file %.120s: %.100s", path, jerr.text);
     int rc = ASOBI_OK;
     json_t *cards = json_object_get(root, "cards");
     memset(out, 0, sizeof *out);
