@@ -110,6 +110,10 @@ typedef struct tm_player {
     uint8_t slow_next;   /* reminder: Kè limit of the next turn (0 = none) */
     uint8_t ke_limit;    /* the limit in force this turn (0 = none) */
     uint8_t spent_turn;  /* Kè spent this turn (counts against ke_limit) */
+    /* What it took from the spheres (public: the face-up cards by kind, the
+     * unseen second cards by level only); determinization needs it. */
+    uint8_t took_unseen[TM_LEVELS];
+    uint8_t took_seen[TM_MAX_KINDS];
 } tm_player;
 
 typedef enum tm_phase {

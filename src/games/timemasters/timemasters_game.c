@@ -264,67 +264,115 @@ static void tm_result(const void *st, asobi_result *out)
 
 /* Hidden from a viewer: the order of its own deck (its contents are known
  * and shown), the other players' hands, decks and delay cards, the spheres
- * below their top cards and the cards set aside. The hidden cards are the
- * whole box minus what the view shows: collected in kind order, shuffled,
- * then dealt back: level-L cards to the level-L sphere and set-aside places
- * first (only level-L cards may be there), the rest to the other players. */
+ * below their top cards and the cards set aside. Resampled consistently with
+ * everything the view shows:
+ *  - the unseen cards are the whole box minus what the view shows;
+ *  - another player certainly holds, hidden, the cards it is known to own
+ *    (its starting deck and the face-up cards it took, listed in the view)
+ *    minus those in sight; its other hidden cards are its unseen takes, of
+ *    known levels (a card in sight beyond what it is known to own was one);
+ *  - the unseen cards, collected in kind order and shuffled, fill the
+ *    level-bound places (spheres below the top, set-aside, unseen takes)
+ *    level by level; each player's hidden cards are then shuffled into its
+ *    hand, deck and delay places. */
+static void count_cards(int *count, const uint8_t *cards, int n, int sign)
+{
+    for (int i = 0; i < n; i++)
+        count[cards[i]] += sign;
+}
+
+/* The cards of seat i that every seat sees. */
+static void public_cards(const tm_state *s, int i, int *count, int sign)
+{
+    const tm_player *p = &s->p[i];
+    count_cards(count, p->discard, p->n_discard, sign);
+    count_cards(count, p->removed, p->n_removed, sign);
+    count_cards(count, p->released, p->n_released, sign);
+    for (int m = 0; m < p->n_timers; m++) {
+        count_cards(count, &p->timers[m].kind, 1, sign);
+        count_cards(count, p->timers[m].spells, p->timers[m].n_spells, sign);
+    }
+    if (i == s->seat)
+        count_cards(count, s->zone, s->n_zone, sign);
+}
+
 static void tm_determinize(void *st, int viewer, asobi_rng *rng)
 {
     tm_state *s = st;
     const tm_table *t = &s->table;
     if (s->over)
         return; /* the end reveals every score: nothing is hidden that matters */
-    int count[TM_MAX_KINDS];
+    int unseen[TM_MAX_KINDS];
     for (int k = 0; k < t->kinds; k++)
-        count[k] = t->card[k].copies * (t->card[k].level == 0 ? s->players : 1);
-#define SEEN(arr, n)                                                                               \
-    for (int i_ = 0; i_ < (n); i_++)                                                               \
-        count[(arr)[i_]]--;
-    for (int i = 0; i < s->players; i++) {
-        tm_player *p = &s->p[i];
-        SEEN(p->discard, p->n_discard);
-        SEEN(p->removed, p->n_removed);
-        SEEN(p->released, p->n_released);
-        for (int m = 0; m < p->n_timers; m++) {
-            SEEN(&p->timers[m].kind, 1);
-            SEEN(p->timers[m].spells, p->timers[m].n_spells);
-            if (i == viewer)
-                SEEN(p->timers[m].delay, p->timers[m].n_delay);
-        }
-        if (i == viewer) {
-            SEEN(p->hand, p->n_hand);
-            SEEN(p->deck, p->n_deck);
-        }
-    }
-    SEEN(s->zone, s->n_zone);
+        unseen[k] = t->card[k].copies * (t->card[k].level == 0 ? s->players : 1);
+    for (int i = 0; i < s->players; i++)
+        public_cards(s, i, unseen, -1);
+    const tm_player *me = &s->p[viewer];
+    count_cards(unseen, me->hand, me->n_hand, -1);
+    count_cards(unseen, me->deck, me->n_deck, -1);
+    for (int m = 0; m < me->n_timers; m++)
+        count_cards(unseen, me->timers[m].delay, me->timers[m].n_delay, -1);
     for (int l = 0; l < TM_LEVELS; l++)
         if (s->n_sphere[l] > 0)
-            SEEN(&s->sphere[l][s->n_sphere[l] - 1], 1);
-#undef SEEN
+            unseen[s->sphere[l][s->n_sphere[l] - 1]]--;
+
+    /* each other player's certain hidden cards, and its unseen takes by level */
+    uint8_t hidden[TM_MAX_PLAYERS][TM_ZONE];
+    int n_hidden[TM_MAX_PLAYERS] = {0}, slots[TM_MAX_PLAYERS][TM_LEVELS] = {{0}};
+    for (int i = 0; i < s->players; i++) {
+        if (i == viewer)
+            continue;
+        const tm_player *p = &s->p[i];
+        int owned[TM_MAX_KINDS] = {0};
+        for (int k = 0; k < t->kinds; k++)
+            owned[k] = (t->card[k].level == 0 ? t->card[k].copies : 0) + p->took_seen[k];
+        public_cards(s, i, owned, -1);
+        for (int l = 0; l < TM_LEVELS; l++)
+            slots[i][l] = p->took_unseen[l];
+        for (int k = 0; k < t->kinds; k++) {
+            if (owned[k] < 0 && t->card[k].level > 0)
+                slots[i][t->card[k].level - 1] += owned[k]; /* in sight: an unseen take */
+            for (int c = 0; c < owned[k]; c++)
+                hidden[i][n_hidden[i]++] = (uint8_t)k;
+            if (owned[k] > 0)
+                unseen[k] -= owned[k];
+        }
+    }
+
     uint8_t pool[TM_MAX_KINDS * TM_MAX_LEVEL_CARDS];
     int n = 0;
     for (int k = 0; k < t->kinds; k++)
-        for (int c = 0; c < count[k]; c++)
+        for (int c = 0; c < unseen[k]; c++)
             pool[n++] = (uint8_t)k;
     asobi_rng_shuffle(rng, pool, (size_t)n, 1);
-    /* deal the level-bound places first: in shuffled order, each level-L
-     * card goes to the next free level-L place while there is one */
-    int need[TM_LEVELS], filled[TM_LEVELS] = {0};
-    for (int l = 0; l < TM_LEVELS; l++)
-        need[l] = (s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0) + s->n_aside[l];
-    int rest = 0;
+    /* in shuffled order, each level-L card goes to the next free level-L
+     * place: below the sphere's top, set aside, then the players' unseen takes */
+    int filled[TM_LEVELS] = {0}, rest = 0;
     for (int i = 0; i < n; i++) {
         int l = t->card[pool[i]].level - 1;
-        if (l < 0 || filled[l] == need[l]) {
-            pool[rest++] = pool[i]; /* kept, in order, for the other players */
-            continue;
-        }
-        int j = filled[l]++;
-        int below_top = s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0;
-        if (j < below_top)
+        int j = l >= 0 ? filled[l] : -1;
+        int below_top = l >= 0 && s->n_sphere[l] > 0 ? s->n_sphere[l] - 1 : 0;
+        if (l >= 0 && j < below_top) {
             s->sphere[l][j] = pool[i];
-        else
+        } else if (l >= 0 && j < below_top + s->n_aside[l]) {
             s->aside[l][j - below_top] = pool[i];
+        } else {
+            int at = l >= 0 ? j - below_top - s->n_aside[l] : -1, who = -1;
+            for (int q = 0; l >= 0 && q < s->players && who < 0; q++) {
+                if (q == viewer)
+                    continue;
+                if (at < slots[q][l])
+                    who = q;
+                else
+                    at -= slots[q][l];
+            }
+            if (who < 0) {
+                pool[rest++] = pool[i]; /* not expected: kept for the hidden places below */
+                continue;
+            }
+            hidden[who][n_hidden[who]++] = pool[i];
+        }
+        filled[l]++;
     }
     int next = 0;
     for (int i = 0; i < s->players; i++) {
@@ -340,13 +388,18 @@ static void tm_determinize(void *st, int viewer, asobi_rng *rng)
             asobi_rng_shuffle(rng, p->deck, p->n_deck, 1);
             continue;
         }
+        uint8_t *h = hidden[i];
+        asobi_rng_shuffle(rng, h, (size_t)n_hidden[i], 1);
+        int used = 0;
+#define DEAL() (used < n_hidden[i] ? h[used++] : next < rest ? pool[next++] : h[0])
         for (int j = 0; j < p->n_hand; j++)
-            p->hand[j] = pool[next++];
+            p->hand[j] = DEAL();
         for (int j = 0; j < p->n_deck; j++)
-            p->deck[j] = pool[next++];
+            p->deck[j] = DEAL();
         for (int m = 0; m < p->n_timers; m++)
             for (int j = 0; j < p->timers[m].n_delay; j++)
-                p->timers[m].delay[j] = pool[next++];
+                p->timers[m].delay[j] = DEAL();
+#undef DEAL
     }
 }
 

@@ -649,6 +649,10 @@ void tm_apply(void *st, int seat, int id)
         uint8_t *pile = s->sphere[l - 1];
         int at = s->n_sphere[l - 1] - 1 - second;
         put(p->hand, &p->n_hand, pile[at]);
+        if (second)
+            p->took_unseen[l - 1]++;
+        else
+            p->took_seen[pile[at]]++;
         memmove(pile + at, pile + at + 1, (size_t)(s->n_sphere[l - 1] - at - 1));
         s->n_sphere[l - 1]--;
         s->access = (uint8_t)(s->access - l - second);

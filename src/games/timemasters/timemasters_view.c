@@ -96,6 +96,14 @@ void tm_view(const void *st, int seat, json_t *view)
         json_object_set_new(o, "deck_cards", mine ? sorted_names(s, p->deck, p->n_deck) : json_null());
         json_object_set_new(o, "discard", names(s, p->discard, p->n_discard));
         json_object_set_new(o, "removed", names(s, p->removed, p->n_removed));
+        json_t *gained = json_array(), *unseen = json_array();
+        for (int k = 0; k < s->table.kinds; k++)
+            for (int c = 0; c < p->took_seen[k]; c++)
+                json_array_append_new(gained, json_string(s->table.card[k].name));
+        for (int l = 0; l < TM_LEVELS; l++)
+            json_array_append_new(unseen, json_integer(p->took_unseen[l]));
+        json_object_set_new(o, "gained", gained);
+        json_object_set_new(o, "gained_unseen", unseen);
         json_t *timers = json_array();
         for (int m = 0; m < p->n_timers; m++) {
             const tm_timer *tm = &p->timers[m];

@@ -55,6 +55,46 @@ static void invariant(const asobi_state *state, void *ctx)
             fail_msg("card %s: %d copies unaccounted for", t->table.card[k].name, count[k]);
     if (t->over)
         assert_true(tm_empty_spheres(t) >= 2 || t->capped);
+    /* what each player owns is its starting deck, the face-up cards it took
+     * and, level for level, its unseen takes (what determinization relies on) */
+    for (int i = 0; i < t->players; i++) {
+        const tm_player *p = &t->p[i];
+        int own[TM_MAX_KINDS] = {0}, by_level[TM_LEVELS + 1] = {0}; /* counted down: -owned */
+        count_zone(own, p->hand, p->n_hand);
+        count_zone(own, p->deck, p->n_deck);
+        count_zone(own, p->discard, p->n_discard);
+        count_zone(own, p->removed, p->n_removed);
+        count_zone(own, p->released, p->n_released);
+        for (int m = 0; m < p->n_timers; m++) {
+            count_zone(own, &p->timers[m].kind, 1);
+            count_zone(own, p->timers[m].spells, p->timers[m].n_spells);
+            count_zone(own, p->timers[m].delay, p->timers[m].n_delay);
+        }
+        if (i == t->seat)
+            count_zone(own, t->zone, t->n_zone);
+        for (int k = 0; k < t->table.kinds; k++) {
+            const tm_card *c = &t->table.card[k];
+            int extra = -own[k] - (c->level == 0 ? c->copies : 0) - p->took_seen[k];
+            assert_true(extra >= 0);
+            by_level[c->level] += extra;
+        }
+        assert_int_equal(by_level[0], 0);
+        for (int l = 1; l <= TM_LEVELS; l++)
+            assert_int_equal(by_level[l], p->took_unseen[l - 1]);
+    }
+}
+
+/* A determinized state is a possible state: the same invariants hold. */
+static void determinized_invariant(const asobi_state *state)
+{
+    asobi_rng rng;
+    asobi_rng_seed(&rng, (uint64_t)asobi_state_to_move(state) * 7919u + 1);
+    for (int seat = 0; seat < asobi_state_players(state); seat++) {
+        asobi_state *d = asobi_state_clone(state);
+        asobi_state_determinize(d, seat, &rng);
+        invariant(d, NULL);
+        asobi_state_free(d);
+    }
 }
 
 /* No seat sees another's hidden cards: hands, deck contents, delay cards,
@@ -91,8 +131,10 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
     (void)seat;
     (void)id;
     assert_true(b->turn >= a->turn);
-    if (++st->steps % 29 == 0)
+    if (++st->steps % 29 == 0) {
         no_peeking(after);
+        determinized_invariant(after);
+    }
 }
 
 static void on_end(const asobi_state *state, void *ctx)
