@@ -813,6 +813,52 @@ static void test_view_fields(void **unused)
     asobi_state_free(s);
 }
 
+/* Determinization keeps public knowledge: a card taken face up stays with its
+ * taker (among its hidden cards), an unseen take stays of its level. */
+static void test_determinize_keeps_public_takes(void **unused)
+{
+    (void)unused;
+    /* a real game (no made-up hands): seat 0 plays every spell it can */
+    asobi_state *s = new_state("timemasters", 2, NULL, 21);
+    tm_state *t = tm_of(s);
+    t->p[0].ke_ready = 8;
+    for (bool played = true; played;) {
+        played = false;
+        for (int h = 0; h < t->p[0].n_hand && !played; h++)
+            if (t->table.card[t->p[0].hand[h]].type == TM_SPELL) {
+                char text[64];
+                snprintf(text, sizeof text, "play %s", t->table.card[t->p[0].hand[h]].name);
+                apply_text(s, 0, text);
+                played = true;
+            }
+    }
+    while (t->choice != TM_CH_NONE) {
+        char text[64];
+        snprintf(text, sizeof text, "pick %s", t->table.card[t->p[0].hand[0]].name);
+        apply_text(s, 0, text);
+    }
+    apply_text(s, 0, "done");
+    assert_true(t->access >= 2);
+    int l = t->access > 5 ? 5 : t->access;
+    int top = t->sphere[l - 1][t->n_sphere[l - 1] - 1];
+    char text[32];
+    snprintf(text, sizeof text, "take %d", l);
+    apply_text(s, 0, text);
+    if (!asobi_state_terminal(s) && t->seat == 0)
+        apply_text(s, 0, "done");
+    asobi_rng rng;
+    for (uint64_t r = 0; r < 50; r++) {
+        asobi_rng_seed(&rng, r);
+        asobi_state *d = asobi_state_clone(s);
+        asobi_state_determinize(d, 1, &rng);
+        tm_state *dt = tm_of(d);
+        assert_true(tm_kind_count(dt->p[0].hand, dt->p[0].n_hand, top) +
+                        tm_kind_count(dt->p[0].deck, dt->p[0].n_deck, top) >= 1);
+        asobi_state_free(d);
+    }
+    asobi_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -849,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_turn_cap),
         cmocka_unit_test(test_notation_and_explanations),
         cmocka_unit_test(test_view_fields),
+        cmocka_unit_test(test_determinize_keeps_public_takes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
