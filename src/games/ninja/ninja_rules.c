@@ -148,7 +148,6 @@ static void deal_round(ninja_state *s)
     s->row_opened = 0;
     s->row_played = 0;
     s->trick_n = 0;
-    s->last_n = 0;
     s->tricks_done = 0;
     s->trump = -1;
     s->phase = NINJA_PHASE_TRUMP;
