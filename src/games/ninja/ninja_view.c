@@ -286,6 +286,8 @@ void ninja_render(const void *st, int seat, FILE *out)
             fprintf(out, " %d closed cards", __builtin_popcountll(closed));
         }
         fputs("\n      open:", out);
+        if (!s->open[p])
+            fputs(" none", out);
         for (int c = 0; c < NINJA_CARDS; c++)
             if (s->open[p] & (1ull << c)) {
                 fputc(' ', out);
@@ -293,7 +295,7 @@ void ninja_render(const void *st, int seat, FILE *out)
                 print_scroll(out, s, c, p, seat);
             }
         if (s->held_n[p]) {
-            fputs("  tiles in hand:", out);
+            fputs("\n      tiles in hand:", out);
             if (all || p == seat)
                 for (int i = 0; i < s->held_n[p]; i++)
                     fprintf(out, " %+d", s->held[p][i]);
