@@ -311,6 +311,59 @@ static void test_same_seed_same_game_with_heuristic(void **unused)
         }
 }
 
+/* Records: a game played by the heuristic player, written as JSON text and
+ * read back, replays to the byte-identical state, and so does every prefix;
+ * the record holds the notation of docs/rules/ninja.md. */
+static void test_record_round_trip_and_prefixes(void **unused)
+{
+    (void)unused;
+    for (int players = 2; players <= 5; players++) {
+        json_t *opts = json_pack("{s:i}", "start_player", players - 1);
+        asobi_error err;
+        asobi_match *m = asobi_match_new("ninja", players, opts, 77 + (uint64_t)players, &err);
+        assert_non_null(m);
+        json_decref(opts);
+        asobi_rng rng;
+        asobi_rng_seed(&rng, 3);
+        enum { MAX_STEPS = 400 };
+        asobi_state *snap[MAX_STEPS];
+        int steps = 0;
+        while (!asobi_state_terminal(asobi_match_state(m))) {
+            assert_true(steps < MAX_STEPS);
+            snap[steps++] = asobi_state_clone(asobi_match_state(m));
+            const asobi_state *st = asobi_match_state(m);
+            int seat = __builtin_ctz(asobi_state_to_move(st));
+            int id = ninja_heuristic(asobi_state_data_for_ai(st), seat, &rng);
+            char text[64];
+            asobi_state_action_text(st, seat, id, text, sizeof text);
+            assert_int_equal(asobi_match_act_text(m, seat, text, &err), ASOBI_OK);
+        }
+        assert_int_equal(asobi_match_length(m), steps);
+        assert_int_equal(strncmp(asobi_match_action_text(m, 0), "trump ", 6), 0);
+        assert_int_equal(asobi_match_action_seat(m, 0), players - 1);
+        json_t *rec = asobi_match_record(m);
+        char *text = json_dumps(rec, JSON_COMPACT);
+        json_decref(rec);
+        json_t *back = json_loads(text, 0, NULL);
+        free(text);
+        assert_non_null(back);
+        asobi_match *replay = asobi_match_load(back, &err);
+        assert_non_null(replay);
+        assert_true(asobi_state_equal(asobi_match_state(m), asobi_match_state(replay)));
+        asobi_match_free(replay);
+        for (int i = 0; i < steps; i += 7) {
+            asobi_match *part = asobi_match_load_prefix(back, i, &err);
+            assert_non_null(part);
+            assert_true(asobi_state_equal(snap[i], asobi_match_state(part)));
+            asobi_match_free(part);
+        }
+        for (int i = 0; i < steps; i++)
+            asobi_state_free(snap[i]);
+        json_decref(back);
+        asobi_match_free(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_random_4_players),
         cmocka_unit_test(test_random_5_players),
         cmocka_unit_test(test_same_seed_same_game_with_heuristic),
+        cmocka_unit_test(test_record_round_trip_and_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
