@@ -339,6 +339,46 @@ static void test_full_game_with_shadow(void **unused)
     }
 }
 
+/* The refill late in a round: "影の左側の忍者カードが3枚見えるように開き" can no
+ * longer be done once the row is all open, so no card and no tile come; but
+ * "1番左の巻物カードが見えていない場合は開いて公開します" still applies (ruling 11). */
+static void test_shadow_refill_when_the_row_is_all_open(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("ninja", 2, "{\"start_player\": 0}", 8);
+    ninja_state *s = ns(st);
+    s->phase = NINJA_PHASE_BATTLE;
+    s->trump = 0;
+    s->tricks_done = 4;
+    s->start = s->leader = s->turn = 0;
+    memset(s->open, 0, sizeof s->open);
+    memset(s->held_n, 0, sizeof s->held_n);
+    memset(s->held, 0, sizeof s->held);
+    s->hand[0] = cards_of("water-1 wood-1 wood-2");
+    s->hand[1] = cards_of("water-2 wood-3 wood-4");
+    const char *row[] = {"earth-1", "earth-2", "earth-3", "earth-4", "water-5", "metal-1", "metal-2"};
+    for (int i = 0; i < NINJA_ROW; i++)
+        s->row[i] = (uint8_t)card_id(row[i]);
+    s->row_opened = 7;
+    s->row_played = 0x0f;
+    s->scroll_on[card_id("water-5")] = 3;
+    s->scroll_up[card_id("water-5")] = 1;
+    s->scroll_on[card_id("metal-1")] = 5;
+    s->scroll_on[card_id("metal-2")] = -1;
+    int pile = s->pile_n;
+    apply_all(st, "0:play water-1; 1:play water-2"); /* the shadow's water-5 wins */
+    assert_int_equal(s->last_winner, NINJA_SHADOW);
+    assert_int_equal(s->pile_n, pile);
+    int cards[3];
+    /* it led its leftmost at once, metal-1, whose tile had been turned up first */
+    assert_int_equal(s->trick_n, 1);
+    assert_int_equal(s->trick_card[0], card_id("metal-1"));
+    assert_int_equal(s->scroll_up[card_id("metal-1")], 1);
+    assert_int_equal(ninja_shadow_open(s, cards), 1);
+    assert_int_equal(s->scroll_up[card_id("metal-2")], 0);
+    asobi_state_free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_shadow_ahead_ends_the_game),
         cmocka_unit_test(test_shadow_later_rounds),
         cmocka_unit_test(test_shadow_does_not_take_part_in_flips),
+        cmocka_unit_test(test_shadow_refill_when_the_row_is_all_open),
         cmocka_unit_test(test_full_game_with_shadow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
