@@ -276,7 +276,9 @@ void ninja_render(const void *st, int seat, FILE *out)
         fprintf(out, "  seat %d%s%s: ", p, p == s->start ? " (start)" : "", p == seat ? " (you)" : "");
         print_won(out, s, p);
         fputs("      hand:", out);
-        if (all || p == seat) {
+        if ((all || p == seat) && !closed) {
+            fputs(" none", out);
+        } else if (all || p == seat) {
             for (int c = 0; c < NINJA_CARDS; c++)
                 if (closed & (1ull << c)) {
                     fputc(' ', out);
