@@ -84,6 +84,23 @@ static void invariant(const asobi_state *state, void *ctx)
     }
 }
 
+/* legal() generates ids from the cards at hand for speed; it must give
+ * exactly the ids that tm_is_legal (the rules, id by id) allows. */
+static void legal_matches_rules(const asobi_state *state)
+{
+    const tm_state *t = asobi_state_data_for_ai(state);
+    if (t->over)
+        return;
+    int fast[TM_ACTIONS], n = tm_legal(t, t->seat, fast), m = 0;
+    for (int id = 0; id < TM_ACTIONS; id++)
+        if (tm_is_legal(t, id)) {
+            if (m >= n || fast[m] != id)
+                fail_msg("legal() and tm_is_legal disagree on id %d", id);
+            m++;
+        }
+    assert_int_equal(m, n);
+}
+
 /* A determinized state is a possible state: the same invariants hold. */
 static void determinized_invariant(const asobi_state *state)
 {
@@ -134,6 +151,9 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
     if (++st->steps % 29 == 0) {
         no_peeking(after);
         determinized_invariant(after);
+    }
+    if (st->steps % 17 == 0) {
+        legal_matches_rules(after);
     }
 }
 
