@@ -148,7 +148,7 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
     (void)seat;
     (void)id;
     assert_true(b->turn >= a->turn);
-    if (++st->steps % 29 == 0) {
+    if (++st->steps % 41 == 0) {
         no_peeking(after);
         determinized_invariant(after);
     }
@@ -195,9 +195,9 @@ static void run(int players, int games, int deep)
 #else
 #define TM_SCALE 1
 #endif
-static void test_random_games_2p(void **unused) { (void)unused; run(2, 1200 / TM_SCALE, 37); }
-static void test_random_games_3p(void **unused) { (void)unused; run(3, 300 / TM_SCALE, 37); }
-static void test_random_games_4p(void **unused) { (void)unused; run(4, 250 / TM_SCALE, 37); }
+static void test_random_games_2p(void **unused) { (void)unused; run(2, 1200 / TM_SCALE, 53); }
+static void test_random_games_3p(void **unused) { (void)unused; run(3, 300 / TM_SCALE, 53); }
+static void test_random_games_4p(void **unused) { (void)unused; run(4, 250 / TM_SCALE, 53); }
 
 /* Records: a bot game written as a record replays to the same bytes, and the
  * same seed with the same actions gives the same game. */
