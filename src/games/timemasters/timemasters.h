@@ -14,7 +14,7 @@
  * describe (docs/rules/timemasters.md, "The card-file format"). */
 #define TM_MIN_PLAYERS 2
 #define TM_MAX_PLAYERS 4
-#define TM_MAX_KINDS 64      /* card kinds in a table */
+#define TM_MAX_KINDS 64      /* card kinds in a table (legal() keeps kinds in 64-bit masks) */
 #define TM_NAME_MAX 24       /* a card name, NUL included */
 #define TM_MAX_EFFECTS 4     /* effect primitives per card */
 #define TM_LEVELS 5          /* the five consciousness spheres */
