@@ -111,6 +111,7 @@ typedef struct octal_state {
     uint8_t seat;            /* the seat to act */
     uint8_t over;
     uint8_t capped;          /* the game ended by the max_turns cap */
+    uint8_t blocked;         /* the game ended because it could never change again */
     int8_t last_placer;      /* the last seat that placed a card, -1: nobody yet */
     uint8_t last_question;   /* where it placed it */
     uint8_t finished_count;
@@ -169,6 +170,7 @@ void octal_question(const octal_state *s, int q, int *condition, int *reference)
 bool octal_satisfies(const octal_state *s, int q, int card);
 /* May seat lay any number card exactly on its last card (§⑧)? */
 bool octal_lay_allowed(const octal_state *s, int seat);
+bool octal_blocked(const octal_state *s);
 int octal_active_players(const octal_state *s);
 /* The override placing order: the k cards of the mask in hand order, as
  * placed (bottom first). Returns k, or 0 if perm is out of range. */

@@ -30,8 +30,8 @@ static int octal_init(void *st, int players, const json_t *options, uint64_t see
 /* Scores while the game runs: minus the cards in hand; a finished seat
  * scores players + 1 - its rank. Once over: the finishers by the order they
  * emptied their hands (§遊び方 ③, §⑩); the others share the next rank
- * (the seed ranks nobody else), except after the turn cap, where fewer cards
- * in hand rank better (docs ruling 13). */
+ * (the seed ranks nobody else), except when the game was blocked or hit the
+ * turn cap, where fewer cards in hand rank better (docs rulings 12, 13). */
 void octal_result(const void *st, asobi_result *out)
 {
     const octal_state *s = st;
@@ -48,7 +48,7 @@ void octal_result(const void *st, asobi_result *out)
             out->rank[i] = s->finished_rank[i];
         } else {
             int rank = s->finished_count + 1;
-            if (s->capped)
+            if (s->capped || s->blocked)
                 for (int j = 0; j < s->players; j++)
                     if (!s->finished_rank[j] && octal_hand_size(s, j) < octal_hand_size(s, i))
                         rank++;

@@ -143,9 +143,10 @@ static void question_text(const octal_state *s, int q, char *out, size_t cap)
 
 static bool check_play(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
 {
-    char name[16], qt[64];
+    char name[16] = "", qt[64] = "";
     int card = held_card(s, seat, a->kind);
-    octal_card_text(a->kind, name, sizeof name);
+    if (buf)
+        octal_card_text(a->kind, name, sizeof name);
     if (card < 0)
         return WHY("you do not hold %s", name), false;
     int left = octal_hand_size(s, seat) - 1;
@@ -159,7 +160,8 @@ static bool check_play(const octal_state *s, int seat, const octal_action *a, ch
         return octo_ok(left, a->octo, buf, cap);
     }
     if (!octal_satisfies(s, a->question, card)) {
-        question_text(s, a->question, qt, sizeof qt);
+        if (buf)
+            question_text(s, a->question, qt, sizeof qt);
         return WHY("%s does not answer: %s", name, qt), false;
     }
     if (a->below) {
@@ -177,8 +179,9 @@ static bool check_play(const octal_state *s, int seat, const octal_action *a, ch
 
 static bool check_lay(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
 {
-    char name[16];
-    octal_card_text(a->kind, name, sizeof name);
+    char name[16] = "";
+    if (buf)
+        octal_card_text(a->kind, name, sizeof name);
     if (!octal_lay_allowed(s, seat)) {
         if (s->last_placer != seat)
             return WHY("only the last player who placed a card may lay a card on it (seed §⑧)"), false;
@@ -206,11 +209,13 @@ static bool check_override(const octal_state *s, int seat, const octal_action *a
     uint8_t placed[OCTAL_OVERRIDE_MAX];
     if (octal_override_cards(s, seat, a->mask, a->perm, placed) != k)
         return WHY("that override does not name cards of your hand"), false;
-    char name[16], qt[64];
+    char name[16] = "", qt[64] = "";
     for (int i = 0; i < k; i++) {
         if (!octal_satisfies(s, a->question, placed[i])) {
-            octal_card_text(placed[i], name, sizeof name);
-            question_text(s, a->question, qt, sizeof qt);
+            if (buf)
+                octal_card_text(placed[i], name, sizeof name);
+            if (buf)
+                question_text(s, a->question, qt, sizeof qt);
             return WHY("%s does not answer: %s", name, qt), false;
         }
         if (i > 0) {
@@ -274,16 +279,62 @@ static bool legal_id(const octal_state *s, int seat, int id)
     return check(s, seat, &a, NULL, 0);
 }
 
-static void sort_ids(int *ids, int n)
+/* The overrides of a hand of 5, generated directly (legal() runs often: the
+ * notation checks call it for every action). This must agree with
+ * check_override; test_octal_random compares the two on random states. */
+static int legal_overrides(const octal_state *s, int seat, int *ids)
 {
-    for (int i = 1; i < n; i++) {
-        int v = ids[i], j = i;
-        while (j > 0 && ids[j - 1] > v) {
-            ids[j] = ids[j - 1];
-            j--;
+    uint8_t hand[OCTAL_CARDS];
+    int n = octal_hand_order(s->hand[seat], hand), count = 0;
+    bool two_alls = n == 5 && octal_is_all(hand[3]) && octal_is_all(hand[4]);
+    unsigned sat[OCTAL_MAX_QUESTIONS] = {0, 0};
+    for (int q = 0; q < s->questions; q++)
+        for (int i = 0; i < n; i++)
+            if (octal_satisfies(s, q, hand[i]))
+                sat[q] |= 1u << i;
+    for (int mask = 0; mask < 32; mask++) {
+        int k = __builtin_popcount((unsigned)mask);
+        if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
+            continue;
+        if (two_alls && !(mask >> 3 & 1) && (mask >> 4 & 1))
+            continue; /* one ALL is always the first */
+        int chosen[OCTAL_OVERRIDE_MAX], c = 0;
+        for (int i = 0; i < n; i++)
+            if (mask >> i & 1)
+                chosen[c++] = hand[i];
+        for (int perm = 0; perm < factorial[k]; perm++) {
+            /* decode the Lehmer code into indices of chosen, as placed */
+            int avail[OCTAL_OVERRIDE_MAX] = {0, 1, 2, 3}, left = k, p = perm, prev = -1;
+            bool ok = true;
+            for (int i = 0; i < k && ok; i++) {
+                int f = factorial[k - 1 - i], d = p / f;
+                p %= f;
+                int rel = avail[d];
+                for (int j = d; j < left - 1; j++)
+                    avail[j] = avail[j + 1];
+                left--;
+                /* chosen is ascending (number, index), ALLs last: placing
+                 * goes down, equal numbers in any order, two ALLs in order */
+                if (prev >= 0) {
+                    int hi = octal_is_all(chosen[prev]) ? 9 : octal_number(chosen[prev]);
+                    int lo = octal_is_all(chosen[rel]) ? 9 : octal_number(chosen[rel]);
+                    ok = lo < hi || (lo == hi && (lo != 9 || rel > prev));
+                }
+                prev = rel;
+            }
+            if (!ok)
+                continue;
+            for (int q = 0; q < s->questions; q++) {
+                if ((sat[q] & (unsigned)mask) != (unsigned)mask)
+                    continue;
+                int base = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2;
+                if (n - k == 1)
+                    ids[count++] = base;
+                ids[count++] = base + (n - k == 1);
+            }
         }
-        ids[j] = v;
     }
+    return count;
 }
 
 int octal_legal(const void *st, int seat, int *ids)
@@ -299,12 +350,34 @@ int octal_legal(const void *st, int seat, int *ids)
         return n;
     }
     ids[n++] = OCTAL_ID_PASS;
+    /* Single plays, generated directly (they must agree with check_play). */
+    int left = octal_hand_size(s, seat) - 1;
+    unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
+    bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
+    for (int q = 0; q < s->questions; q++) {
+        const octal_stack *stk = &s->stack[q];
+        int condition, reference;
+        octal_question(s, q, &condition, &reference);
+        allowed[q] = reference ? octal_table.allows[condition][reference] : 0x1FEu;
+        may_point_below[q] = !octal_is_all(stk->e[stk->size - 1].card) && !octal_is_all(stk->e[stk->size - 2].card);
+    }
     for (int kind = 0; kind < OCTAL_KINDS; kind++) {
-        if (!(kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all))
+        bool all = kind == OCTAL_ALL;
+        if (!(all ? has_all : (hand >> kind & 1u)))
             continue;
-        for (int id = OCTAL_ID_PLAY + kind * 8; id < OCTAL_ID_PLAY + kind * 8 + 8; id++)
-            if (legal_id(s, seat, id))
-                ids[n++] = id;
+        if (all && left == 0)
+            continue; /* never the last card */
+        for (int q = 0; q < s->questions; q++) {
+            if (!all && !(allowed[q] >> octal_number(kind) & 1u))
+                continue;
+            bool below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && may_point_below[q];
+            for (int b = 0; b <= (int)below; b++) {
+                int id = OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + b) * 2;
+                if (left == 1)
+                    ids[n++] = id;
+                ids[n++] = id + (left == 1);
+            }
+        }
     }
     if (octal_lay_allowed(s, seat))
         for (int card = 0; card < OCTAL_NUMBER_CARDS; card++)
@@ -312,22 +385,8 @@ int octal_legal(const void *st, int seat, int *ids)
                 for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
                     if (legal_id(s, seat, id))
                         ids[n++] = id;
-    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT) {
-        int first = n;
-        for (int mask = 0; mask < 32; mask++) {
-            int k = __builtin_popcount((unsigned)mask);
-            if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX)
-                continue;
-            for (int perm = 0; perm < factorial[k]; perm++)
-                for (int q = 0; q < s->questions; q++)
-                    for (int octo = 0; octo < 2; octo++) {
-                        int id = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2 + octo;
-                        if (legal_id(s, seat, id))
-                            ids[n++] = id;
-                    }
-        }
-        sort_ids(ids + first, n - first);
-    }
+    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT)
+        n += legal_overrides(s, seat, ids + n);
     return n;
 }
 
@@ -396,13 +455,50 @@ static int next_active(const octal_state *s, int seat)
     return seat;
 }
 
+/* Cards a refill would collect now (see refill). */
+static int refillable(const octal_state *s)
+{
+    int n = 0;
+    for (int q = 0; q < s->questions; q++) {
+        const octal_stack *st = &s->stack[q];
+        int top = st->size - 1;
+        int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
+        n += keep > 0 ? keep : 0;
+    }
+    return n;
+}
+
+/* A game that can never change again (docs ruling 12): nothing to draw, no
+ * cards to refill the deck with, and no active seat holds a card it could
+ * place, not even with the lay of §⑧. Passing would go on for ever. */
+bool octal_blocked(const octal_state *s)
+{
+    if (s->deck_size > 0 || refillable(s) > 0)
+        return false;
+    octal_state probe;
+    memcpy(&probe, s, sizeof probe);
+    probe.phase = OCTAL_PHASE_PLAY;
+    probe.passes_in_a_row = 60000; /* as if everybody had passed long enough for the lay */
+    int ids[OCTAL_MAX_ACTIONS];
+    for (int i = 0; i < s->players; i++)
+        if (!s->finished_rank[i] && octal_legal(&probe, i, ids) > 1)
+            return false;
+    return true;
+}
+
 /* The turn is over: next active seat clockwise ("時計回り"), unless the game
- * ended or the safety cap is reached (docs ruling 13). */
+ * ended, can never change again, or the safety cap is reached (docs rulings
+ * 12, 13). */
 static void end_turn(octal_state *s)
 {
     s->turns++;
     if (s->over)
         return;
+    if (octal_blocked(s)) {
+        s->over = 1;
+        s->blocked = 1;
+        return;
+    }
     if (s->turns >= s->max_turns) {
         s->over = 1;
         s->capped = 1;

@@ -118,6 +118,7 @@ void octal_view(const void *st, int seat, json_t *view)
     }
     json_object_set_new(view, "winners", winners);
     json_object_set_new(view, "capped", json_boolean(s->capped));
+    json_object_set_new(view, "blocked", json_boolean(s->blocked));
 }
 
 static void print_set(FILE *out, uint64_t set)
@@ -185,7 +186,7 @@ void octal_render(const void *st, int seat, FILE *out)
         r.players = s->players;
         r.terminal = true;
         octal_result(s, &r);
-        fprintf(out, "GAME OVER%s - winner%s:", s->capped ? " (turn cap reached)" : "",
+        fprintf(out, "GAME OVER%s - winner%s:", s->capped ? " (turn cap reached)" : s->blocked ? " (nobody can ever place a card again)" : "",
                 __builtin_popcount(r.winners) > 1 ? "s" : "");
         for (int i = 0; i < s->players; i++)
             if (r.winners & (1u << i))
