@@ -119,7 +119,7 @@ int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
 
 #define MAX_TOKENS 12
 
-static int split(const char *text, char tokens[MAX_TOKENS][32])
+static int split(const char *text, char tokens[MAX_TOKENS][32], char original[MAX_TOKENS][32])
 {
     int n = 0;
     const char *p = text;
@@ -138,8 +138,10 @@ static int split(const char *text, char tokens[MAX_TOKENS][32])
         for (size_t i = 0; i < len; i++) {
             unsigned char c = (unsigned char)p[i];
             tokens[n][i] = (char)(c < 128 ? tolower(c) : c);
+            original[n][i] = (char)c;
         }
         tokens[n][len] = '\0';
+        original[n][len] = '\0';
         n++;
         p += len;
     }
@@ -149,12 +151,12 @@ static int split(const char *text, char tokens[MAX_TOKENS][32])
  * and optionally its arrow (↑ ↕ or ^ |). Number and condition alone already
  * name one card (the four copies of a number bear four conditions). Returns
  * the card index, OCTAL_ALL for an ALL, or -1 (message in why). */
-static int parse_card(const char *t, char *why, size_t cap)
+static int parse_card(const char *t, const char *shown, char *why, size_t cap)
 {
     if (strcmp(t, "all") == 0)
         return OCTAL_ALL;
     if (t[0] < '1' || t[0] > '8') {
-        snprintf(why, cap, "\"%s\" is not a card: write e.g. 4大↑ (or 4G^), or ALL", t);
+        snprintf(why, cap, "\"%s\" is not a card: write e.g. 4大↕ (or 4G|), or ALL", shown);
         return -1;
     }
     int number = t[0] - '0', condition = -1;
@@ -170,7 +172,7 @@ static int parse_card(const char *t, char *why, size_t cap)
         }
     }
     if (condition < 0) {
-        snprintf(why, cap, "\"%s\": a card's condition is one of 大小同異倍約 (G L S X M D)", t);
+        snprintf(why, cap, "\"%s\": a card's condition is one of 大小同異倍約 (G L S X M D)", shown);
         return -1;
     }
     int arrow = -1;
@@ -179,7 +181,7 @@ static int parse_card(const char *t, char *why, size_t cap)
     else if (strcmp(p, "↕") == 0 || strcmp(p, "|") == 0)
         arrow = OCTAL_BOTH;
     else if (*p) {
-        snprintf(why, cap, "\"%s\": a card's arrow is ↑ (^) or ↕ (|)", t);
+        snprintf(why, cap, "\"%s\": a card's arrow is ↑ (^) or ↕ (|)", shown);
         return -1;
     }
     for (int card = 0; card < OCTAL_NUMBER_CARDS; card++) {
@@ -187,7 +189,7 @@ static int parse_card(const char *t, char *why, size_t cap)
         if (c->number == number && c->condition == condition && (arrow < 0 || c->arrow == arrow))
             return card;
     }
-    snprintf(why, cap, "there is no card %s in THE OCTAL", t);
+    snprintf(why, cap, "there is no card %s in THE OCTAL", shown);
     return -1;
 }
 
@@ -246,8 +248,8 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
     const octal_state *s = st;
     static const char usage[] = "write pass, discard CARD, play CARD on Q [point below] [Octo!], "
                                 "lay CARD on Q, or override CARD CARD... on Q [Octo!]";
-    char tok[MAX_TOKENS][32], why[128];
-    int n = split(text, tok);
+    char tok[MAX_TOKENS][32], orig[MAX_TOKENS][32], why[160];
+    int n = split(text, tok, orig);
     if (n <= 0)
         return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s", n == 0 ? "no action given" : "that is too long");
     octal_action a;
@@ -260,7 +262,7 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
     if (strcmp(tok[0], "discard") == 0) {
         if (n != 2)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "write discard CARD, e.g. discard 4大↑");
-        int card = parse_card(tok[1], why, sizeof why);
+        int card = parse_card(tok[1], orig[1], why, sizeof why);
         if (card < 0)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s", why);
         a.event = OCTAL_EV_DISCARD;
@@ -283,7 +285,7 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
         if (k == most)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s", a.event == OCTAL_EV_OVERRIDE ?
                               "an override places 2 to 4 cards" : "one card at a time (or override)");
-        cards[k] = parse_card(tok[t], why, sizeof why);
+        cards[k] = parse_card(tok[t], orig[t], why, sizeof why);
         if (cards[k] < 0)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s", why);
         k++;
@@ -305,7 +307,7 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
         } else if (is_octo(tok[t])) {
             a.octo = 1;
         } else {
-            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "\"%s\" is not understood here: %s", tok[t], usage);
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "\"%s\" is not understood here: %s", orig[t], usage);
         }
     }
     if (a.below && a.event != OCTAL_EV_PLAY)
