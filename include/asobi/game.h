@@ -72,6 +72,10 @@ int asobi_state_players(const asobi_state *state);
 uint32_t asobi_state_to_move(const asobi_state *state);
 bool asobi_state_terminal(const asobi_state *state);
 
+/* ASOBI_OK if seat may act now; otherwise bad_seat, game_over or
+ * not_your_turn, with a message. */
+int asobi_state_may_act(const asobi_state *state, int seat, asobi_error *err);
+
 /* The legal action ids of seat, ascending, written to ids (room for
  * asobi_game_max_actions ints). Returns the count; 0 if the seat may not act. */
 int asobi_state_legal(const asobi_state *state, int seat, int *ids);
@@ -80,6 +84,12 @@ bool asobi_state_is_legal(const asobi_state *state, int seat, int id);
 /* The text notation of a legal action ("play 3"). Returns the length written
  * (always NUL-terminated, truncated to cap). */
 int asobi_state_action_text(const asobi_state *state, int seat, int id, char *buf, size_t cap);
+/* The legal action (seat, id) as viewer (a seat or ASOBI_ALL_SEEING) sees
+ * it happen: the full text for the actor and the all-seeing viewer; for
+ * others whatever the table shows ("chooses a card face down"). Call it
+ * before applying the action. */
+int asobi_state_public_text(const asobi_state *state, int seat, int id, int viewer, char *buf, size_t cap);
+
 /* Parse text back to the id of a legal action of seat. Errors: bad_seat,
  * not_your_turn, game_over, illegal_action (with the reason). */
 int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,
@@ -107,6 +117,8 @@ void asobi_state_result(const asobi_state *state, asobi_result *out);
  * seat may see. Always has "game", "seat" (null when all-seeing), "to_move"
  * and "terminal"; the game adds its own fields. Caller owns the object. */
 json_t *asobi_state_view(const asobi_state *state, int seat);
+/* A JSON array of the seats in a mask: 0b101 -> [0,2]. */
+json_t *asobi_json_seats(uint32_t mask);
 /* A text rendering of that view for the terminal (malloc'd; caller frees). */
 char *asobi_state_render(const asobi_state *state, int seat);
 

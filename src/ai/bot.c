@@ -9,10 +9,14 @@
 
 extern const asobi_bot_def asobi_bot_random;
 extern const asobi_bot_def asobi_bot_heuristic;
+extern const asobi_bot_def asobi_bot_ismcts;
+extern const asobi_bot_def asobi_bot_psycle_nash;
 
 static const asobi_bot_def *const bot_registry[] = {
     &asobi_bot_random,
     &asobi_bot_heuristic,
+    &asobi_bot_ismcts,
+    &asobi_bot_psycle_nash,
 };
 #define BOT_COUNT (sizeof bot_registry / sizeof bot_registry[0])
 

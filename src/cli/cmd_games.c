@@ -1,4 +1,4 @@
-/* cmd_games.c — `asobi games`: the games compiled in, their player counts and options. */
+/* cmd_games.c — `asobi games` and `asobi bots`: what games and bots are compiled in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,5 +34,15 @@ int cli_games(int argc, char **argv)
         free(text);
     }
     json_decref(all);
+    return 0;
+}
+
+int cli_bots(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("Bots are named by a spec: NAME or NAME:KEY=VALUE,KEY=VALUE\n");
+    for (const char *const *b = asobi_bot_names(); *b; b++)
+        printf("  %-12s %s\n", *b, asobi_bot_help(*b));
     return 0;
 }

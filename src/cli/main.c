@@ -12,7 +12,14 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
-    {"games", cli_games, "list the games, their player counts and options"},
+    {"play", cli_play, "play a game in the terminal against bots (or watch bots play)"},
+    {"engine", cli_engine, "the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)"},
+    {"sim", cli_sim, "play many bot games: win rates with 95% intervals, scores, speed"},
+    {"arena", cli_arena, "a round-robin between bots: Elo with 95% intervals, pair records"},
+    {"bench", cli_bench, "random playouts and actions per second; a bot's speed"},
+    {"replay", cli_replay, "print or step through a recorded game"},
+    {"games", cli_games, "list the games, their player counts and options (--json)"},
+    {"bots", cli_bots, "list the bots and their parameters"},
 };
 
 static void usage(FILE *out)

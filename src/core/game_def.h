@@ -84,6 +84,13 @@ struct asobi_game_def {
      * texts of the legal actions (ignoring case and surrounding spaces). */
     int (*parse_action)(const void *st, int seat, const char *text, int *id, asobi_error *err);
 
+    /* Optional. The action as another seat (viewer, or ASOBI_ALL_SEEING)
+     * sees it happen, for announcing it: "seat 2 discards a card face down"
+     * rather than which card. Called with the state before the action. When
+     * NULL, the action's text is public, except in a simultaneous step
+     * (several seats to move), where only "has chosen" is shown. */
+    int (*public_text)(const void *st, int seat, int id, int viewer, char *buf, size_t cap);
+
     /* Optional. Why the (parsed) action id is illegal for seat, in a sentence
      * for a person ("5 costs 5 gems and you hold 3"). */
     void (*explain_illegal)(const void *st, int seat, int id, char *buf, size_t cap);
@@ -125,9 +132,6 @@ void *asobi_state_data_mut(asobi_state *state);
 int asobi_option_int(const json_t *options, const char *name);
 bool asobi_option_bool(const json_t *options, const char *name);
 const char *asobi_option_string(const json_t *options, const char *name);
-
-/* A JSON array of the seats in a mask: [0,2]. */
-json_t *asobi_json_seats(uint32_t mask);
 
 /* Rank seats by score (higher is better; equal scores share a rank) and set
  * winners to the seats ranked 1. A helper for result() hooks. */

@@ -87,7 +87,7 @@ uint32_t asobi_state_to_move(const asobi_state *state) { return state->def->to_m
 bool asobi_state_terminal(const asobi_state *state) { return asobi_state_to_move(state) == 0; }
 
 /* The checks every action goes through before a game sees it. */
-static int check_seat_may_act(const asobi_state *s, int seat, asobi_error *err)
+int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
 {
     if (seat < 0 || seat >= s->players)
         return asobi_fail(err, ASOBI_E_BAD_SEAT, "seat %d does not exist (seats are 0 to %d)", seat,
@@ -128,6 +128,20 @@ int asobi_state_action_text(const asobi_state *state, int seat, int id, char *bu
     return n < 0 ? 0 : n;
 }
 
+int asobi_state_public_text(const asobi_state *state, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    if (viewer == seat || viewer == ASOBI_ALL_SEEING)
+        return asobi_state_action_text(state, seat, id, buf, cap);
+    if (cap == 0)
+        return 0;
+    buf[0] = '\0';
+    if (state->def->public_text)
+        return state->def->public_text(state->data, seat, id, viewer, buf, cap);
+    if (__builtin_popcount(asobi_state_to_move(state)) > 1)
+        return snprintf(buf, cap, "chooses face down");
+    return asobi_state_action_text(state, seat, id, buf, cap);
+}
+
 static int illegal(const asobi_state *s, int seat, int id, asobi_error *err)
 {
     char why[ASOBI_MESSAGE_MAX] = "";
@@ -140,7 +154,7 @@ static int illegal(const asobi_state *s, int seat, int id, asobi_error *err)
 
 int asobi_state_apply(asobi_state *state, int seat, int id, asobi_error *err)
 {
-    int rc = check_seat_may_act(state, seat, err);
+    int rc = asobi_state_may_act(state, seat, err);
     if (rc != ASOBI_OK)
         return rc;
     if (!asobi_state_is_legal(state, seat, id))
@@ -180,7 +194,7 @@ static void normalize_text(const char *in, char *out, size_t cap)
 int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,
                              asobi_error *err)
 {
-    int rc = check_seat_may_act(state, seat, err);
+    int rc = asobi_state_may_act(state, seat, err);
     if (rc != ASOBI_OK)
         return rc;
     if (!text)

@@ -105,6 +105,10 @@ static void check_notation(const asobi_state *s, int seat, const int *legal, int
 {
     char text[256];
     for (int i = 0; i < n; i++) {
+        for (int viewer = ASOBI_ALL_SEEING; viewer < asobi_state_players(s); viewer++) {
+            asobi_state_public_text(s, seat, legal[i], viewer, text, sizeof text);
+            assert_true(text[0] != '\0');
+        }
         if (i > 0)
             assert_true(legal[i - 1] < legal[i]); /* ascending, no duplicates */
         asobi_state_action_text(s, seat, legal[i], text, sizeof text);

@@ -71,6 +71,9 @@ void psycle_setup_cycle(psycle_state *s);
 void psycle_resolve_round(psycle_state *s);
 uint32_t psycle_to_move(const void *st);
 
+/* The rule-of-thumb player (psycle_heuristic.c), the game's heuristic hook. */
+int psycle_heuristic(const void *st, int seat, asobi_rng *rng);
+
 /* Views (psycle_view.c). */
 void psycle_view(const void *st, int seat, json_t *view);
 void psycle_render(const void *st, int seat, FILE *out);

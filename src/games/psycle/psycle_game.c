@@ -186,4 +186,5 @@ const asobi_game_def asobi_game_psycle = {
     .render = psycle_render,
     .determinize = psycle_determinize,
     .retract_unseen = psycle_retract_unseen,
+    .heuristic = psycle_heuristic,
 };

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# test.sh — sets everything up, then builds and runs the whole test suite twice:
+# a normal build (build/) and one under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+for config in normal sanitize; do
+  if [ $config = normal ]; then dir=build; args=(); else dir=build-asan; args=(-DASOBI_SANITIZE=ON); fi
+  echo "== $config build ($dir)"
+  scripts/setup.sh "$dir" "${args[@]}"
+  if ! ctest --test-dir "$dir" --output-on-failure -j "$jobs"; then status=1; fi
+done
+if [ $status -eq 0 ]; then echo "test.sh: all tests passed in both builds"; else echo "test.sh: FAILURES" >&2; fi
+exit $status

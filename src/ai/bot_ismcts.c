@@ -1,0 +1,594 @@
+/* bot_ismcts.c — "ismcts": information-set Monte Carlo tree search over determinizations, for every game. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot_def.h"
+
+/* The search
+ * ----------
+ * Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information
+ * Set Monte Carlo Tree Search"). The tree belongs to the bot's information
+ * set: its root is the position as the bot sees it, and a node is reached by
+ * a sequence of action ids from there. Each iteration
+ *   1. copies the bot's state (already determinized by asobi_bot_choose) and
+ *      determinizes it again for the bot's seat, so every iteration plays in
+ *      a different world that agrees with everything the bot can see;
+ *   2. descends the tree, considering only the children whose actions are
+ *      legal in this world ("availability");
+ *   3. adds one node, plays the game out (random or the game's heuristic);
+ *   4. backs the per-seat rewards up the path.
+ *
+ * Two kinds of node, told apart by the state at hand:
+ *
+ * Sequential (one seat to move). The children are that seat's actions. The
+ * seat picks with UCB1 corrected for availability,
+ *     mean + c * sqrt(ln(avail) / visits),
+ * where avail counts the iterations in which the child was legal (not the
+ * parent's visits), and each child's mean is the reward of the seat that
+ * moved into it. Untried legal actions are tried first, at random.
+ *
+ * Simultaneous (several seats to move, as every round of PSYCLE). Picking
+ * jointly would let a seat "see" the others' choices. Instead every seat
+ * picks from its OWN statistics at the node, independently of the others'
+ * picks (decoupled selection), with regret matching (Hart and Mas-Colell
+ * 2000; in MCTS: Lanctot, Lisy and Winands 2013, "Monte Carlo Tree Search in
+ * Simultaneous Move Games"):
+ *     sigma(a) = (1 - gamma) * R+(a) / sum R+  (uniform if no positive regret)
+ *                + gamma / n,
+ * over the n actions legal in this world; after the iteration, with reward x
+ * for that seat and a the action it sampled with probability sigma(a),
+ *     R(b) += (b == a ? x / sigma(a) : 0) - x    for every legal b
+ * (the importance-sampled regret). The joint action is then applied seat by
+ * seat, and the child is keyed by the joint action. Regret matching (rather
+ * than decoupled UCT) is used because its average strategy converges to an
+ * equilibrium in zero-sum games and to a coarse correlated equilibrium with
+ * 3-4 players, while UCT's deterministic picks can cycle; PSYCLE's rounds
+ * are pure guessing games whose equilibria are mixed. At a simultaneous
+ * root the bot samples its move from its average strategy there.
+ *
+ * Rewards (per seat, from asobi_state_result at the end of a playout): a
+ * game over gives each of k winners 1/k and every other seat 0 (nobody wins:
+ * all 0). A playout stopped by the depth cap (depth=) scores the same way
+ * with the seats ranked first by the result's current scores as winners.
+ *
+ * The inner loop allocates nothing: the nodes, the simultaneous nodes'
+ * regret tables, the path and one working state are made when the bot is
+ * created (or at the first move, for the state), and a state copy is a
+ * memcpy. When the node pool is full the search goes on without adding
+ * nodes (the playouts still count). */
+
+#define ROOT 0
+#define NO_NODE (-1)
+
+typedef struct ismcts_node {
+    int32_t first_child, next_sibling;
+    int32_t key;     /* offset into keys: per seat, the action taken on the edge into this node (-1: none) */
+    int32_t sim;     /* offset into the regret tables (a simultaneous node), -1 until first needed */
+    uint32_t actors; /* the seats that acted on the edge into this node */
+    uint32_t visits, avail;
+    double reward; /* sum of the rewards of the (single) actor of the edge */
+} ismcts_node;
+
+/* One step of the descent, for the backup. */
+typedef struct path_step {
+    int32_t node;     /* the node reached by this step */
+    int32_t parent;   /* the node the step left from */
+    int32_t sim_first; /* first entry in sim_steps, or -1 for a sequential step */
+    int32_t sim_count;
+} path_step;
+
+/* One seat's pick at a simultaneous node. */
+typedef struct sim_step {
+    int seat, action;
+    double prob;
+    int32_t legal_first, legal_count; /* its legal actions, in legal_buf */
+} sim_step;
+
+typedef enum { PLAYOUT_RANDOM, PLAYOUT_HEURISTIC } playout_kind;
+
+typedef struct ismcts_bot {
+    const asobi_game_def *game;
+    int players, seat, max_actions;
+    /* parameters */
+    long iters;
+    double seconds; /* > 0: budget by time instead of iterations */
+    double c, gamma;
+    long max_depth; /* playout cap, 0: until the end */
+    playout_kind playout;
+    /* pools */
+    ismcts_node *nodes;
+    int32_t node_cap, node_count;
+    int *keys;
+    double *regret, *strategy; /* per simultaneous node: players * max_actions each */
+    int32_t sim_cap, sim_count;
+    path_step *path;
+    int32_t path_cap;
+    sim_step *sim_steps;
+    int32_t sim_steps_cap;
+    int *legal_buf;
+    int32_t legal_cap;
+    int *ids, *chosen;
+    unsigned *stamp; /* per action id: the stamp of the last time it was seen legal */
+    unsigned *tried;
+    unsigned stamp_now;
+    asobi_state *work;
+    long last_iterations; /* of the last move (for benchmarks) */
+} ismcts_bot;
+
+static const char *const ismcts_keys[] = {"iters", "time", "c", "gamma", "playout", "depth", "nodes", NULL};
+
+static void ismcts_destroy(void *p)
+{
+    ismcts_bot *b = p;
+    if (!b)
+        return;
+    free(b->nodes);
+    free(b->keys);
+    free(b->regret);
+    free(b->strategy);
+    free(b->path);
+    free(b->sim_steps);
+    free(b->legal_buf);
+    free(b->ids);
+    free(b->chosen);
+    free(b->stamp);
+    free(b->tried);
+    asobi_state_free(b->work);
+    free(b);
+}
+
+static void *ismcts_create(const asobi_game_def *game, int players, int seat, const json_t *params,
+                           asobi_error *err)
+{
+    if (asobi_bot_params_only(params, ismcts_keys, "ismcts", err) != ASOBI_OK)
+        return NULL;
+    double iters, seconds, c, gamma, depth, nodes;
+    if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "gamma", 0.1, 0.001, 1, &gamma, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK)
+        return NULL;
+    if (json_object_get(params, "iters") && json_object_get(params, "time")) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: give iters= or time=, not both");
+        return NULL;
+    }
+    playout_kind playout = PLAYOUT_RANDOM;
+    const char *pk = json_string_value(json_object_get(params, "playout"));
+    if (pk && strcmp(pk, "heuristic") == 0)
+        playout = PLAYOUT_HEURISTIC;
+    else if (pk && strcmp(pk, "random") != 0) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: playout=%.40s: use random or heuristic", pk);
+        return NULL;
+    }
+    if (playout == PLAYOUT_HEURISTIC && !game->heuristic) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: %s has no heuristic for playout=heuristic", game->title);
+        return NULL;
+    }
+    if (iters != floor(iters) || depth != floor(depth) || nodes != floor(nodes)) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: iters, depth and nodes are whole numbers");
+        return NULL;
+    }
+    ismcts_bot *b = calloc(1, sizeof *b);
+    b->game = game;
+    b->players = players;
+    b->seat = seat;
+    b->max_actions = game->max_actions;
+    b->iters = (long)iters;
+    b->seconds = seconds;
+    b->c = c;
+    b->gamma = gamma;
+    b->max_depth = (long)depth;
+    b->playout = playout;
+    /* One node per iteration at most, plus the root. Under a time budget
+     * the pool is a fixed size (nodes=, default 2^17); the pages of a large
+     * block are only touched as nodes are used. */
+    long cap = nodes > 0 ? (long)nodes : seconds > 0 ? 1L << 17 : b->iters + 2;
+    if (cap < 2)
+        cap = 2;
+    b->node_cap = (int32_t)cap;
+    b->nodes = malloc((size_t)cap * sizeof *b->nodes);
+    b->keys = malloc((size_t)cap * (size_t)players * sizeof *b->keys);
+    size_t table = (size_t)players * (size_t)b->max_actions;
+    b->sim_cap = (int32_t)cap;
+    b->regret = malloc((size_t)cap * table * sizeof *b->regret);
+    b->strategy = malloc((size_t)cap * table * sizeof *b->strategy);
+    b->path_cap = 4096;
+    b->path = malloc((size_t)b->path_cap * sizeof *b->path);
+    b->sim_steps_cap = b->path_cap * players;
+    b->sim_steps = malloc((size_t)b->sim_steps_cap * sizeof *b->sim_steps);
+    size_t legal_cap = (size_t)b->sim_steps_cap * (size_t)b->max_actions;
+    if (legal_cap > (1u << 22))
+        legal_cap = 1u << 22;
+    b->legal_cap = (int32_t)legal_cap;
+    b->legal_buf = malloc(legal_cap * sizeof *b->legal_buf);
+    b->ids = malloc((size_t)b->max_actions * sizeof *b->ids);
+    b->chosen = malloc(ASOBI_MAX_SEATS * sizeof *b->chosen);
+    b->stamp = calloc((size_t)b->max_actions, sizeof *b->stamp);
+    b->tried = calloc((size_t)b->max_actions, sizeof *b->tried);
+    if (!b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
+        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried) {
+        ismcts_destroy(b);
+        asobi_fail(err, ASOBI_E_NOMEM, "ismcts: out of memory for %ld nodes", cap);
+        return NULL;
+    }
+    return b;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int popcount32(uint32_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+/* A new node under parent reached by the joint action chosen[] of the seats in actors. */
+static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen)
+{
+    if (b->node_count >= b->node_cap)
+        return NO_NODE;
+    int32_t i = b->node_count++;
+    ismcts_node *n = &b->nodes[i];
+    n->first_child = NO_NODE;
+    n->next_sibling = NO_NODE;
+    n->key = i * b->players;
+    n->sim = -1;
+    n->actors = actors;
+    n->visits = 0;
+    n->avail = 0;
+    n->reward = 0;
+    for (int s = 0; s < b->players; s++)
+        b->keys[n->key + s] = (actors & (1u << s)) ? chosen[s] : -1;
+    if (parent != NO_NODE) {
+        n->next_sibling = b->nodes[parent].first_child;
+        b->nodes[parent].first_child = i;
+    }
+    return i;
+}
+
+/* The regret tables of a simultaneous node, made on first need. */
+static int32_t sim_tables(ismcts_bot *b, int32_t node)
+{
+    ismcts_node *n = &b->nodes[node];
+    if (n->sim < 0) {
+        if (b->sim_count >= b->sim_cap)
+            return -1;
+        size_t table = (size_t)b->players * (size_t)b->max_actions;
+        n->sim = (int32_t)((size_t)b->sim_count++ * table);
+        memset(b->regret + n->sim, 0, table * sizeof *b->regret);
+        memset(b->strategy + n->sim, 0, table * sizeof *b->strategy);
+    }
+    return n->sim;
+}
+
+/* The playout policy's pick for seat. */
+static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng *rng)
+{
+    if (b->playout == PLAYOUT_HEURISTIC)
+        return b->game->heuristic(asobi_state_data_for_ai(s), seat, rng);
+    int n = asobi_state_legal(s, seat, b->ids);
+    return n > 0 ? b->ids[asobi_rng_below(rng, (uint32_t)n)] : -1;
+}
+
+/* Apply the joint action chosen[] of the seats in mask, seat by seat. Every
+ * pick was made from the same state, so no seat saw another's choice. */
+static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
+{
+    for (int seat = 0; seat < ASOBI_MAX_SEATS; seat++)
+        if ((mask & (1u << seat)) && (asobi_state_to_move(s) & (1u << seat)) &&
+            asobi_state_is_legal(s, seat, chosen[seat]))
+            asobi_state_apply_unchecked(s, seat, chosen[seat]);
+}
+
+static void playout(ismcts_bot *b, asobi_state *s, asobi_rng *rng)
+{
+    int chosen[ASOBI_MAX_SEATS];
+    for (long depth = 0; b->max_depth == 0 || depth < b->max_depth; depth++) {
+        uint32_t mask = asobi_state_to_move(s);
+        if (mask == 0)
+            return;
+        for (int seat = 0; seat < b->players; seat++)
+            if (mask & (1u << seat))
+                chosen[seat] = playout_pick(b, s, seat, rng);
+        apply_joint(s, mask, chosen);
+    }
+}
+
+/* Per-seat rewards: winners share 1 (see the top of the file). */
+static void rewards(const asobi_state *s, int players, double *r)
+{
+    asobi_result res;
+    asobi_state_result(s, &res);
+    uint32_t winners = res.winners;
+    if (!res.terminal) {
+        winners = 0;
+        for (int i = 0; i < players; i++)
+            if (res.rank[i] == 1)
+                winners |= 1u << i;
+    }
+    int k = popcount32(winners);
+    for (int i = 0; i < players; i++)
+        r[i] = (winners & (1u << i)) ? 1.0 / k : 0.0;
+}
+
+/* Sequential node: UCB with availability, untried actions first. Returns the
+ * child (maybe new) and sets *expanded; NO_NODE if the pool is full and an
+ * untried action was picked (then *action says which, to play it out). */
+static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state *s, int mover,
+                                 asobi_rng *rng, bool *expanded, int *action)
+{
+    int n = asobi_state_legal(s, mover, b->ids);
+    unsigned st = ++b->stamp_now;
+    for (int i = 0; i < n; i++)
+        b->stamp[b->ids[i]] = st;
+    int32_t best = NO_NODE;
+    double best_score = -1e300;
+    int tried = 0;
+    uint32_t mover_mask = 1u << mover;
+    for (int32_t c = b->nodes[node].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
+        ismcts_node *ch = &b->nodes[c];
+        if (ch->actors != mover_mask)
+            continue;
+        int a = b->keys[ch->key + mover];
+        if (b->stamp[a] != st)
+            continue;
+        b->tried[a] = st;
+        tried++;
+        ch->avail++;
+        double score = ch->visits == 0 ? 1e300
+                                       : ch->reward / ch->visits +
+                                             b->c * sqrt(log((double)ch->avail) / (double)ch->visits);
+        if (score > best_score) {
+            best_score = score;
+            best = c;
+        }
+    }
+    *expanded = false;
+    if (tried < n) {
+        int pick = (int)asobi_rng_below(rng, (uint32_t)(n - tried)), a = -1;
+        for (int i = 0; i < n; i++)
+            if (b->tried[b->ids[i]] != st && pick-- == 0) {
+                a = b->ids[i];
+                break;
+            }
+        *action = a;
+        *expanded = true;
+        int chosen[ASOBI_MAX_SEATS];
+        chosen[mover] = a;
+        int32_t child = new_node(b, node, mover_mask, chosen);
+        if (child != NO_NODE)
+            b->nodes[child].avail = 1;
+        return child;
+    }
+    *action = b->keys[b->nodes[best].key + mover];
+    return best;
+}
+
+/* Simultaneous node: every seat samples from its own regret-matching
+ * strategy; the child of the joint action (maybe new). Writes the picks to
+ * b->chosen and the sim steps for the backup. Returns NO_NODE with *stop if
+ * the pools are full. */
+static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_state *s, uint32_t mask,
+                                   asobi_rng *rng, path_step *step, int32_t *legal_used, bool *expanded,
+                                   bool *stop)
+{
+    *expanded = false;
+    *stop = false;
+    int32_t base = sim_tables(b, node);
+    if (base < 0 || step->sim_first + popcount32(mask) > b->sim_steps_cap) {
+        *stop = true;
+        return NO_NODE;
+    }
+    step->sim_count = 0;
+    for (int seat = 0; seat < b->players; seat++) {
+        if (!(mask & (1u << seat)))
+            continue;
+        int n = asobi_state_legal(s, seat, b->ids);
+        if (*legal_used + n > b->legal_cap) {
+            *stop = true;
+            return NO_NODE;
+        }
+        double *regret = b->regret + base + (size_t)seat * (size_t)b->max_actions;
+        double *strategy = b->strategy + base + (size_t)seat * (size_t)b->max_actions;
+        double positive = 0;
+        for (int i = 0; i < n; i++)
+            positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
+        double u = asobi_rng_unit(rng), acc = 0, pa = 0, last_sigma = 0;
+        int a = -1;
+        for (int i = 0; i < n; i++) {
+            int id = b->ids[i];
+            double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
+            double sigma = (1 - b->gamma) * rm + b->gamma / n;
+            strategy[id] += sigma;
+            acc += sigma;
+            last_sigma = sigma;
+            if (a < 0 && u < acc) {
+                a = id;
+                pa = sigma;
+            }
+        }
+        if (a < 0) { /* rounding left u above the total */
+            a = b->ids[n - 1];
+            pa = last_sigma;
+        }
+        sim_step *ss = &b->sim_steps[step->sim_first + step->sim_count++];
+        ss->seat = seat;
+        ss->action = a;
+        ss->prob = pa;
+        ss->legal_first = *legal_used;
+        ss->legal_count = n;
+        memcpy(b->legal_buf + *legal_used, b->ids, (size_t)n * sizeof *b->ids);
+        *legal_used += n;
+        b->chosen[seat] = a;
+    }
+    for (int32_t c = b->nodes[node].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
+        ismcts_node *ch = &b->nodes[c];
+        if (ch->actors != mask)
+            continue;
+        bool same = true;
+        for (int seat = 0; seat < b->players && same; seat++)
+            if (mask & (1u << seat))
+                same = b->keys[ch->key + seat] == b->chosen[seat];
+        if (same)
+            return c;
+    }
+    *expanded = true;
+    return new_node(b, node, mask, b->chosen);
+}
+
+static void backup(ismcts_bot *b, int32_t depth, const double *r)
+{
+    b->nodes[ROOT].visits++;
+    for (int32_t d = 0; d < depth; d++) {
+        path_step *p = &b->path[d];
+        if (p->node != NO_NODE) {
+            ismcts_node *n = &b->nodes[p->node];
+            n->visits++;
+            if (popcount32(n->actors) == 1)
+                for (int seat = 0; seat < b->players; seat++)
+                    if (n->actors == (1u << seat))
+                        n->reward += r[seat];
+        }
+        if (p->sim_first < 0)
+            continue;
+        int32_t base = b->nodes[p->parent].sim;
+        for (int32_t k = 0; k < p->sim_count; k++) {
+            sim_step *ss = &b->sim_steps[p->sim_first + k];
+            double x = r[ss->seat];
+            double *regret = b->regret + base + (size_t)ss->seat * (size_t)b->max_actions;
+            const int *legal = b->legal_buf + ss->legal_first;
+            for (int32_t i = 0; i < ss->legal_count; i++)
+                regret[legal[i]] -= x;
+            regret[ss->action] += x / ss->prob;
+        }
+    }
+}
+
+static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
+{
+    asobi_state *s = b->work;
+    asobi_state_copy(s, root);
+    asobi_state_determinize(s, b->seat, rng);
+    asobi_state_retract_unseen(s, b->seat);
+    int32_t node = ROOT, depth = 0, sim_used = 0, legal_used = 0;
+    for (;;) {
+        uint32_t mask = asobi_state_to_move(s);
+        if (mask == 0 || depth >= b->path_cap)
+            break;
+        path_step *step = &b->path[depth];
+        step->parent = node;
+        step->sim_first = -1;
+        step->sim_count = 0;
+        bool expanded = false;
+        int32_t child;
+        if (popcount32(mask) == 1) {
+            int mover = 0;
+            while (!(mask & (1u << mover)))
+                mover++;
+            int action;
+            child = select_sequential(b, node, s, mover, rng, &expanded, &action);
+            asobi_state_apply_unchecked(s, mover, action);
+        } else {
+            step->sim_first = sim_used;
+            bool stop;
+            child = select_simultaneous(b, node, s, mask, rng, step, &legal_used, &expanded, &stop);
+            if (stop)
+                break;
+            sim_used += step->sim_count;
+            apply_joint(s, mask, b->chosen);
+        }
+        step->node = child;
+        depth++;
+        if (expanded || child == NO_NODE)
+            break;
+        node = child;
+    }
+    playout(b, s, rng);
+    double r[ASOBI_MAX_SEATS];
+    rewards(s, b->players, r);
+    backup(b, depth, r);
+}
+
+static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng *rng)
+{
+    ismcts_bot *b = p;
+    if (!b->work || asobi_state_size(b->work) != asobi_state_size(state)) {
+        asobi_state_free(b->work);
+        b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
+    }
+    int n = asobi_state_legal(state, seat, b->ids);
+    if (n == 1)
+        return b->ids[0];
+    b->node_count = 0;
+    b->sim_count = 0;
+    int chosen[ASOBI_MAX_SEATS] = {0};
+    new_node(b, NO_NODE, 0, chosen);
+    long done = 0;
+    if (b->seconds > 0) {
+        double end = now_seconds() + b->seconds;
+        do {
+            for (int k = 0; k < 16; k++)
+                iterate(b, state, rng);
+            done += 16;
+        } while (now_seconds() < end);
+    } else {
+        for (; done < b->iters; done++)
+            iterate(b, state, rng);
+    }
+    b->last_iterations = done;
+
+    uint32_t mask = asobi_state_to_move(state);
+    n = asobi_state_legal(state, seat, b->ids);
+    if (popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
+        /* Simultaneous root: sample from the seat's average strategy. */
+        const double *strategy = b->strategy + b->nodes[ROOT].sim + (size_t)seat * (size_t)b->max_actions;
+        double total = 0;
+        for (int i = 0; i < n; i++)
+            total += strategy[b->ids[i]];
+        if (total > 0) {
+            double u = asobi_rng_unit(rng) * total, acc = 0;
+            for (int i = 0; i < n; i++) {
+                acc += strategy[b->ids[i]];
+                if (u < acc)
+                    return b->ids[i];
+            }
+            return b->ids[n - 1];
+        }
+    } else {
+        /* Sequential root: the most visited legal child. */
+        int32_t best = NO_NODE;
+        for (int32_t c = b->nodes[ROOT].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
+            const ismcts_node *ch = &b->nodes[c];
+            if (ch->actors != (1u << seat) || !asobi_state_is_legal(state, seat, b->keys[ch->key + seat]))
+                continue;
+            if (best == NO_NODE || ch->visits > b->nodes[best].visits)
+                best = c;
+        }
+        if (best != NO_NODE)
+            return b->keys[b->nodes[best].key + seat];
+    }
+    return b->ids[asobi_rng_below(rng, (uint32_t)n)];
+}
+
+const asobi_bot_def asobi_bot_ismcts = {
+    .name = "ismcts",
+    .help = "information-set MCTS over determinizations; regret matching at simultaneous choices. "
+            "iters=N (default 1000) or time=S seconds per move; c=0.7 (UCB exploration); "
+            "gamma=0.1 (regret-matching exploration); playout=random|heuristic; depth=N (cap a "
+            "playout at N steps, then score by the result, 0 = to the end); nodes=N (node pool)",
+    .create = ismcts_create,
+    .destroy = ismcts_destroy,
+    .choose = ismcts_choose,
+};

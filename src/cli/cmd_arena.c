@@ -1,0 +1,348 @@
+/* cmd_arena.c — `asobi arena`: a round-robin between bots, seats rotated, with Elo ratings and pair records. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_runner.h"
+
+#define ARENA_MAX_BOTS 16
+#define ARENA_MAX_TABLES 4096
+#define ARENA_BOOTSTRAP 200
+
+/* How the games are laid out
+ * --------------------------
+ * A "table" is a choice of which bots sit down together: with 2 players,
+ * every pair of bots; with P players and at least P bots, every combination
+ * of P of them; with fewer bots than seats, all bots with repeats. Game g is
+ * played at table g mod T, rotated by (g / T) mod P seats, so over P*T games
+ * every bot sits in every seat of every table equally often: nobody keeps
+ * the first player's advantage (or disadvantage).
+ *
+ * How a game counts
+ * -----------------
+ * For every two seats held by different bots, the one ranked better (a
+ * lower rank) beat the other; equal ranks are a draw. With 2 players that is
+ * simply the winner; with 3+ it is "finished ahead of". These pairwise
+ * results feed both the pair table and the ratings. */
+typedef struct arena {
+    int nbots, players;
+    char *specs[ARENA_MAX_BOTS];
+    int ntables;
+    int tables[ARENA_MAX_TABLES][ASOBI_MAX_SEATS];
+    long games;
+    /* per game: the bot at each seat and its rank (for the bootstrap) */
+    signed char (*seat_bot)[ASOBI_MAX_SEATS];
+    signed char (*seat_rank)[ASOBI_MAX_SEATS];
+    double wins[ARENA_MAX_BOTS], score[ARENA_MAX_BOTS], seconds[ARENA_MAX_BOTS];
+    long seats_played[ARENA_MAX_BOTS], moves[ARENA_MAX_BOTS];
+} arena;
+
+static int arena_bot_at(const arena *a, long game, int seat)
+{
+    int t = (int)(game % a->ntables);
+    int rotation = (int)((game / a->ntables) % a->players);
+    return a->tables[t][(seat + rotation) % a->players];
+}
+
+static const char *arena_spec(long game, int seat, void *ctx)
+{
+    arena *a = ctx;
+    return a->specs[arena_bot_at(a, game, seat)];
+}
+
+static void arena_done(const cli_game_report *r, void *ctx)
+{
+    arena *a = ctx;
+    for (int seat = 0; seat < a->players; seat++) {
+        int b = arena_bot_at(a, r->index, seat);
+        a->seat_bot[r->index][seat] = (signed char)b;
+        a->seat_rank[r->index][seat] = (signed char)r->result.rank[seat];
+        if (r->result.winners & (1u << seat))
+            a->wins[b] += 1;
+        a->score[b] += r->result.score[seat];
+        a->seconds[b] += r->seconds[seat];
+        a->moves[b] += r->moves[seat];
+        a->seats_played[b]++;
+    }
+}
+
+/* All combinations of k of the n bots, in lexicographic order. */
+static void make_tables(arena *a)
+{
+    int k = a->players, n = a->nbots;
+    a->ntables = 0;
+    if (n < k) {
+        for (int seat = 0; seat < k; seat++)
+            a->tables[0][seat] = seat % n;
+        a->ntables = 1;
+        return;
+    }
+    int pick[ASOBI_MAX_SEATS];
+    for (int i = 0; i < k; i++)
+        pick[i] = i;
+    while (a->ntables < ARENA_MAX_TABLES) {
+        memcpy(a->tables[a->ntables++], pick, sizeof pick);
+        int i = k - 1;
+        while (i >= 0 && pick[i] == n - k + i)
+            i--;
+        if (i < 0)
+            break;
+        pick[i]++;
+        for (int j = i + 1; j < k; j++)
+            pick[j] = pick[j - 1] + 1;
+    }
+}
+
+/* Pairwise results of the games listed in picks (a bootstrap resample, or
+ * every game once): wins[a][b] counts a's wins over b, a draw half each. */
+static void count_pairs(const arena *a, const long *picks, long count, double wins[][ARENA_MAX_BOTS],
+                        double draws[][ARENA_MAX_BOTS])
+{
+    memset(wins, 0, sizeof(double) * ARENA_MAX_BOTS * ARENA_MAX_BOTS);
+    if (draws)
+        memset(draws, 0, sizeof(double) * ARENA_MAX_BOTS * ARENA_MAX_BOTS);
+    for (long k = 0; k < count; k++) {
+        long g = picks ? picks[k] : k;
+        for (int i = 0; i < a->players; i++)
+            for (int j = i + 1; j < a->players; j++) {
+                int bi = a->seat_bot[g][i], bj = a->seat_bot[g][j];
+                int ri = a->seat_rank[g][i], rj = a->seat_rank[g][j];
+                if (bi == bj)
+                    continue;
+                if (ri < rj)
+                    wins[bi][bj] += 1;
+                else if (rj < ri)
+                    wins[bj][bi] += 1;
+                else {
+                    wins[bi][bj] += 0.5;
+                    wins[bj][bi] += 0.5;
+                    if (draws) {
+                        draws[bi][bj] += 1;
+                        draws[bj][bi] += 1;
+                    }
+                }
+            }
+    }
+}
+
+/* Bradley-Terry ratings by the minorization-maximization iteration (Hunter
+ * 2004), in Elo points (400 log10 strength), centred on a mean of 0. A prior
+ * of one drawn game between every two bots keeps a bot that never lost (or
+ * never won) at a finite rating. */
+static void elo_ratings(int n, double wins[][ARENA_MAX_BOTS], double *elo)
+{
+    double r[ARENA_MAX_BOTS], w[ARENA_MAX_BOTS] = {0}, games[ARENA_MAX_BOTS][ARENA_MAX_BOTS];
+    for (int i = 0; i < n; i++) {
+        r[i] = 1;
+        for (int j = 0; j < n; j++) {
+            games[i][j] = i == j ? 0 : wins[i][j] + wins[j][i] + 1;
+            if (i != j)
+                w[i] += wins[i][j] + 0.5;
+        }
+    }
+    for (int iter = 0; iter < 10000; iter++) {
+        double change = 0, log_mean = 0;
+        for (int i = 0; i < n; i++) {
+            double denom = 0;
+            for (int j = 0; j < n; j++)
+                if (j != i)
+                    denom += games[i][j] / (r[i] + r[j]);
+            double next = denom > 0 ? w[i] / denom : r[i];
+            change = fmax(change, fabs(log(next) - log(r[i])));
+            r[i] = next;
+        }
+        for (int i = 0; i < n; i++)
+            log_mean += log(r[i]) / n;
+        for (int i = 0; i < n; i++)
+            r[i] /= exp(log_mean);
+        if (change < 1e-10)
+            break;
+    }
+    for (int i = 0; i < n; i++)
+        elo[i] = 400.0 * log10(r[i]);
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* 95% intervals of the ratings: the 2.5th and 97.5th percentiles over
+ * bootstrap resamples of the games (a fixed seed: the same arena always
+ * reports the same intervals). */
+static void elo_intervals(const arena *a, double low[], double high[])
+{
+    long *picks = malloc((size_t)a->games * sizeof *picks);
+    double(*samples)[ARENA_BOOTSTRAP] = malloc(sizeof(double[ARENA_MAX_BOTS][ARENA_BOOTSTRAP]));
+    double wins[ARENA_MAX_BOTS][ARENA_MAX_BOTS], elo[ARENA_MAX_BOTS];
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 2024);
+    for (int b = 0; b < ARENA_BOOTSTRAP; b++) {
+        for (long k = 0; k < a->games; k++)
+            picks[k] = (long)asobi_rng_below(&rng, (uint32_t)a->games);
+        count_pairs(a, picks, a->games, wins, NULL);
+        elo_ratings(a->nbots, wins, elo);
+        for (int i = 0; i < a->nbots; i++)
+            samples[i][b] = elo[i];
+    }
+    for (int i = 0; i < a->nbots; i++) {
+        qsort(samples[i], ARENA_BOOTSTRAP, sizeof(double), compare_doubles);
+        low[i] = samples[i][(int)(0.025 * ARENA_BOOTSTRAP)];
+        high[i] = samples[i][(int)(0.975 * ARENA_BOOTSTRAP) - 1];
+    }
+    free(samples);
+    free(picks);
+}
+
+static void arena_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: asobi arena GAME --bots LIST [--games N] [--players P] [--jobs J] [--seed S]\n"
+            "                        [--opt KEY=VALUE]... [--options JSON] [--json]\n"
+            "\n"
+            "A round-robin between the bots of LIST (at least 2 specs, comma-separated): every\n"
+            "pair (2 players) or every combination of P bots sits down together, in every seat\n"
+            "rotation, N games in all (default 200). Reported: Elo ratings (Bradley-Terry,\n"
+            "centred on 0) with 95%% bootstrap intervals, wins (a shared victory counts for each\n"
+            "winner), per-pair records (with 3+ players a beats b when a finished ahead of b),\n"
+            "average score and ms per move. --json prints one JSON object instead. Game i uses\n"
+            "seed S+i, so results do not depend on --jobs (default: all cores).\n");
+}
+
+int cli_arena(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"games", required_argument, NULL, 'n'}, {"bots", required_argument, NULL, 'b'},
+        {"players", required_argument, NULL, 'p'}, {"seed", required_argument, NULL, 's'},
+        {"jobs", required_argument, NULL, 'j'}, {"opt", required_argument, NULL, 'o'},
+        {"options", required_argument, NULL, 'O'}, {"json", no_argument, NULL, 'J'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    long games = 200, jobs = cli_default_jobs();
+    cli_game_args ga = {.seed = 1};
+    bool json = false;
+    const char *bots_arg = NULL;
+    int status = 2, c, handled;
+    arena *a = calloc(1, sizeof *a);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:Jh", longopts, NULL)) != -1) {
+        if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
+            if (handled < 0)
+                goto done;
+            continue;
+        }
+        switch (c) {
+        case 'n': if (!cli_parse_long(optarg, 1, 10000000, "--games", &games)) goto done; break;
+        case 'b': bots_arg = optarg; break;
+        case 'j': if (!cli_parse_long(optarg, 1, 64, "--jobs", &jobs)) goto done; break;
+        case 'J': json = true; break;
+        case 'h': arena_usage(stdout); status = 0; goto done;
+        default: arena_usage(stderr); goto done;
+        }
+    }
+    const asobi_game_def *game = cli_game_operand(argc, argv, &ga, arena_usage);
+    if (!game)
+        goto done;
+    if (!bots_arg) {
+        fprintf(stderr, "asobi: arena needs --bots with at least two bot specs\n");
+        goto done;
+    }
+    a->nbots = cli_parse_bot_list(bots_arg, a->specs, ARENA_MAX_BOTS);
+    if (a->nbots < 0)
+        goto done;
+    if (a->nbots < 2) {
+        fprintf(stderr, "asobi: arena needs at least two bot specs (got \"%s\")\n", bots_arg);
+        goto done;
+    }
+    asobi_error err;
+    for (int i = 0; i < a->nbots; i++) {
+        if (asobi_bot_check_spec(a->specs[i], game, &err) != ASOBI_OK) {
+            fprintf(stderr, "asobi: bot \"%s\": %s\n", a->specs[i], err.message);
+            goto done;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(a->specs[i], a->specs[j]) == 0) {
+                fprintf(stderr, "asobi: bot \"%s\" is listed twice\n", a->specs[i]);
+                goto done;
+            }
+    }
+    a->players = (int)ga.players;
+    a->games = games;
+    make_tables(a);
+    a->seat_bot = calloc((size_t)games, sizeof *a->seat_bot);
+    a->seat_rank = calloc((size_t)games, sizeof *a->seat_rank);
+    cli_batch batch = {.game = game, .players = a->players, .options = ga.options, .seed = ga.seed,
+                       .games = games, .jobs = (int)jobs, .spec_of = arena_spec, .done = arena_done,
+                       .ctx = a};
+    double t0 = cli_now();
+    if (!cli_run_batch(&batch)) {
+        status = 1;
+        goto done;
+    }
+    double elapsed = cli_now() - t0;
+
+    double wins[ARENA_MAX_BOTS][ARENA_MAX_BOTS], draws[ARENA_MAX_BOTS][ARENA_MAX_BOTS];
+    double elo[ARENA_MAX_BOTS], low[ARENA_MAX_BOTS], high[ARENA_MAX_BOTS];
+    count_pairs(a, NULL, games, wins, draws);
+    elo_ratings(a->nbots, wins, elo);
+    elo_intervals(a, low, high);
+
+    json_t *bots = json_array(), *pairs = json_array();
+    if (!json)
+        printf("%s arena, %d players, %ld games, seed %llu, %.1f s\n%-28s %6s  %-15s %13s %7s %9s %9s\n",
+               asobi_game_title(game), a->players, games, (unsigned long long)ga.seed, elapsed, "bot", "elo",
+               "95% CI", "wins/games", "win%", "avg score", "ms/move");
+    for (int i = 0; i < a->nbots; i++) {
+        double n = (double)a->seats_played[i];
+        double ms = a->moves[i] ? 1000.0 * a->seconds[i] / (double)a->moves[i] : 0;
+        json_array_append_new(bots, json_pack("{s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f}", "spec", a->specs[i],
+                                              "elo", elo[i], "elo_ci95", low[i], high[i], "wins", a->wins[i],
+                                              "games", (json_int_t)a->seats_played[i], "avg_score",
+                                              n > 0 ? a->score[i] / n : 0, "ms_per_move", ms));
+        if (!json)
+            printf("%-28.28s %+6.0f  [%+5.0f, %+5.0f] %6.0f/%-6ld %6.1f%% %9.2f %9.3f\n", a->specs[i], elo[i],
+                   low[i], high[i], a->wins[i], a->seats_played[i], n > 0 ? 100 * a->wins[i] / n : 0,
+                   n > 0 ? a->score[i] / n : 0, ms);
+    }
+    if (!json)
+        printf("\n%-28s %-28s %7s %7s %7s %6s  %s\n", "a", "b", "games", "a wins", "b wins", "draws",
+               "a's score, 95% CI");
+    for (int i = 0; i < a->nbots; i++)
+        for (int j = i + 1; j < a->nbots; j++) {
+            double d = draws[i][j], aw = wins[i][j] - d / 2, bw = wins[j][i] - d / 2, n = aw + bw + d;
+            if (n == 0)
+                continue;
+            json_array_append_new(pairs, json_pack("{s:s, s:s, s:f, s:f, s:f, s:f}", "a", a->specs[i], "b",
+                                                   a->specs[j], "games", n, "a_wins", aw, "b_wins", bw,
+                                                   "draws", d));
+            if (!json) {
+                double lo, hi;
+                cli_wilson95(aw + d / 2, n, &lo, &hi);
+                printf("%-28.28s %-28.28s %7.0f %7.0f %7.0f %6.0f  %5.1f%% [%5.1f%%, %5.1f%%]\n", a->specs[i],
+                       a->specs[j], n, aw, bw, d, 100 * (aw + d / 2) / n, 100 * lo, 100 * hi);
+            }
+        }
+    if (json) {
+        json_t *out = json_pack("{s:s, s:i, s:I, s:o, s:o}", "game", asobi_game_name(game), "players",
+                                a->players, "games", (json_int_t)games, "bots", bots, "pairs", pairs);
+        char *text = json_dumps(out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        puts(text);
+        free(text);
+        json_decref(out);
+    } else {
+        json_decref(bots);
+        json_decref(pairs);
+    }
+    status = 0;
+done:
+    for (int i = 0; i < a->nbots; i++)
+        free(a->specs[i]);
+    free(a->seat_bot);
+    free(a->seat_rank);
+    free(a);
+    json_decref(ga.options);
+    return status;
+}

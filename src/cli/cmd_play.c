@@ -1,0 +1,262 @@
+/* cmd_play.c — `asobi play`: a game in the terminal, a person at one seat and bots at the others. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void play_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: asobi play GAME [--players N] [--seat K|none] [--bots LIST] [--seed S]\n"
+            "                       [--opt KEY=VALUE]... [--options JSON] [--record FILE] [--quiet]\n"
+            "\n"
+            "Play GAME in the terminal: you at seat K (default 0), bots at the other seats.\n"
+            "  --players N     how many players (default: the game's smallest count)\n"
+            "  --seat K|none   your seat; 'none' lets the bots play each other while you watch\n"
+            "  --bots LIST     bot specs for the other seats in order, comma-separated; the last\n"
+            "                  one fills the remaining seats (default: random). See 'asobi bots'.\n"
+            "  --seed S        the game's seed (default: a fresh one, printed at the start)\n"
+            "  --opt KEY=VALUE a game option (see 'asobi games'); --options takes a JSON object\n"
+            "  --record FILE   write the game's record there when it ends or you quit\n"
+            "  --quiet         with --seat none: print only the result\n"
+            "At your prompt: the number of a listed action or its text; 'view' prints your\n"
+            "view as JSON, 'record' the record so far, 'help' this list, 'quit' leaves.\n");
+}
+
+static void print_render(const asobi_state *s, int seat)
+{
+    char *text = asobi_state_render(s, seat);
+    if (text) {
+        fputs(text, stdout);
+        free(text);
+    }
+}
+
+/* Read one line from stdin into buf; false on end of input. */
+static bool read_line(char *buf, size_t cap)
+{
+    if (!fgets(buf, (int)cap, stdin))
+        return false;
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] != '\n' && !feof(stdin)) {
+        int c; /* an overlong line: drop the rest so it is refused once */
+        while ((c = getchar()) != EOF && c != '\n') {
+        }
+        buf[0] = '\x01';
+    }
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return true;
+}
+
+/* The person's turn: list the legal actions, read until one is accepted.
+ * Returns false when the person quits or input ends. */
+static bool human_turn(asobi_match *m, int seat)
+{
+    const asobi_state *s = asobi_match_state(m);
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    int *ids = malloc((size_t)max * sizeof *ids);
+    char text[256], line[1024];
+    bool ok = false;
+    printf("\n");
+    print_render(s, seat);
+    for (;;) {
+        int n = asobi_state_legal(s, seat, ids);
+        printf("\nYour move, seat %d. Legal actions:\n", seat);
+        for (int i = 0; i < n; i++) {
+            asobi_state_action_text(s, seat, ids[i], text, sizeof text);
+            printf("  %2d) %s\n", i + 1, text);
+        }
+        printf("> ");
+        fflush(stdout);
+        if (!read_line(line, sizeof line))
+            break;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            continue;
+        if (strcmp(p, "quit") == 0 || strcmp(p, "q") == 0 || strcmp(p, "exit") == 0)
+            break;
+        if (strcmp(p, "help") == 0 || strcmp(p, "?") == 0) {
+            printf("Type the number of an action or its text. 'view': your view as JSON; 'record': the\n"
+                   "record so far; 'board': show the table again; 'quit': leave the game.\n");
+            continue;
+        }
+        if (strcmp(p, "board") == 0) {
+            print_render(s, seat);
+            continue;
+        }
+        if (strcmp(p, "view") == 0 || strcmp(p, "record") == 0) {
+            json_t *j = p[0] == 'v' ? asobi_state_view(s, seat) : asobi_match_record(m);
+            char *dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            puts(dump);
+            free(dump);
+            json_decref(j);
+            continue;
+        }
+        asobi_error err;
+        int rc;
+        char *end;
+        long pick = strtol(p, &end, 10);
+        if (*end == '\0' && end != p) {
+            if (pick < 1 || pick > n) {
+                printf("There is no action %s: choose from 1 to %d.\n", p, n);
+                continue;
+            }
+            rc = asobi_match_act(m, seat, ids[pick - 1], &err);
+        } else {
+            rc = asobi_match_act_text(m, seat, p, &err);
+        }
+        if (rc != ASOBI_OK) {
+            printf("Not accepted: %s\n", err.message);
+            continue;
+        }
+        ok = true;
+        break;
+    }
+    free(ids);
+    return ok;
+}
+
+int cli_play(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"players", required_argument, NULL, 'p'}, {"seat", required_argument, NULL, 'k'},
+        {"bots", required_argument, NULL, 'b'},    {"seed", required_argument, NULL, 's'},
+        {"opt", required_argument, NULL, 'o'},     {"options", required_argument, NULL, 'O'},
+        {"record", required_argument, NULL, 'r'},  {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    long seat = 0;
+    bool spectate = false, quiet = false;
+    cli_game_args ga = {0};
+    const char *bots_arg = "random", *record_path = NULL;
+    int status = 2, c, handled;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:k:b:s:o:O:r:qh", longopts, NULL)) != -1) {
+        if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
+            if (handled < 0)
+                goto done;
+            continue;
+        }
+        switch (c) {
+        case 'k':
+            if (strcmp(optarg, "none") == 0)
+                spectate = true;
+            else if (!cli_parse_long(optarg, 0, ASOBI_MAX_SEATS - 1, "--seat", &seat))
+                goto done;
+            break;
+        case 'b': bots_arg = optarg; break;
+        case 'r': record_path = optarg; break;
+        case 'q': quiet = true; break;
+        case 'h': play_usage(stdout); status = 0; goto done;
+        default: play_usage(stderr); goto done;
+        }
+    }
+    if (!ga.seeded)
+        ga.seed = cli_fresh_seed();
+    const asobi_game_def *game = cli_game_operand(argc, argv, &ga, play_usage);
+    if (!game)
+        goto done;
+    long players = ga.players;
+    uint64_t seed = ga.seed;
+    if (!spectate && seat >= players) {
+        fprintf(stderr, "asobi: --seat must be from 0 to %ld for %ld players\n", players - 1, players);
+        goto done;
+    }
+    asobi_error err;
+    asobi_match *m = asobi_match_new(asobi_game_name(game), (int)players, ga.options, seed, &err);
+    if (!m) {
+        fprintf(stderr, "asobi: %s\n", err.message);
+        goto done;
+    }
+    char *specs[ASOBI_MAX_SEATS];
+    int nspecs = cli_parse_bot_list(bots_arg, specs, ASOBI_MAX_SEATS);
+    asobi_bot *bots[ASOBI_MAX_SEATS] = {0};
+    if (nspecs < 0) {
+        asobi_match_free(m);
+        goto done;
+    }
+    int next = 0;
+    bool bots_ok = true;
+    for (int i = 0; i < players && bots_ok; i++) {
+        if (!spectate && i == seat)
+            continue;
+        const char *spec = specs[next < nspecs ? next : nspecs - 1];
+        next++;
+        bots[i] = asobi_bot_new(spec, game, (int)players, i, seed + 7919u * (uint64_t)(i + 1), &err);
+        if (!bots[i]) {
+            fprintf(stderr, "asobi: bot \"%s\": %s\n", spec, err.message);
+            bots_ok = false;
+        }
+    }
+    for (int i = 0; i < nspecs; i++)
+        free(specs[i]);
+    if (!bots_ok)
+        goto cleanup;
+
+    if (!quiet) {
+        printf("%s, %ld players, seed %llu.", asobi_game_title(game), players, (unsigned long long)seed);
+        for (int i = 0; i < players; i++)
+            printf(" seat %d: %s%s", i, bots[i] ? asobi_bot_spec(bots[i]) : "you", i + 1 < players ? "," : "\n");
+        if (!spectate)
+            printf("Type 'help' at the prompt for the commands.\n");
+    }
+    const asobi_state *s = asobi_match_state(m);
+    int human = spectate ? -1 : (int)seat;
+    bool quit = false;
+    char text[256];
+    status = 0;
+    while (!asobi_state_terminal(s)) {
+        uint32_t to_move = asobi_state_to_move(s);
+        int actor = -1;
+        for (int i = 0; i < players && actor < 0; i++)
+            if ((to_move & (1u << i)) && bots[i])
+                actor = i;
+        if (actor < 0) {
+            if (!human_turn(m, human)) {
+                quit = true;
+                break;
+            }
+            continue;
+        }
+        int id = asobi_bot_choose(bots[actor], s, &err);
+        /* what the person (or, watching, everyone) sees of it, told before it changes the table */
+        if (id >= 0 && !quiet)
+            asobi_state_public_text(s, actor, id, spectate ? ASOBI_ALL_SEEING : human, text, sizeof text);
+        if (id < 0 || asobi_match_act(m, actor, id, &err) != ASOBI_OK) {
+            fprintf(stderr, "asobi: bot at seat %d failed: %s\n", actor, err.message);
+            status = 1;
+            break;
+        }
+        if (!quiet) {
+            printf("seat %d (%s): %s\n", actor, asobi_bot_spec(bots[actor]), text);
+            if (spectate && !(asobi_state_to_move(s) & to_move & ~(1u << actor)))
+                print_render(s, ASOBI_ALL_SEEING);
+        }
+    }
+    if (quit)
+        printf("\nYou left the game.\n");
+    else if (status == 0) {
+        if (!quiet) {
+            printf("\n");
+            print_render(s, human < 0 ? ASOBI_ALL_SEEING : human);
+        }
+        printf("\n");
+        cli_print_result(s);
+    }
+    if (record_path && cli_write_record(m, record_path) && !quiet)
+        printf("Record written to %s (replay it with: asobi replay %s)\n", record_path, record_path);
+cleanup:
+    for (int i = 0; i < ASOBI_MAX_SEATS; i++)
+        asobi_bot_free(bots[i]);
+    asobi_match_free(m);
+    if (!bots_ok)
+        status = 2;
+done:
+    json_decref(ga.options);
+    return status;
+}

@@ -1,0 +1,154 @@
+/* cmd_replay.c — `asobi replay`: print a recorded game, or step through it action by action. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void replay_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: asobi replay FILE [--seat K|all] [--step] [--at N] [--json] [--quiet]\n"
+            "\n"
+            "Replay a record (as written by 'asobi play --record' or the engine's \"record\").\n"
+            "  default    print every action, then the final table and result\n"
+            "  --seat K   show the table as seat K sees it (default: all, the all-seeing view)\n"
+            "  --at N     show the table after the first N actions and stop\n"
+            "  --step     step through: Enter = next, b = back, g N = go to action N, q = quit\n"
+            "  --json     with --at: print the view as JSON instead of text\n"
+            "  --verbose  print the table after every action\n");
+}
+
+static void show(const asobi_match *m, int seat, bool json)
+{
+    const asobi_state *s = asobi_match_state(m);
+    if (json) {
+        json_t *v = asobi_state_view(s, seat);
+        char *text = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        puts(text);
+        free(text);
+        json_decref(v);
+        return;
+    }
+    char *text = asobi_state_render(s, seat);
+    fputs(text ? text : "", stdout);
+    free(text);
+}
+
+static void print_action(const asobi_match *m, int i)
+{
+    printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), asobi_match_action_text(m, i));
+}
+
+static int step_through(const json_t *record, int total, int seat)
+{
+    int at = 0;
+    char line[128];
+    for (;;) {
+        asobi_error err;
+        asobi_match *m = asobi_match_load_prefix(record, at, &err);
+        if (!m) {
+            fprintf(stderr, "asobi: %s\n", err.message);
+            return 1;
+        }
+        printf("\n--- after %d of %d actions ---\n", at, total);
+        if (at > 0)
+            print_action(m, at - 1);
+        show(m, seat, false);
+        if (at == total)
+            cli_print_result(asobi_match_state(m));
+        asobi_match_free(m);
+        printf("[Enter] next  [b] back  [g N] go to  [q] quit > ");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin))
+            return 0;
+        long to;
+        if (line[0] == 'q')
+            return 0;
+        else if (line[0] == 'b')
+            at = at > 0 ? at - 1 : 0;
+        else if (line[0] == 'g' && cli_parse_long(strtok(line + 1, " \r\n"), 0, total, "the action number", &to))
+            at = (int)to;
+        else if (line[0] == '\n' || line[0] == '\r' || line[0] == 'n')
+            at = at < total ? at + 1 : total;
+    }
+}
+
+int cli_replay(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"seat", required_argument, NULL, 'k'}, {"step", no_argument, NULL, 'S'},
+        {"at", required_argument, NULL, 'a'},   {"json", no_argument, NULL, 'J'},
+        {"verbose", no_argument, NULL, 'v'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long seat = ASOBI_ALL_SEEING, at = -1;
+    bool step = false, json = false, verbose = false;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "k:Sa:Jvh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k':
+            if (strcmp(optarg, "all") != 0 && !cli_parse_long(optarg, 0, ASOBI_MAX_SEATS - 1, "--seat", &seat))
+                return 2;
+            break;
+        case 'S': step = true; break;
+        case 'a': if (!cli_parse_long(optarg, 0, 100000000, "--at", &at)) return 2; break;
+        case 'J': json = true; break;
+        case 'v': verbose = true; break;
+        case 'h': replay_usage(stdout); return 0;
+        default: replay_usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        replay_usage(stderr);
+        return 2;
+    }
+    json_error_t jerr;
+    json_t *record = json_load_file(argv[optind], 0, &jerr);
+    if (!record) {
+        fprintf(stderr, "asobi: cannot read %s: %s (line %d)\n", argv[optind], jerr.text, jerr.line);
+        return 1;
+    }
+    asobi_error err;
+    asobi_match *m = asobi_match_load(record, &err);
+    if (!m) {
+        fprintf(stderr, "asobi: %s: %s\n", argv[optind], err.message);
+        json_decref(record);
+        return 1;
+    }
+    int total = asobi_match_length(m);
+    if (seat >= asobi_state_players(asobi_match_state(m))) {
+        fprintf(stderr, "asobi: this game has seats 0 to %d\n", asobi_state_players(asobi_match_state(m)) - 1);
+        asobi_match_free(m);
+        json_decref(record);
+        return 2;
+    }
+    int status = 0;
+    if (step) {
+        status = step_through(record, total, (int)seat);
+    } else if (at >= 0) {
+        asobi_match *p = asobi_match_load_prefix(record, (int)(at > total ? total : at), &err);
+        show(p, (int)seat, json);
+        asobi_match_free(p);
+    } else {
+        const json_t *game = json_object_get(record, "game");
+        printf("%s, %d players, seed %llu, %d actions\n", json_string_value(game),
+               asobi_state_players(asobi_match_state(m)), (unsigned long long)asobi_match_seed(m), total);
+        for (int i = 0; i < total; i++) {
+            print_action(m, i);
+            if (verbose) {
+                asobi_match *p = asobi_match_load_prefix(record, i + 1, &err);
+                show(p, (int)seat, false);
+                asobi_match_free(p);
+            }
+        }
+        show(m, (int)seat, false);
+        cli_print_result(asobi_match_state(m));
+    }
+    asobi_match_free(m);
+    json_decref(record);
+    return status;
+}

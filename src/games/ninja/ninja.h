@@ -1,0 +1,143 @@
+/* ninja.h — NINJA SCROLL TRICK's state, its reconstructed data table and the helpers shared by its files. */
+#ifndef ASOBI_NINJA_H
+#define ASOBI_NINJA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "asobi/game.h"
+#include "asobi/rng.h"
+
+#define NINJA_MIN_PLAYERS 2
+#define NINJA_MAX_PLAYERS 5
+#define NINJA_KINDS 5          /* 忍者カード 35枚（5種各7枚） */
+#define NINJA_VALUES 7
+#define NINJA_CARDS 35
+#define NINJA_SCROLL_TYPES 8   /* +1 +3 +5 +7 +10 -1 -3 -5 */
+#define NINJA_SCROLLS 45       /* 巻物タイル 45枚 */
+#define NINJA_ROUNDS 3         /* ゲームは3ラウンド行われ */
+#define NINJA_HAND 7           /* 各プレイヤーに7枚ずつ配ります */
+#define NINJA_OPEN 3           /* 全員が3枚のカードを開くまで */
+#define NINJA_TRICKS 7         /* seven cards each: seven tricks a round */
+#define NINJA_POSITIONS 5      /* places at the table: the seats, or 2 seats + the shadow */
+#define NINJA_SHADOW 2         /* the shadow's place in 2-player games (after seat 1) */
+#define NINJA_ROW 7            /* the shadow's row of 7 cards */
+
+/* A card is an id 0..34: kind * 7 + (value - 1). */
+static inline int ninja_kind(int card) { return card / NINJA_VALUES; }
+static inline int ninja_value(int card) { return card % NINJA_VALUES + 1; }
+static inline int ninja_card(int kind, int value) { return kind * NINJA_VALUES + value - 1; }
+
+/* The data the seed's pictures carried, reconstructed (../shared/reconstructions.md).
+ * Anyone holding the physical game corrects it here and nowhere else. */
+typedef struct ninja_data {
+    const char *kind_names[NINJA_KINDS];         /* our neutral names, not the printed ones */
+    int8_t scroll_values[NINJA_SCROLL_TYPES];    /* the points of each kind of tile */
+    uint8_t scroll_copies[NINJA_SCROLL_TYPES];   /* how many of each are in the box (sum 45) */
+    int8_t starting[3];                          /* each player's (and the shadow's) first tiles */
+} ninja_data;
+
+extern const ninja_data ninja_table;
+
+/* Action ids (dense, naming the thing chosen, never a hand position). */
+#define NINJA_ID_TRUMP 0                                          /* + kind */
+#define NINJA_ID_OPEN (NINJA_ID_TRUMP + NINJA_KINDS)              /* + card */
+#define NINJA_ID_SCROLL (NINJA_ID_OPEN + NINJA_CARDS)             /* + type * 35 + card */
+#define NINJA_ID_FLIP (NINJA_ID_SCROLL + NINJA_SCROLL_TYPES * NINJA_CARDS) /* + card */
+#define NINJA_ID_PLAY (NINJA_ID_FLIP + NINJA_CARDS)               /* + card */
+#define NINJA_MAX_ACTIONS (NINJA_ID_PLAY + NINJA_CARDS)
+
+typedef enum ninja_phase {
+    NINJA_PHASE_TRUMP,  /* the start player picks the trump kind */
+    NINJA_PHASE_OPEN,   /* in turn, each opens one card, until 3 each */
+    NINJA_PHASE_SCROLL, /* in turn, each lays its 3 tiles face down on its open cards */
+    NINJA_PHASE_FLIP,   /* rounds 2-3: the leaders turn some of their tiles face up */
+    NINJA_PHASE_BATTLE, /* 7 tricks */
+    NINJA_PHASE_OVER
+} ninja_phase;
+
+/* The whole game in one flat struct (copied with memcpy by search).
+ * "Positions" are the places at the table in clockwise order: the seats,
+ * and in 2-player games the shadow at position 2. Arrays by position are
+ * NINJA_POSITIONS long. Scroll tiles are stored by their value (never 0):
+ * tiles of equal value are indistinguishable, so a value is a tile. */
+typedef struct ninja_state {
+    asobi_rng rng;
+    uint8_t players;   /* seats: 2..5 */
+    uint8_t positions; /* players, or 3 with the shadow */
+    uint8_t phase;     /* ninja_phase */
+    uint8_t round;     /* 1..3 */
+    int8_t trump;      /* kind, -1 before it is chosen */
+    uint8_t start;     /* the start player (a seat) */
+    uint8_t turn;      /* the position to act */
+    uint8_t leader;    /* the position that led the current trick */
+    uint8_t tricks_done;
+    uint8_t shadow_won; /* the game ended with the shadow ahead: everybody lost */
+    uint8_t winners;    /* seats, once over */
+    uint8_t void_kinds[NINJA_POSITIONS]; /* kinds a seat showed it lacks this round (public) */
+    uint64_t hand[NINJA_POSITIONS];      /* a seat's cards, closed and open (the shadow: 0) */
+    uint64_t open[NINJA_POSITIONS];      /* the open ones among them */
+    uint64_t leftover;                   /* dealt to nobody, face down, out of play */
+    uint64_t discard;                    /* played in this round's finished tricks */
+    int8_t scroll_on[NINJA_CARDS];       /* the tile lying on a card, 0: none */
+    uint8_t scroll_up[NINJA_CARDS];      /* 1 if that tile is face up */
+    int8_t held[NINJA_POSITIONS][NINJA_OPEN]; /* tiles in hand, not yet laid, sorted */
+    uint8_t held_n[NINJA_POSITIONS];
+    uint8_t won[NINJA_POSITIONS][NINJA_SCROLL_TYPES]; /* won tiles, counted by type */
+    uint8_t flips_left[NINJA_POSITIONS];
+    int8_t pile[NINJA_SCROLLS];          /* face-down pile; draws take pile[pile_n - 1] */
+    uint8_t pile_n;
+    /* The shadow (2 players): its row, left to right; cards left of
+     * row_opened are face up (or played), the rest face down. */
+    uint8_t row[NINJA_ROW];
+    uint8_t row_opened;
+    uint8_t row_played; /* bit i: row[i] has been played */
+    /* The trick being played, in order. */
+    uint8_t trick_n;
+    uint8_t trick_pos[NINJA_POSITIONS];
+    uint8_t trick_card[NINJA_POSITIONS];
+    /* The last finished trick (public, for views). */
+    uint8_t last_n;
+    uint8_t last_winner;
+    uint8_t last_pos[NINJA_POSITIONS];
+    uint8_t last_card[NINJA_POSITIONS];
+    int8_t last_scroll[NINJA_POSITIONS];
+} ninja_state;
+
+/* Rules (ninja_rules.c). */
+void ninja_setup(ninja_state *s, int players, int start);
+uint32_t ninja_to_move(const void *st);
+int ninja_legal(const void *st, int seat, int *ids);
+void ninja_apply(void *st, int seat, int id);
+/* The position whose card wins a trick (cards[i] played by pos[i], cards[0] led). */
+int ninja_trick_winner(const uint8_t *pos, const uint8_t *cards, int n, int trump);
+int ninja_points(const ninja_state *s, int pos);
+int ninja_scroll_count(const ninja_state *s, int pos);
+int ninja_positive_count(const ninja_state *s, int pos);
+/* Final order: 1 if a is ahead of b, -1 if behind, 0 if tied (points, then
+ * scrolls won, then positive scrolls won). */
+int ninja_compare_final(const ninja_state *s, int a, int b);
+int ninja_scroll_type(int value); /* the type index of a tile value, -1 if none */
+/* The shadow's open cards, left to right; returns the count. */
+int ninja_shadow_open(const ninja_state *s, int *cards);
+/* The position that owns a card lying in hand, in the shadow's row or in the
+ * trick; -1 if it is elsewhere. */
+int ninja_owner(const ninja_state *s, int card);
+static inline bool ninja_has_shadow(const ninja_state *s) { return s->players == 2; }
+
+/* Text (ninja_text.c). */
+int ninja_card_text(int card, char *buf, size_t cap);
+int ninja_action_text(const void *st, int seat, int id, char *buf, size_t cap);
+int ninja_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err);
+void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
+
+/* Views (ninja_view.c). */
+void ninja_view(const void *st, int seat, json_t *view);
+void ninja_render(const void *st, int seat, FILE *out);
+
+/* Hidden information and the rule-of-thumb player (ninja_hidden.c, ninja_heuristic.c). */
+void ninja_determinize(void *st, int viewer, asobi_rng *rng);
+int ninja_heuristic(const void *st, int seat, asobi_rng *rng);
+
+#endif

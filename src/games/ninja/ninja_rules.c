@@ -1,0 +1,544 @@
+/* ninja_rules.c — NINJA SCROLL TRICK's rules: deals, preparation, tricks, the shadow, rounds and the end (seed 002). */
+#include <string.h>
+
+#include "game_def.h"
+#include "ninja.h"
+
+/* Passages are quoted from seed 002 (the rule sheet); the rulings they need
+ * are numbered as in docs/rules/ninja.md. */
+
+static uint64_t bit(int card) { return 1ull << card; }
+
+static uint64_t kind_mask(int kind) { return ((1ull << NINJA_VALUES) - 1) << (kind * NINJA_VALUES); }
+
+int ninja_scroll_type(int value)
+{
+    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+        if (ninja_table.scroll_values[t] == value)
+            return t;
+    return -1;
+}
+
+static int next_seat(const ninja_state *s, int seat) { return (seat + 1) % s->players; }
+static int next_pos(const ninja_state *s, int pos) { return (pos + 1) % s->positions; }
+
+/* Draw the top tile of the face-down pile (0 if it is empty, which the
+ * tile counts of ninja_data make impossible; see ruling 9). */
+static int8_t pile_draw(ninja_state *s) { return s->pile_n ? s->pile[--s->pile_n] : 0; }
+
+/* Tiles in hand are kept sorted, highest first, so that equal hands are equal bytes. */
+static void sort_tiles(int8_t *t, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && t[j] > t[j - 1]; j--) {
+            int8_t x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+}
+
+int ninja_points(const ninja_state *s, int pos)
+{
+    int p = 0;
+    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+        p += s->won[pos][t] * ninja_table.scroll_values[t];
+    return p;
+}
+
+int ninja_scroll_count(const ninja_state *s, int pos)
+{
+    int n = 0;
+    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+        n += s->won[pos][t];
+    return n;
+}
+
+int ninja_positive_count(const ninja_state *s, int pos)
+{
+    int n = 0;
+    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+        if (ninja_table.scroll_values[t] > 0)
+            n += s->won[pos][t];
+    return n;
+}
+
+/* ゲームの終了: "1番点数の高いプレイヤーが勝者となります。同点の場合はより獲得した
+ * 巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が勝利します。" */
+int ninja_compare_final(const ninja_state *s, int a, int b)
+{
+    int d = ninja_points(s, a) - ninja_points(s, b);
+    if (d == 0)
+        d = ninja_scroll_count(s, a) - ninja_scroll_count(s, b);
+    if (d == 0)
+        d = ninja_positive_count(s, a) - ninja_positive_count(s, b);
+    return (d > 0) - (d < 0);
+}
+
+int ninja_shadow_open(const ninja_state *s, int *cards)
+{
+    int n = 0;
+    for (int i = 0; i < s->row_opened; i++)
+        if (!(s->row_played & (1u << i)))
+            cards[n++] = s->row[i];
+    return n;
+}
+
+int ninja_owner(const ninja_state *s, int card)
+{
+    for (int p = 0; p < s->players; p++)
+        if (s->hand[p] & bit(card))
+            return p;
+    if (ninja_has_shadow(s))
+        for (int i = 0; i < NINJA_ROW; i++)
+            if (s->row[i] == card && !(s->row_played & (1u << i)))
+                return NINJA_SHADOW;
+    for (int i = 0; i < s->trick_n; i++)
+        if (s->trick_card[i] == card)
+            return s->trick_pos[i];
+    return -1;
+}
+
+/* 力比べの見方: "切り札と同じ種類を出したプレイヤーがいればその人が力比べに勝ちます。
+ * 切り札が複数ある場合は数字の大きい方が勝ちます。切り札と同じ種類が出ていない場合は、
+ * スタートプレイヤーが出した種類のカードが勝ち取ります。同じく複数いる場合は数字が
+ * 大きい方が勝ち". The best card so far is always a trump or of the led
+ * kind; a card beats it by being a trump against a non-trump, or by being
+ * higher in the same kind. Any other card (off kind, no trump) never wins. */
+int ninja_trick_winner(const uint8_t *pos, const uint8_t *cards, int n, int trump)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+        int c = cards[i], b = cards[best];
+        bool trumps = ninja_kind(c) == trump && ninja_kind(b) != trump;
+        bool higher = ninja_kind(c) == ninja_kind(b) && ninja_value(c) > ninja_value(b);
+        if (trumps || higher)
+            best = i;
+    }
+    return pos[best];
+}
+
+/* 準備フェーズ 1): "全ての忍者カードを裏向きでよくシャッフルし、各プレイヤーに7枚ずつ
+ * 配ります。カードが余る場合はテーブルの中央に裏向きで重ねて置き、捨て札の場所とします。"
+ * With 2 players the next 7 cards form the shadow's row ("残りの忍者カードから、
+ * テーブルの中央に7枚、裏向きにして一列に並べます"); it is turned up after the
+ * trump is chosen (the sheet builds it after "スタートプレイヤーは切り札を選びます"). */
+static void deal_round(ninja_state *s)
+{
+    uint8_t deck[NINJA_CARDS];
+    for (int c = 0; c < NINJA_CARDS; c++)
+        deck[c] = (uint8_t)c;
+    asobi_rng_shuffle(&s->rng, deck, NINJA_CARDS, 1);
+    memset(s->hand, 0, sizeof s->hand);
+    memset(s->open, 0, sizeof s->open);
+    memset(s->void_kinds, 0, sizeof s->void_kinds);
+    memset(s->flips_left, 0, sizeof s->flips_left);
+    memset(s->scroll_on, 0, sizeof s->scroll_on);
+    memset(s->scroll_up, 0, sizeof s->scroll_up);
+    memset(s->row, 0, sizeof s->row);
+    s->leftover = s->discard = 0;
+    int k = 0;
+    for (int p = 0; p < s->players; p++)
+        for (int i = 0; i < NINJA_HAND; i++)
+            s->hand[p] |= bit(deck[k++]);
+    if (ninja_has_shadow(s))
+        for (int i = 0; i < NINJA_ROW; i++)
+            s->row[i] = deck[k++];
+    while (k < NINJA_CARDS)
+        s->leftover |= bit(deck[k++]);
+    s->row_opened = 0;
+    s->row_played = 0;
+    s->trick_n = 0;
+    s->tricks_done = 0;
+    s->trump = -1;
+    s->phase = NINJA_PHASE_TRUMP;
+    s->turn = s->start;
+    s->leader = s->start;
+}
+
+/* ゲーム開始の用意 2): "各プレイヤーは巻物タイルから +3 +1 -1 を1枚ずつ取ります。…
+ * 残りのタイルは裏向きにし、シャッフルしてテーブルの中央にまとめておきます。" With 2
+ * players the shadow's first +3 +1 -1 also come out of the box ("巻物タイルの【+3】
+ * 【+1】【-1】の3枚をシャッフルし"); they wait in held[NINJA_SHADOW] until its row is
+ * laid. start < 0: the start player is drawn from the game's generator
+ * (ゲーム開始の用意 3) names no rule a program can follow; ruling 1). */
+void ninja_setup(ninja_state *s, int players, int start)
+{
+    s->players = (uint8_t)players;
+    s->positions = (uint8_t)(players == 2 ? 3 : players);
+    int takers = s->positions;
+    uint8_t left[NINJA_SCROLL_TYPES];
+    memcpy(left, ninja_table.scroll_copies, sizeof left);
+    for (int p = 0; p < takers; p++) {
+        for (int i = 0; i < NINJA_OPEN; i++) {
+            s->held[p][i] = ninja_table.starting[i];
+            left[ninja_scroll_type(ninja_table.starting[i])]--;
+        }
+        s->held_n[p] = NINJA_OPEN;
+        sort_tiles(s->held[p], NINJA_OPEN);
+    }
+    s->pile_n = 0;
+    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+        for (int i = 0; i < left[t]; i++)
+            s->pile[s->pile_n++] = ninja_table.scroll_values[t];
+    asobi_rng_shuffle(&s->rng, s->pile, s->pile_n, 1);
+    s->start = (uint8_t)(start >= 0 ? start : (int)asobi_rng_below(&s->rng, (uint32_t)players));
+    s->round = 1;
+    deal_round(s);
+}
+
+/* 2人で遊ぶ場合 ■準備フェーズ: "並べた忍者カードのうち、左から3枚を表向きに開きます。
+ * 巻物タイルの【+3】【+1】【-1】の3枚をシャッフルし、開いた3枚の忍者カードの上に1枚ずつ
+ * 置きます。そのうち1番左の巻物タイルのみ、点数が見えるように表向きにします。" In rounds 2
+ * and 3 the shadow's three tiles come from the pile (ruling 10). */
+static void shadow_lay_row(ninja_state *s)
+{
+    int8_t *tiles = s->held[NINJA_SHADOW];
+    if (s->round > 1) {
+        for (int i = 0; i < NINJA_OPEN; i++)
+            tiles[i] = pile_draw(s);
+        s->held_n[NINJA_SHADOW] = NINJA_OPEN;
+    }
+    asobi_rng_shuffle(&s->rng, tiles, NINJA_OPEN, 1);
+    s->row_opened = NINJA_OPEN;
+    for (int i = 0; i < NINJA_OPEN; i++) {
+        s->scroll_on[s->row[i]] = tiles[i];
+        tiles[i] = 0;
+    }
+    s->held_n[NINJA_SHADOW] = 0;
+    s->scroll_up[s->row[0]] = 1;
+}
+
+/* ■勝負フェーズ: "次の力比べをする前に、影の左側の忍者カードが3枚見えるように開き、
+ * 新たな巻物カードを乗せます。1番左の巻物カードが見えていない場合は開いて公開します。"
+ * Once the row has no face-down card left, nothing is opened or drawn, but the
+ * leftmost tile is still turned up (ruling 11). */
+static void shadow_refill(ninja_state *s)
+{
+    int cards[NINJA_OPEN];
+    if (ninja_shadow_open(s, cards) < NINJA_OPEN && s->row_opened < NINJA_ROW) {
+        int c = s->row[s->row_opened++];
+        s->scroll_on[c] = pile_draw(s);
+        s->scroll_up[c] = 0;
+    }
+    if (ninja_shadow_open(s, cards) > 0 && s->scroll_on[cards[0]] != 0)
+        s->scroll_up[cards[0]] = 1;
+}
+
+/* 準備フェーズ 5) 巻物を開く: round 2, "今1番獲得点が高いプレイヤーは伏せて置いた自分の
+ * 巻物タイルから1枚表向きに開きます"; round 3, "1番獲得点が高いプレイヤーは2枚表向きにし、
+ * 次点に得点の高いプレイヤーは1枚表向きにします"; "同点のプレイヤーが複数いる場合は対象の
+ * プレイヤーが全員開きます". 次点 is the next score below the top one, whoever
+ * holds it (ruling 5); only seats count, never the shadow (ruling 12). */
+static void begin_battle(ninja_state *s)
+{
+    s->phase = NINJA_PHASE_BATTLE;
+    s->leader = s->start;
+    s->turn = s->start;
+    s->trick_n = 0;
+}
+
+static int next_flipper(const ninja_state *s, int from)
+{
+    for (int k = 0, p = from; k < s->players; k++, p = next_seat(s, p))
+        if (s->flips_left[p] > 0)
+            return p;
+    return -1;
+}
+
+static void begin_flip(ninja_state *s)
+{
+    int best = -10000, second = -10000;
+    for (int p = 0; p < s->players; p++)
+        if (ninja_points(s, p) > best)
+            best = ninja_points(s, p);
+    for (int p = 0; p < s->players; p++)
+        if (ninja_points(s, p) < best && ninja_points(s, p) > second)
+            second = ninja_points(s, p);
+    for (int p = 0; p < s->players; p++) {
+        int pts = ninja_points(s, p);
+        if (pts == best)
+            s->flips_left[p] = s->round == 2 ? 1 : 2;
+        else if (pts == second && s->round == 3)
+            s->flips_left[p] = 1;
+        else
+            s->flips_left[p] = 0;
+    }
+    s->phase = NINJA_PHASE_FLIP;
+    s->turn = (uint8_t)next_flipper(s, s->start);
+}
+
+/* 準備フェーズ 4) 巻物を置く: "開いたカード3枚の上にそれぞれ巻物タイルを1枚ずつ配置します".
+ * Seats lay their tiles in turn from the start player, one tile per action
+ * (ruling 4); rounds 2 and 3 then turn tiles up, round 1 goes to battle. */
+static void end_scroll_phase(ninja_state *s)
+{
+    if (s->round >= 2)
+        begin_flip(s);
+    else
+        begin_battle(s);
+}
+
+/* 次のラウンドの用意: "各プレイヤーは新たにテーブル中央の巻物タイルの山からランダムに
+ * 3枚引きます。現段階で1番得点の低いプレイヤーがリファレンスカードを受け取り、次ラウンドの
+ * スタートプレイヤーとなります。" Ties for the lowest score: the first tied
+ * seat clockwise after the current start player, who comes last (ruling 7). */
+static int lowest_scorer(const ninja_state *s)
+{
+    int who = -1, low = 0;
+    for (int k = 1; k <= s->players; k++) {
+        int p = (s->start + k) % s->players;
+        if (who < 0 || ninja_points(s, p) < low) {
+            who = p;
+            low = ninja_points(s, p);
+        }
+    }
+    return who;
+}
+
+/* ■ラウンドとゲームの終了: "この時影が1番点数が高い場合はその時点でゲームオーバーと
+ * なります" — checked at the end of every round, the third included, and only
+ * when the shadow is strictly ahead of both seats (ruling 13). Then
+ * ゲームの終了 after round 3, or the next round. */
+static void end_round(ninja_state *s)
+{
+    if (ninja_has_shadow(s)) {
+        int sp = ninja_points(s, NINJA_SHADOW);
+        if (sp > ninja_points(s, 0) && sp > ninja_points(s, 1)) {
+            s->phase = NINJA_PHASE_OVER;
+            s->shadow_won = 1;
+            s->winners = 0;
+            return;
+        }
+    }
+    if (s->round == NINJA_ROUNDS) {
+        s->phase = NINJA_PHASE_OVER;
+        s->winners = 0;
+        for (int p = 0; p < s->players; p++) {
+            bool beaten = false;
+            for (int q = 0; q < s->players; q++)
+                beaten |= ninja_compare_final(s, q, p) > 0;
+            if (!beaten)
+                s->winners |= (uint8_t)(1u << p);
+        }
+        return;
+    }
+    for (int p = 0; p < s->players; p++) {
+        for (int i = 0; i < NINJA_OPEN; i++)
+            s->held[p][i] = pile_draw(s);
+        s->held_n[p] = NINJA_OPEN;
+        sort_tiles(s->held[p], NINJA_OPEN);
+    }
+    s->start = (uint8_t)lowest_scorer(s);
+    s->round++;
+    deal_round(s);
+}
+
+/* 勝負フェーズ: "力比べに勝ったプレイヤーは、勝負で出された忍者カードをすべて捨て札の山に
+ * 置きます。このときカードに乗っていた巻物タイルがあれば回収し、獲得点とします。勝ち取った
+ * 巻物タイルは自身の前に表向きに公開します。" The winner leads the next trick
+ * (reconstructions.md; the shadow's rule says so: "影が勝利した場合、次の力比べは影が
+ * スタートプレイヤーとなり"; ruling 6). */
+static void resolve_trick(ninja_state *s)
+{
+    int w = ninja_trick_winner(s->trick_pos, s->trick_card, s->trick_n, s->trump);
+    for (int i = 0; i < s->trick_n; i++) {
+        int c = s->trick_card[i];
+        int v = s->scroll_on[c];
+        s->last_pos[i] = s->trick_pos[i];
+        s->last_card[i] = (uint8_t)c;
+        s->last_scroll[i] = (int8_t)v;
+        if (v)
+            s->won[w][ninja_scroll_type(v)]++;
+        s->scroll_on[c] = 0;
+        s->scroll_up[c] = 0;
+        s->discard |= bit(c);
+    }
+    s->last_n = s->trick_n;
+    s->last_winner = (uint8_t)w;
+    s->trick_n = 0;
+    s->tricks_done++;
+    if (ninja_has_shadow(s))
+        shadow_refill(s);
+    if (s->tricks_done == NINJA_TRICKS) {
+        end_round(s);
+        return;
+    }
+    s->leader = (uint8_t)w;
+    s->turn = (uint8_t)w;
+}
+
+/* A card leaves its holder for the trick, with the tile lying on it
+ * ("開かれたカードを出す場合は上に乗っている巻物も一緒に出します（裏向きの巻物は開かずに
+ * 裏向きのまま一緒に出します）"). A seat that does not follow the led kind has
+ * shown that it holds none: that is public and search uses it. */
+static void play_card(ninja_state *s, int pos, int card)
+{
+    if (s->trick_n > 0) {
+        int led = ninja_kind(s->trick_card[0]);
+        if (ninja_kind(card) != led && pos < s->players)
+            s->void_kinds[pos] |= (uint8_t)(1u << led);
+    }
+    if (ninja_has_shadow(s) && pos == NINJA_SHADOW) {
+        for (int i = 0; i < NINJA_ROW; i++)
+            if (s->row[i] == card)
+                s->row_played |= (uint8_t)(1u << i);
+    } else {
+        s->hand[pos] &= ~bit(card);
+        s->open[pos] &= ~bit(card);
+    }
+    s->trick_pos[s->trick_n] = (uint8_t)pos;
+    s->trick_card[s->trick_n] = (uint8_t)card;
+    s->trick_n++;
+}
+
+/* ■勝負フェーズ: "スタートプレイヤーと同じ種類がある場合は優先的にそのカードが出されます。
+ * 複数ある場合はより左にあるカードが優先されます。スタートプレイヤーと同じ種類がない場合は
+ * 1番左側のカードが出されます。" and, leading, "1番左のカードが最初に出されます". */
+static void shadow_play(ninja_state *s)
+{
+    int cards[NINJA_OPEN];
+    int n = ninja_shadow_open(s, cards);
+    int choice = cards[0];
+    if (s->trick_n > 0) {
+        int led = ninja_kind(s->trick_card[0]);
+        for (int i = n - 1; i >= 0; i--)
+            if (ninja_kind(cards[i]) == led)
+                choice = cards[i];
+    }
+    play_card(s, NINJA_SHADOW, choice);
+}
+
+/* After a seat's card: the next place plays; the shadow plays by its rule
+ * at once; a full trick is resolved and its winner leads. Stops when a seat
+ * must choose (or the round, or the game, ended). */
+static void advance_battle(ninja_state *s)
+{
+    s->turn = (uint8_t)next_pos(s, s->turn);
+    for (;;) {
+        if (s->trick_n == s->positions) {
+            resolve_trick(s);
+            if (s->phase != NINJA_PHASE_BATTLE)
+                return;
+        }
+        if (!ninja_has_shadow(s) || s->turn != NINJA_SHADOW)
+            return;
+        shadow_play(s);
+        s->turn = (uint8_t)next_pos(s, s->turn);
+    }
+}
+
+uint32_t ninja_to_move(const void *st)
+{
+    const ninja_state *s = st;
+    if (s->phase == NINJA_PHASE_OVER)
+        return 0;
+    return 1u << s->turn;
+}
+
+/* 勝負フェーズ ②: "続く左隣のプレイヤーはスタートプレイヤーと同じ種類のカードが手札に
+ * ある場合、必ずそのカードを出さなければなりません", open cards included ("開かれたカード
+ * も手札の一部なので、同じ種類のカードが開いた中にある場合は開かれたカードから出さなければ
+ * なりません"). */
+static uint64_t playable(const ninja_state *s, int seat)
+{
+    uint64_t cards = s->hand[seat];
+    if (s->trick_n > 0) {
+        uint64_t follow = cards & kind_mask(ninja_kind(s->trick_card[0]));
+        if (follow)
+            return follow;
+    }
+    return cards;
+}
+
+int ninja_legal(const void *st, int seat, int *ids)
+{
+    const ninja_state *s = st;
+    int n = 0;
+    switch (s->phase) {
+    case NINJA_PHASE_TRUMP:
+        for (int k = 0; k < NINJA_KINDS; k++)
+            ids[n++] = NINJA_ID_TRUMP + k;
+        break;
+    case NINJA_PHASE_OPEN:
+        for (int c = 0; c < NINJA_CARDS; c++)
+            if ((s->hand[seat] & ~s->open[seat]) & bit(c))
+                ids[n++] = NINJA_ID_OPEN + c;
+        break;
+    case NINJA_PHASE_SCROLL:
+        for (int t = 0; t < NINJA_SCROLL_TYPES; t++) {
+            bool holds = false;
+            for (int i = 0; i < s->held_n[seat]; i++)
+                holds |= s->held[seat][i] == ninja_table.scroll_values[t];
+            if (!holds)
+                continue;
+            for (int c = 0; c < NINJA_CARDS; c++)
+                if ((s->open[seat] & bit(c)) && s->scroll_on[c] == 0)
+                    ids[n++] = NINJA_ID_SCROLL + t * NINJA_CARDS + c;
+        }
+        break;
+    case NINJA_PHASE_FLIP:
+        for (int c = 0; c < NINJA_CARDS; c++)
+            if ((s->open[seat] & bit(c)) && s->scroll_on[c] != 0 && !s->scroll_up[c])
+                ids[n++] = NINJA_ID_FLIP + c;
+        break;
+    case NINJA_PHASE_BATTLE: {
+        uint64_t cards = playable(s, seat);
+        for (int c = 0; c < NINJA_CARDS; c++)
+            if (cards & bit(c))
+                ids[n++] = NINJA_ID_PLAY + c;
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+void ninja_apply(void *st, int seat, int id)
+{
+    ninja_state *s = st;
+    if (id < NINJA_ID_OPEN) {
+        /* 2) 切り札を選ぶ; with 2 players the shadow's row is laid next. */
+        s->trump = (int8_t)(id - NINJA_ID_TRUMP);
+        if (ninja_has_shadow(s))
+            shadow_lay_row(s);
+        s->phase = NINJA_PHASE_OPEN;
+        s->turn = s->start;
+    } else if (id < NINJA_ID_SCROLL) {
+        /* 3) 手札を開く: one card each in turn, until everyone has 3 open. */
+        s->open[seat] |= bit(id - NINJA_ID_OPEN);
+        s->turn = (uint8_t)next_seat(s, seat);
+        if (__builtin_popcountll(s->open[s->turn]) == NINJA_OPEN) {
+            s->phase = NINJA_PHASE_SCROLL;
+            s->turn = s->start;
+        }
+    } else if (id < NINJA_ID_FLIP) {
+        int t = (id - NINJA_ID_SCROLL) / NINJA_CARDS, c = (id - NINJA_ID_SCROLL) % NINJA_CARDS;
+        int8_t v = ninja_table.scroll_values[t];
+        int8_t *h = s->held[seat];
+        int i = 0;
+        while (h[i] != v)
+            i++;
+        for (; i + 1 < s->held_n[seat]; i++)
+            h[i] = h[i + 1];
+        h[--s->held_n[seat]] = 0;
+        s->scroll_on[c] = v;
+        if (s->held_n[seat] == 0) {
+            s->turn = (uint8_t)next_seat(s, seat);
+            if (s->turn == s->start)
+                end_scroll_phase(s);
+        }
+    } else if (id < NINJA_ID_PLAY) {
+        s->scroll_up[id - NINJA_ID_FLIP] = 1;
+        if (--s->flips_left[seat] == 0) {
+            int p = next_flipper(s, seat);
+            if (p < 0)
+                begin_battle(s);
+            else
+                s->turn = (uint8_t)p;
+        }
+    } else {
+        play_card(s, seat, id - NINJA_ID_PLAY);
+        advance_battle(s);
+    }
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# commands.sh — the asobi subcommands end to end: output, exit codes, bad arguments, records.
+# Usage: commands.sh PATH_TO_ASOBI   (run by CTest as cli_commands)
+set -u
+asobi=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: $name" >&2; fi
+}
+contains() { grep -q -- "$2" "$1"; }
+
+# every subcommand has --help and exits 0 with it
+for cmd in play engine sim bench replay; do
+  "$asobi" $cmd --help >"$tmp/help" 2>&1; check "$cmd --help exit" test $? -eq 0
+  check "$cmd --help text" contains "$tmp/help" "usage: asobi $cmd"
+done
+"$asobi" >/dev/null 2>&1; check "no command exits 2" test $? -eq 2
+"$asobi" frobnicate >/dev/null 2>"$tmp/err"; check "unknown command exits 2" test $? -eq 2
+check "unknown command message" contains "$tmp/err" 'unknown command'
+"$asobi" games >"$tmp/games"; check "games lists psycle" contains "$tmp/games" psycle
+"$asobi" games --json | grep -q '"name":"psycle"'; check "games --json" test $? -eq 0
+"$asobi" bots >"$tmp/bots"; check "bots lists random" contains "$tmp/bots" random
+
+# play: bots against each other, with a record, then replay it
+"$asobi" play psycle --seat none --players 3 --seed 11 --record "$tmp/game.json" >"$tmp/watch"
+check "watched game exits 0" test $? -eq 0
+check "watched game has a result" contains "$tmp/watch" "Winner"
+check "record written" test -s "$tmp/game.json"
+"$asobi" replay "$tmp/game.json" >"$tmp/replay"; check "replay exits 0" test $? -eq 0
+check "replay lists actions" contains "$tmp/replay" "seat 0: play"
+check "replay shows the result" contains "$tmp/replay" "Winner"
+"$asobi" replay "$tmp/game.json" --at 0 --seat 1 --json >"$tmp/at0"
+check "replay --at 0 --json is the start" contains "$tmp/at0" '"round": 1'
+printf '\n\nb\nq\n' | "$asobi" replay "$tmp/game.json" --step >"$tmp/step"
+check "replay --step" contains "$tmp/step" "after 1 of"
+echo '{"game":"psycle"' >"$tmp/broken.json"
+"$asobi" replay "$tmp/broken.json" >/dev/null 2>"$tmp/err"; check "broken record refused" test $? -eq 1
+
+# play as a person: bad entries get a message and a new prompt, never a crash
+printf 'play 9\nhello\n0\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --seed 3 >"$tmp/human" 2>&1
+check "human session exits 0" test $? -eq 0
+check "bad card refused" contains "$tmp/human" "no card 9"
+check "bad text refused" contains "$tmp/human" "not a PSYCLE action"
+check "bad number refused" contains "$tmp/human" "There is no action"
+check "view shows JSON" contains "$tmp/human" '"victory_tiles"'
+check "quit leaves" contains "$tmp/human" "You left the game"
+check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
+: | "$asobi" play psycle --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
+yes 1 | head -400 | "$asobi" play psycle --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
+check "a full human game ends" contains "$tmp/full" "Result:"
+check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
+
+# bad arguments: exit 2 with a message
+for args in "play nosuchgame" "play psycle --players 9" "play psycle --seat 5" "play psycle --seed -1" \
+            "play psycle --bots oracle" "play psycle --opt max_cycles=0" "sim psycle --games 0" \
+            "sim psycle --games abc" "bench psycle --runs 0" "play psycle --opt nonsense" \
+            "sim psycle --bots random:speed=3"; do
+  "$asobi" $args </dev/null >/dev/null 2>"$tmp/err"; rc=$?
+  check "'$args' exits 2" test $rc -eq 2
+  check "'$args' says why" test -s "$tmp/err"
+done
+
+# sim and bench
+"$asobi" sim psycle --games 200 --players 4 --seed 9 --jobs 2 >"$tmp/sim"
+check "sim exits 0" test $? -eq 0
+check "sim prints intervals" contains "$tmp/sim" "95% CI"
+"$asobi" sim psycle --games 50 --seed 9 --jobs 1 --json >"$tmp/sim1"
+"$asobi" sim psycle --games 50 --seed 9 --jobs 2 --json >"$tmp/sim2"
+check "sim results do not depend on jobs" bash -c "diff <(sed 's/\"seconds.*games_per_second\":[0-9.e+]*,//; s/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/sim1') <(sed 's/\"seconds.*games_per_second\":[0-9.e+]*,//; s/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/sim2')"
+"$asobi" bench psycle --runs 1 --seconds 0.05 >"$tmp/bench"
+check "bench reports playouts" contains "$tmp/bench" "playouts/s"
+check "bench reports views" contains "$tmp/bench" "with views"
+"$asobi" bench psycle --runs 1 --games 2 --bot random --json >"$tmp/benchbot"
+check "bench --bot" contains "$tmp/benchbot" "moves_per_second"
+
+# arena: a round-robin; the JSON shape issue 6 fixes; results independent of --jobs
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 >"$tmp/arena"
+check "arena exits 0" test $? -eq 0
+check "arena prints Elo" contains "$tmp/arena" "elo"
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 --jobs 1 --json >"$tmp/arena1"
+"$asobi" arena psycle --bots random,heuristic --games 40 --seed 3 --jobs 2 --json >"$tmp/arena2"
+for field in '"game":"psycle"' '"players":2' '"games":40' '"bots":\[' '"spec":"random"' '"elo":' '"elo_ci95":\[' \
+             '"wins":' '"avg_score":' '"ms_per_move":' '"pairs":\[' '"a":"random"' '"b":"heuristic"' '"a_wins":' \
+             '"b_wins":' '"draws":'; do
+  check "arena --json has $field" contains "$tmp/arena1" "$field"
+done
+check "arena results do not depend on jobs" bash -c "diff <(sed 's/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/arena1') <(sed 's/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/arena2') >/dev/null"
+"$asobi" arena psycle --players 3 --bots random,heuristic,random:x=1 --games 3 >/dev/null 2>"$tmp/err"
+check "arena refuses a bad spec" test $? -eq 2
+"$asobi" arena psycle --bots random --games 3 >/dev/null 2>"$tmp/err"
+check "arena needs two bots" test $? -eq 2
+"$asobi" arena psycle --players 4 --bots random,heuristic --games 8 --json >"$tmp/arena4"
+check "arena with fewer bots than seats" contains "$tmp/arena4" '"games":16'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
