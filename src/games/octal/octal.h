@@ -188,6 +188,7 @@ void octal_result(const void *st, asobi_result *out);
 int octal_card_text(int card, char *buf, size_t cap);
 int octal_card_ascii(int card, char *buf, size_t cap);
 int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap);
+int octal_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap);
 int octal_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err);
 void octal_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 

@@ -115,6 +115,19 @@ int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
     return len;
 }
 
+/* What the others see: a discard is face down (§⑤ "裏向きにして捨てる札");
+ * every other action is done in the open (a pass's drawn card is not in its
+ * text). */
+int octal_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    (void)viewer;
+    octal_action a;
+    octal_decode(id, &a);
+    if (a.event == OCTAL_EV_DISCARD)
+        return snprintf(buf, cap, "discard a card face down");
+    return octal_action_text(st, seat, id, buf, cap);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 #define MAX_TOKENS 12

@@ -8,7 +8,11 @@
 static int octal_init(void *st, int players, const json_t *options, uint64_t seed, asobi_error *err)
 {
     octal_state *s = st;
-    bool twin = strcmp(asobi_option_string(options, "mode"), "twin") == 0;
+    /* "auto" (the default) is twin mode, the one the seed explains first and
+     * recommends ("初めて遊ぶときにオススメ"), for 3-5 players, and single mode
+     * for 6, the only mode the seed allows them (docs ruling 2). */
+    const char *mode = asobi_option_string(options, "mode");
+    bool twin = strcmp(mode, "twin") == 0 || (strcmp(mode, "auto") == 0 && players <= OCTAL_TWIN_MAX_PLAYERS);
     int ranks = asobi_option_int(options, "ranks");
     /* §モードの選択: "ツインモード プレイヤー数：3～5人", "シングルモード プレイヤー数：3～6人". */
     if (twin && players > OCTAL_TWIN_MAX_PLAYERS)
@@ -100,14 +104,15 @@ static void octal_determinize(void *st, int viewer, asobi_rng *rng)
         s->deck[i] = pool[next++];
 }
 
-static const char *const mode_choices[] = {"twin", "single", NULL};
+static const char *const mode_choices[] = {"twin", "single", "auto", NULL};
 
 static const asobi_option_def octal_options[] = {
     {.name = "mode",
      .type = ASOBI_OPT_ENUM,
      .choices = mode_choices,
-     .default_json = "\"twin\"",
-     .help = "twin: two dragon's questions, 3-5 players (the easier mode); single: one question, 3-6 players"},
+     .default_json = "\"auto\"",
+     .help = "twin: two dragon's questions, 3-5 players (the easier mode); single: one question, 3-6 "
+             "players; auto: twin for 3-5 players, single for 6"},
     {.name = "ranks",
      .type = ASOBI_OPT_INT,
      .min = 1,
@@ -138,6 +143,7 @@ const asobi_game_def asobi_game_octal = {
     .apply = octal_apply,
     .action_text = octal_action_text,
     .parse_action = octal_parse_action,
+    .public_text = octal_public_text,
     .explain_illegal = octal_explain_illegal,
     .result = octal_result,
     .view = octal_view,

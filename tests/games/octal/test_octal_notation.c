@@ -60,6 +60,14 @@ static void test_action_texts_and_aliases(void **unused)
     refused_because(st, 0, "play 8小↑", "fits both questions");
     assert_int_equal(parse(st, 0, "play 6約↑"), parse(st, 0, "play 6約↑ on 1"));
     apply_text(st, 0, "pass");
+    id = parse(st, 0, "discard 6約↑");
+    char text[64];
+    asobi_state_public_text(st, 0, id, 1, text, sizeof text);
+    assert_string_equal(text, "discard a card face down");
+    asobi_state_public_text(st, 0, id, 0, text, sizeof text);
+    assert_string_equal(text, "discard 6約↑");
+    asobi_state_public_text(st, 0, parse(st, 0, "discard ALL"), ASOBI_ALL_SEEING, text, sizeof text);
+    assert_string_equal(text, "discard ALL");
     apply_text(st, 0, "discard 6約↑");
     asobi_state_free(st);
 }

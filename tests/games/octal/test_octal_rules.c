@@ -99,10 +99,17 @@ static void test_modes_and_player_counts(void **unused)
     json_t *twin = json_loads(TWIN, 0, NULL), *single = json_loads(SINGLE, 0, NULL);
     assert_null(asobi_state_new(def, 6, twin, 1, &err));
     assert_int_equal(err.code, ASOBI_E_BAD_PLAYERS);
-    assert_null(asobi_state_new(def, 6, NULL, 1, &err)); /* twin is the default */
     asobi_state *s = asobi_state_new(def, 6, single, 1, &err);
     assert_non_null(s);
     assert_int_equal(data(s)->questions, 1);
+    asobi_state_free(s);
+    /* the default, auto: twin for 3-5 players, single for 6 (ruling 2) */
+    s = asobi_state_new(def, 6, NULL, 1, &err);
+    assert_non_null(s);
+    assert_int_equal(data(s)->questions, 1);
+    asobi_state_free(s);
+    s = asobi_state_new(def, 3, NULL, 1, &err);
+    assert_int_equal(data(s)->questions, 2);
     asobi_state_free(s);
     s = asobi_state_new(def, 5, NULL, 1, &err);
     assert_int_equal(data(s)->questions, 2);
