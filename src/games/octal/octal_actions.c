@@ -49,13 +49,32 @@ int octal_encode(const octal_action *a)
     }
 }
 
+/* Built by hand, not with snprintf: texts are made for every legal action
+ * by the notation checks and by records, so this is on hot paths. */
 int octal_card_text(int card, char *buf, size_t cap)
 {
-    if (card >= OCTAL_ALL)
-        return snprintf(buf, cap, "ALL");
-    const octal_card *c = &octal_table.cards[card];
-    return snprintf(buf, cap, "%d%s%s", c->number, octal_condition_letter[c->condition],
-                    c->arrow == OCTAL_UP ? "↑" : "↕");
+    char text[16];
+    size_t n = 0;
+    if (card >= OCTAL_ALL) {
+        memcpy(text, "ALL", 4);
+        n = 3;
+    } else {
+        const octal_card *c = &octal_table.cards[card];
+        const char *letter = octal_condition_letter[c->condition];
+        const char *arrow = c->arrow == OCTAL_UP ? "↑" : "↕";
+        text[n++] = (char)('0' + c->number);
+        memcpy(text + n, letter, 3); /* every letter and arrow is 3 bytes of UTF-8 */
+        n += 3;
+        memcpy(text + n, arrow, 3);
+        n += 3;
+        text[n] = '\0';
+    }
+    if (cap > 0) {
+        size_t m = n < cap - 1 ? n : cap - 1;
+        memcpy(buf, text, m);
+        buf[m] = '\0';
+    }
+    return (int)n;
 }
 
 int octal_card_ascii(int card, char *buf, size_t cap)
@@ -70,9 +89,13 @@ int octal_card_ascii(int card, char *buf, size_t cap)
 /* Append to buf at *len, snprintf-style, never past cap. */
 static void add(char *buf, size_t cap, int *len, const char *text)
 {
-    size_t used = (size_t)*len < cap ? (size_t)*len : cap;
-    int n = snprintf(buf + used, cap - used, "%s", text);
-    *len += n;
+    size_t l = strlen(text);
+    if ((size_t)*len + 1 < cap) {
+        size_t room = cap - 1 - (size_t)*len, m = l < room ? l : room;
+        memcpy(buf + *len, text, m);
+        buf[(size_t)*len + m] = '\0';
+    }
+    *len += (int)l;
 }
 
 int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
@@ -80,18 +103,21 @@ int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
     const octal_state *s = st;
     octal_action a;
     octal_decode(id, &a);
-    char card[16], tail[32];
+    char card[16];
     int len = 0;
     buf[0] = '\0';
     switch (a.event) {
-    case OCTAL_EV_PASS: return snprintf(buf, cap, "pass");
+    case OCTAL_EV_PASS: add(buf, cap, &len, "pass"); return len;
     case OCTAL_EV_DISCARD:
         octal_card_text(a.kind, card, sizeof card);
-        return snprintf(buf, cap, "discard %s", card);
+        add(buf, cap, &len, "discard ");
+        add(buf, cap, &len, card);
+        return len;
     case OCTAL_EV_PLAY:
     case OCTAL_EV_LAY:
         octal_card_text(a.kind, card, sizeof card);
-        len = snprintf(buf, cap, "%s %s", a.event == OCTAL_EV_PLAY ? "play" : "lay", card);
+        add(buf, cap, &len, a.event == OCTAL_EV_PLAY ? "play " : "lay ");
+        add(buf, cap, &len, card);
         break;
     case OCTAL_EV_OVERRIDE: {
         uint8_t placed[OCTAL_OVERRIDE_MAX];
@@ -104,10 +130,9 @@ int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
         }
         break;
     }
-    default: return snprintf(buf, cap, "?");
+    default: add(buf, cap, &len, "?"); return len;
     }
-    snprintf(tail, sizeof tail, " on %d", a.question + 1);
-    add(buf, cap, &len, tail);
+    add(buf, cap, &len, a.question ? " on 2" : " on 1");
     if (a.below)
         add(buf, cap, &len, " point below");
     if (a.octo)
@@ -123,8 +148,12 @@ int octal_public_text(const void *st, int seat, int id, int viewer, char *buf, s
     (void)viewer;
     octal_action a;
     octal_decode(id, &a);
-    if (a.event == OCTAL_EV_DISCARD)
-        return snprintf(buf, cap, "discard a card face down");
+    if (a.event == OCTAL_EV_DISCARD) {
+        int len = 0;
+        buf[0] = '\0';
+        add(buf, cap, &len, "discard a card face down");
+        return len;
+    }
     return octal_action_text(st, seat, id, buf, cap);
 }
 

@@ -279,6 +279,16 @@ static bool legal_id(const octal_state *s, int seat, int id)
     return check(s, seat, &a, NULL, 0);
 }
 
+/* lehmer[k][perm]: the indices (into the chosen cards, hand order) of an
+ * override's cards as placed, bottom first; generated from the Lehmer code. */
+static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 2, 0}, {0, 2, 1, 0}, {1, 0, 2, 0}, {1, 2, 0, 0}, {2, 0, 1, 0}, {2, 1, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}, {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0}, {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}},
+};
+
 /* The overrides of a hand of 5, generated directly (legal() runs often: the
  * notation checks call it for every action). This must agree with
  * check_override; test_octal_random compares the two on random states. */
@@ -303,24 +313,14 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
             if (mask >> i & 1)
                 chosen[c++] = hand[i];
         for (int perm = 0; perm < factorial[k]; perm++) {
-            /* decode the Lehmer code into indices of chosen, as placed */
-            int avail[OCTAL_OVERRIDE_MAX] = {0, 1, 2, 3}, left = k, p = perm, prev = -1;
+            /* chosen is ascending (number, index), ALLs last: placing goes
+             * down, equal numbers in any order, two ALLs in order */
+            const uint8_t *seq = lehmer[k][perm];
             bool ok = true;
-            for (int i = 0; i < k && ok; i++) {
-                int f = factorial[k - 1 - i], d = p / f;
-                p %= f;
-                int rel = avail[d];
-                for (int j = d; j < left - 1; j++)
-                    avail[j] = avail[j + 1];
-                left--;
-                /* chosen is ascending (number, index), ALLs last: placing
-                 * goes down, equal numbers in any order, two ALLs in order */
-                if (prev >= 0) {
-                    int hi = octal_is_all(chosen[prev]) ? 9 : octal_number(chosen[prev]);
-                    int lo = octal_is_all(chosen[rel]) ? 9 : octal_number(chosen[rel]);
-                    ok = lo < hi || (lo == hi && (lo != 9 || rel > prev));
-                }
-                prev = rel;
+            for (int i = 1; i < k && ok; i++) {
+                int hi = octal_is_all(chosen[seq[i - 1]]) ? 9 : octal_number(chosen[seq[i - 1]]);
+                int lo = octal_is_all(chosen[seq[i]]) ? 9 : octal_number(chosen[seq[i]]);
+                ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
             }
             if (!ok)
                 continue;

@@ -163,7 +163,7 @@ static void run(const char *options, int players, int games, uint64_t seed)
         .options_json = options,
         .games = games,
         .seed = seed,
-        .deep_every = 47,
+        .deep_every = 61,
         .max_actions_per_game = 3000,
         .invariant = invariant,
         .on_step = on_step,
