@@ -35,7 +35,7 @@ static int octal_init(void *st, int players, const json_t *options, uint64_t see
  * scores players + 1 - its rank. Once over: the finishers by the order they
  * emptied their hands (§遊び方 ③, §⑩); the others share the next rank
  * (the seed ranks nobody else), except when the game was blocked or hit the
- * turn cap, where fewer cards in hand rank better (docs rulings 12, 13). */
+ * turn cap, where fewer cards in hand rank better (docs rulings 14, 15, 16). */
 void octal_result(const void *st, asobi_result *out)
 {
     const octal_state *s = st;

@@ -468,7 +468,7 @@ static int refillable(const octal_state *s)
     return n;
 }
 
-/* A game that can never change again (docs ruling 12): nothing to draw, no
+/* A game that can never change again (docs ruling 14): nothing to draw, no
  * cards to refill the deck with, and no active seat holds a card it could
  * place, not even with the lay of §⑧. Passing would go on for ever. */
 bool octal_blocked(const octal_state *s)
@@ -488,7 +488,7 @@ bool octal_blocked(const octal_state *s)
 
 /* The turn is over: next active seat clockwise ("時計回り"), unless the game
  * ended, can never change again, or the safety cap is reached (docs rulings
- * 12, 13). */
+ * 14, 15). */
 static void end_turn(octal_state *s)
 {
     s->turns++;

@@ -287,7 +287,7 @@ static void test_hand_limit_discard(void **unused)
 
 /* "残り1枚になった段階で『捨て札』と『竜の問い掛け』使用カード以外を回収し、
  * リシャッフルして山札の下に加え、補充します". Kept: from the top down to the
- * card whose condition is in force, and the card beneath the top (ruling 7). */
+ * card whose condition is in force, and the card beneath the top (ruling 8). */
 static void test_refill_when_one_card_is_left(void **unused)
 {
     (void)unused;
@@ -536,7 +536,7 @@ static void test_playing_on_for_second_and_third(void **unused)
 
 /* ---- rulings: a blocked game, the turn cap ------------------------------------- */
 
-/* Ruling 12: nothing to draw or refill and no card anybody could place: the
+/* Ruling 14: nothing to draw or refill and no card anybody could place: the
  * game ends at once; fewer cards in hand rank better. */
 static void test_blocked_game_ends(void **unused)
 {
@@ -560,7 +560,7 @@ static void test_blocked_game_ends(void **unused)
     asobi_state_free(st);
 }
 
-/* Ruling 13: the safety cap on turns. */
+/* Ruling 15: the safety cap on turns. */
 static void test_turn_cap(void **unused)
 {
     (void)unused;
