@@ -130,6 +130,7 @@ static inline bool ninja_has_shadow(const ninja_state *s) { return s->players ==
 int ninja_card_text(int card, char *buf, size_t cap);
 int ninja_action_text(const void *st, int seat, int id, char *buf, size_t cap);
 int ninja_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err);
+int ninja_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap);
 void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 
 /* Views (ninja_view.c). */

@@ -66,6 +66,7 @@ const asobi_game_def asobi_game_ninja = {
     .apply = ninja_apply,
     .action_text = ninja_action_text,
     .parse_action = ninja_parse_action,
+    .public_text = ninja_public_text,
     .explain_illegal = ninja_explain_illegal,
     .result = ninja_result,
     .view = ninja_view,

@@ -49,6 +49,20 @@ int ninja_action_text(const void *st, int seat, int id, char *buf, size_t cap)
     return snprintf(buf, cap, "play %s", card);
 }
 
+/* What the other seats see of an action: a scroll tile is laid face down,
+ * so they see on which card, not its value (seed 002: 「裏向きで」). Every
+ * other action is done in the open. */
+int ninja_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    (void)viewer;
+    if (id >= NINJA_ID_SCROLL && id < NINJA_ID_FLIP) {
+        char card[16];
+        ninja_card_text((id - NINJA_ID_SCROLL) % NINJA_CARDS, card, sizeof card);
+        return snprintf(buf, cap, "lays a scroll tile face down on %s", card);
+    }
+    return ninja_action_text(st, seat, id, buf, cap);
+}
+
 /* A tiny cursor over the lower-cased text. */
 typedef struct cursor {
     const char *p;

@@ -113,11 +113,42 @@ static void test_render(void **unused)
     asobi_state_free(st);
 }
 
+/* seed 002: the tiles are laid 「裏向きで」 (face down). Announcing the action
+ * to the other seats must say on which card, never which tile. */
+static void test_laying_a_tile_is_announced_face_down(void **unused)
+{
+    (void)unused;
+    asobi_state *s = new_state("ninja", 3, NULL, 8);
+    int ids[NINJA_MAX_ACTIONS];
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 1);
+    int checked = 0;
+    while (!asobi_state_terminal(s)) {
+        const ninja_state *n = asobi_state_data_for_ai(s);
+        int seat = __builtin_ctz(asobi_state_to_move(s));
+        int count = asobi_state_legal(s, seat, ids);
+        if (n->phase == NINJA_PHASE_SCROLL)
+            for (int i = 0; i < count; i++) {
+                char mine[128], theirs[128];
+                asobi_state_public_text(s, seat, ids[i], seat, mine, sizeof mine);
+                asobi_state_public_text(s, seat, ids[i], (seat + 1) % 3, theirs, sizeof theirs);
+                assert_non_null(strstr(mine, "scroll "));
+                assert_non_null(strstr(theirs, "face down on "));
+                assert_null(strchr(theirs, '+'));
+                checked++;
+            }
+        asobi_state_apply_unchecked(s, seat, ids[asobi_rng_below(&rng, (uint32_t)count)]);
+    }
+    assert_true(checked > 0);
+    asobi_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_view_fields_in_every_phase),
         cmocka_unit_test(test_render),
+        cmocka_unit_test(test_laying_a_tile_is_announced_face_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
