@@ -1,0 +1,683 @@
+/* octal_rules.c — THE OCTAL's rules: set-up, questions, what is legal, and what each action does (seed 004). */
+#include <string.h>
+
+#include "game_def.h"
+#include "octal.h"
+
+/* The passages quoted below are from seed 004 (§ = its headings). */
+
+int octal_hand_size(const octal_state *s, int seat) { return __builtin_popcountll(s->hand[seat]); }
+
+static int order_key(int card) { return (octal_is_all(card) ? 9 : octal_number(card)) * 64 + card; }
+
+int octal_hand_order(uint64_t hand, uint8_t *out)
+{
+    int n = 0;
+    for (int c = 0; c < OCTAL_CARDS; c++)
+        if (hand >> c & 1u) {
+            int i = n++;
+            while (i > 0 && order_key(out[i - 1]) > order_key(c)) {
+                out[i] = out[i - 1];
+                i--;
+            }
+            out[i] = (uint8_t)c;
+        }
+    return n;
+}
+
+/* §④ with §①'s cycle at the ends; the table in octal_data.c says which
+ * numbers each (condition, reference) allows. */
+bool octal_condition_allows(int condition, int reference, int m)
+{
+    if (condition < 0 || condition >= OCTAL_CONDITIONS || reference < 1 || reference > 8 || m < 1 || m > 8)
+        return false;
+    return (octal_table.allows[condition][reference] >> m) & 1u;
+}
+
+/* A question is the condition printed on the card the top card points at,
+ * and the top card's number (§ゲームの準備 ③ "『4より大きい数』が条件").
+ * An ALL on top has no number: "次の手番プレイヤーはすきな数値カードをALL
+ * カードの上にぴったり重ねて配置します" (§③), so the reference is 0, "any". */
+void octal_question(const octal_state *s, int q, int *condition, int *reference)
+{
+    const octal_stack *st = &s->stack[q];
+    const octal_entry *top = &st->e[st->size - 1];
+    *condition = octal_table.cards[st->e[top->cond_from].card].condition;
+    *reference = octal_number(top->card);
+}
+
+bool octal_satisfies(const octal_state *s, int q, int card)
+{
+    if (octal_is_all(card)) /* §③ "どのような条件であっても配置出来る" */
+        return true;
+    int condition, reference;
+    octal_question(s, q, &condition, &reference);
+    if (reference == 0)
+        return true;
+    return octal_condition_allows(condition, reference, octal_number(card));
+}
+
+int octal_active_players(const octal_state *s)
+{
+    return s->players - s->finished_count;
+}
+
+/* §⑧ "二巡しても全てのプレイヤーがカードを配置出来なかった場合に限り、最後に
+ * カードを配置したプレイヤーは自分が最後に置いたカードの上に好きな数値カード
+ * を重ねて置くことが出来ます". Two full rounds = every active player passed
+ * twice since that card was placed (docs ruling 9). On an ALL any number card
+ * may be laid anyway, so the lay is offered only on a number card. */
+bool octal_lay_allowed(const octal_state *s, int seat)
+{
+    if (s->phase != OCTAL_PHASE_PLAY || s->last_placer != seat)
+        return false;
+    if (s->passes_in_a_row < 2 * octal_active_players(s))
+        return false;
+    const octal_stack *st = &s->stack[s->last_question];
+    return !octal_is_all(st->e[st->size - 1].card);
+}
+
+static const int factorial[5] = {1, 1, 2, 6, 24};
+
+int octal_override_cards(const octal_state *s, int seat, int mask, int perm, uint8_t *placed)
+{
+    uint8_t hand[OCTAL_CARDS], chosen[OCTAL_OVERRIDE_MAX];
+    int n = octal_hand_order(s->hand[seat], hand), k = 0;
+    for (int i = 0; i < n && i < 8; i++)
+        if (mask >> i & 1) {
+            if (k == OCTAL_OVERRIDE_MAX)
+                return 0;
+            chosen[k++] = hand[i];
+        }
+    if (mask >> n != 0 || k == 0 || perm >= factorial[k])
+        return 0;
+    /* perm is a Lehmer code: digit i picks among the cards not yet placed. */
+    uint8_t avail[OCTAL_OVERRIDE_MAX];
+    memcpy(avail, chosen, (size_t)k);
+    int left = k;
+    for (int i = 0; i < k; i++) {
+        int f = factorial[k - 1 - i], d = perm / f;
+        perm %= f;
+        placed[i] = avail[d];
+        memmove(avail + d, avail + d + 1, (size_t)(left - d - 1));
+        left--;
+    }
+    return k;
+}
+
+/* The card an action names: a number card is itself; "an ALL" is the first
+ * ALL the seat holds (the two are alike). -1 if the seat holds none. */
+static int held_card(const octal_state *s, int seat, int kind)
+{
+    if (kind < OCTAL_NUMBER_CARDS)
+        return (s->hand[seat] >> kind & 1u) ? kind : -1;
+    for (int c = OCTAL_ALL; c < OCTAL_CARDS; c++)
+        if (s->hand[seat] >> c & 1u)
+            return c;
+    return -1;
+}
+
+/* Octo! (§⑦): declared exactly when the placing leaves one card. */
+static bool octo_ok(int left, int octo, char *buf, size_t cap)
+{
+    if (octo && left != 1) {
+        if (buf)
+            snprintf(buf, cap, "Octo! is declared only by a placing that leaves exactly one card in hand "
+                               "(this one leaves %d)", left);
+        return false;
+    }
+    return true;
+}
+
+#define WHY(...) (buf ? (void)snprintf(buf, cap, __VA_ARGS__) : (void)0)
+
+static void question_text(const octal_state *s, int q, char *out, size_t cap)
+{
+    int condition, reference;
+    octal_question(s, q, &condition, &reference);
+    if (reference == 0)
+        snprintf(out, cap, "an ALL lies on question %d: any number card", q + 1);
+    else
+        snprintf(out, cap, "question %d asks %s%d", q + 1, octal_condition_letter[condition], reference);
+}
+
+static bool check_play(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
+{
+    char name[16] = "", qt[64] = "";
+    int card = held_card(s, seat, a->kind);
+    if (buf)
+        octal_card_text(a->kind, name, sizeof name);
+    if (card < 0)
+        return WHY("you do not hold %s", name), false;
+    int left = octal_hand_size(s, seat) - 1;
+    const octal_stack *st = &s->stack[a->question];
+    int top = st->size - 1;
+    if (octal_is_all(card)) {
+        if (left == 0) /* §③ "最後の1枚として配置することは出来ません" */
+            return WHY("an ALL may never be your last card (seed §③)"), false;
+        if (a->below)
+            return WHY("an ALL has no arrow: it shows the condition of the card it covers"), false;
+        return octo_ok(left, a->octo, buf, cap);
+    }
+    if (!octal_satisfies(s, a->question, card)) {
+        if (buf)
+            question_text(s, a->question, qt, sizeof qt);
+        return WHY("%s does not answer: %s", name, qt), false;
+    }
+    if (a->below) {
+        if (octal_table.cards[card].arrow != OCTAL_BOTH)
+            return WHY("%s has the arrow ↑: it must point at the top card (seed §②)", name), false;
+        if (octal_is_all(st->e[top].card))
+            return WHY("a card laid on an ALL lies exactly on it and points nowhere else (seed §③)"), false;
+        if (octal_is_all(st->e[top - 1].card))
+            return WHY("the card beneath the top of question %d is an ALL: it bears no condition",
+                       a->question + 1),
+                   false;
+    }
+    return octo_ok(left, a->octo, buf, cap);
+}
+
+static bool check_lay(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
+{
+    char name[16] = "";
+    if (buf)
+        octal_card_text(a->kind, name, sizeof name);
+    if (!octal_lay_allowed(s, seat)) {
+        if (s->last_placer != seat)
+            return WHY("only the last player who placed a card may lay a card on it (seed §⑧)"), false;
+        if (s->passes_in_a_row < 2 * octal_active_players(s))
+            return WHY("laying on your last card needs two full rounds of passes (%d of %d so far; "
+                       "seed §⑧)", s->passes_in_a_row, 2 * octal_active_players(s)),
+                   false;
+        return WHY("your last card is an ALL: play any number card on it instead"), false;
+    }
+    if (a->question != s->last_question)
+        return WHY("your last card lies on question %d", s->last_question + 1), false;
+    if (held_card(s, seat, a->kind) < 0)
+        return WHY("you do not hold %s", name), false;
+    return octo_ok(octal_hand_size(s, seat) - 1, a->octo, buf, cap);
+}
+
+static bool check_override(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
+{
+    int n = octal_hand_size(s, seat);
+    if (n != OCTAL_HAND_LIMIT) /* §⑨ "手札が5枚になった場合に限り" */
+        return WHY("an override needs exactly 5 cards in hand; you hold %d (seed §⑨)", n), false;
+    int k = __builtin_popcount(a->mask);
+    if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX)
+        return WHY("an override places 2 to 4 cards, not %d", k), false;
+    uint8_t placed[OCTAL_OVERRIDE_MAX];
+    if (octal_override_cards(s, seat, a->mask, a->perm, placed) != k)
+        return WHY("that override does not name cards of your hand"), false;
+    char name[16] = "", qt[64] = "";
+    for (int i = 0; i < k; i++) {
+        if (!octal_satisfies(s, a->question, placed[i])) {
+            if (buf)
+                octal_card_text(placed[i], name, sizeof name);
+            if (buf)
+                question_text(s, a->question, qt, sizeof qt);
+            return WHY("%s does not answer: %s", name, qt), false;
+        }
+        if (i > 0) {
+            int hi = octal_is_all(placed[i - 1]) ? 9 : octal_number(placed[i - 1]);
+            int lo = octal_is_all(placed[i]) ? 9 : octal_number(placed[i]);
+            if (lo > hi) /* §⑨ "値の大きい順に…一番小さい数が一番上" */
+                return WHY("an override is placed from the highest number down (ALL counts highest), "
+                           "the smallest on top (seed §⑨)"),
+                       false;
+            if (hi == 9 && lo == 9 && placed[i] < placed[i - 1])
+                return WHY("two ALLs are alike: write them once, as ALL ALL"), false;
+        }
+    }
+    /* With both ALLs in hand, "one ALL" is always the first of them. */
+    bool two_alls = (s->hand[seat] >> OCTAL_ALL & 1u) && (s->hand[seat] >> (OCTAL_ALL + 1) & 1u);
+    if (two_alls && (a->mask >> 3 & 1u) == 0 && (a->mask >> 4 & 1u))
+        return WHY("two ALLs are alike: the override names the first"), false;
+    return octo_ok(n - k, a->octo, buf, cap);
+}
+
+static bool check(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
+{
+    if (buf && cap)
+        buf[0] = '\0';
+    if (s->phase == OCTAL_PHASE_DISCARD) {
+        if (a->event != OCTAL_EV_DISCARD)
+            return WHY("you hold %d cards: discard one first (seed §⑤ 上限を超えた場合は即座に…捨てる)",
+                       octal_hand_size(s, seat)),
+                   false;
+        if (held_card(s, seat, a->kind) < 0) {
+            char name[16];
+            octal_card_text(a->kind, name, sizeof name);
+            return WHY("you do not hold %s", name), false;
+        }
+        return true;
+    }
+    if (a->event == OCTAL_EV_PASS)
+        return true;
+    if (a->event == OCTAL_EV_DISCARD)
+        return WHY("a card is discarded only when a hand holds more than 5 (seed §⑤)"), false;
+    if (a->question >= s->questions)
+        return WHY("single mode has only question 1"), false;
+    switch (a->event) {
+    case OCTAL_EV_PLAY: return check_play(s, seat, a, buf, cap);
+    case OCTAL_EV_LAY: return check_lay(s, seat, a, buf, cap);
+    case OCTAL_EV_OVERRIDE: return check_override(s, seat, a, buf, cap);
+    default: return WHY("no such action"), false;
+    }
+}
+
+void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
+{
+    if (check(s, seat, a, buf, cap))
+        buf[0] = '\0';
+}
+
+static bool legal_id(const octal_state *s, int seat, int id)
+{
+    octal_action a;
+    octal_decode(id, &a);
+    return check(s, seat, &a, NULL, 0);
+}
+
+/* lehmer[k][perm]: the indices (into the chosen cards, hand order) of an
+ * override's cards as placed, bottom first; generated from the Lehmer code. */
+static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 2, 0}, {0, 2, 1, 0}, {1, 0, 2, 0}, {1, 2, 0, 0}, {2, 0, 1, 0}, {2, 1, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+    {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}, {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0}, {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}},
+};
+
+/* The overrides of a hand of 5, generated directly (legal() runs often: the
+ * notation checks call it for every action). This must agree with
+ * check_override; test_octal_random compares the two on random states. */
+static int legal_overrides(const octal_state *s, int seat, int *ids)
+{
+    uint8_t hand[OCTAL_CARDS];
+    int n = octal_hand_order(s->hand[seat], hand), count = 0;
+    bool two_alls = n == 5 && octal_is_all(hand[3]) && octal_is_all(hand[4]);
+    unsigned sat[OCTAL_MAX_QUESTIONS] = {0, 0};
+    for (int q = 0; q < s->questions; q++)
+        for (int i = 0; i < n; i++)
+            if (octal_satisfies(s, q, hand[i]))
+                sat[q] |= 1u << i;
+    for (int mask = 0; mask < 32; mask++) {
+        int k = __builtin_popcount((unsigned)mask);
+        if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
+            continue;
+        if (two_alls && !(mask >> 3 & 1) && (mask >> 4 & 1))
+            continue; /* one ALL is always the first */
+        int chosen[OCTAL_OVERRIDE_MAX], c = 0;
+        for (int i = 0; i < n; i++)
+            if (mask >> i & 1)
+                chosen[c++] = hand[i];
+        for (int perm = 0; perm < factorial[k]; perm++) {
+            /* chosen is ascending (number, index), ALLs last: placing goes
+             * down, equal numbers in any order, two ALLs in order */
+            const uint8_t *seq = lehmer[k][perm];
+            bool ok = true;
+            for (int i = 1; i < k && ok; i++) {
+                int hi = octal_is_all(chosen[seq[i - 1]]) ? 9 : octal_number(chosen[seq[i - 1]]);
+                int lo = octal_is_all(chosen[seq[i]]) ? 9 : octal_number(chosen[seq[i]]);
+                ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
+            }
+            if (!ok)
+                continue;
+            for (int q = 0; q < s->questions; q++) {
+                if ((sat[q] & (unsigned)mask) != (unsigned)mask)
+                    continue;
+                int base = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2;
+                if (n - k == 1)
+                    ids[count++] = base;
+                ids[count++] = base + (n - k == 1);
+            }
+        }
+    }
+    return count;
+}
+
+int octal_legal(const void *st, int seat, int *ids)
+{
+    const octal_state *s = st;
+    int n = 0;
+    uint64_t hand = s->hand[seat];
+    bool has_all = (hand >> OCTAL_ALL) & 3u;
+    if (s->phase == OCTAL_PHASE_DISCARD) {
+        for (int kind = 0; kind < OCTAL_KINDS; kind++)
+            if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
+                ids[n++] = OCTAL_ID_DISCARD + kind;
+        return n;
+    }
+    ids[n++] = OCTAL_ID_PASS;
+    /* Single plays, generated directly (they must agree with check_play). */
+    int left = octal_hand_size(s, seat) - 1;
+    unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
+    bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
+    for (int q = 0; q < s->questions; q++) {
+        const octal_stack *stk = &s->stack[q];
+        int condition, reference;
+        octal_question(s, q, &condition, &reference);
+        allowed[q] = reference ? octal_table.allows[condition][reference] : 0x1FEu;
+        may_point_below[q] = !octal_is_all(stk->e[stk->size - 1].card) && !octal_is_all(stk->e[stk->size - 2].card);
+    }
+    for (int kind = 0; kind < OCTAL_KINDS; kind++) {
+        bool all = kind == OCTAL_ALL;
+        if (!(all ? has_all : (hand >> kind & 1u)))
+            continue;
+        if (all && left == 0)
+            continue; /* never the last card */
+        for (int q = 0; q < s->questions; q++) {
+            if (!all && !(allowed[q] >> octal_number(kind) & 1u))
+                continue;
+            bool below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && may_point_below[q];
+            for (int b = 0; b <= (int)below; b++) {
+                int id = OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + b) * 2;
+                if (left == 1)
+                    ids[n++] = id;
+                ids[n++] = id + (left == 1);
+            }
+        }
+    }
+    if (octal_lay_allowed(s, seat))
+        for (int card = 0; card < OCTAL_NUMBER_CARDS; card++)
+            if (hand >> card & 1u)
+                for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
+                    if (legal_id(s, seat, id))
+                        ids[n++] = id;
+    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT)
+        n += legal_overrides(s, seat, ids + n);
+    return n;
+}
+
+/* ---- what actions do ----------------------------------------------------- */
+
+/* §⑥ "山札が少なくなり、残り1枚になった段階で『捨て札』と『竜の問い掛け』使用
+ * カード以外を回収し、リシャッフルして山札の下に加え、補充します". The cards
+ * in use are, on each question, every card from the top down to the one whose
+ * condition is in force, and the card beneath the top (a ↕ may point at it).
+ * The rest are shuffled and put under the deck. Discards never come back. */
+static void refill(octal_state *s)
+{
+    uint8_t pool[OCTAL_CARDS];
+    int n = 0;
+    for (int q = 0; q < s->questions; q++) {
+        octal_stack *st = &s->stack[q];
+        int top = st->size - 1;
+        int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
+        if (keep <= 0)
+            continue;
+        for (int i = 0; i < keep; i++)
+            pool[n++] = st->e[i].card;
+        for (int i = keep; i < st->size; i++) {
+            st->e[i - keep].card = st->e[i].card;
+            st->e[i - keep].cond_from = (uint8_t)(st->e[i].cond_from >= keep ? st->e[i].cond_from - keep : 0);
+        }
+        for (int i = st->size - keep; i < st->size; i++) {
+            st->e[i].card = 0;
+            st->e[i].cond_from = 0;
+        }
+        st->size = (uint8_t)(st->size - keep);
+    }
+    if (n == 0)
+        return;
+    asobi_rng_shuffle(&s->rng, pool, (size_t)n, 1);
+    memmove(s->deck + n, s->deck, s->deck_size);
+    memcpy(s->deck, pool, (size_t)n);
+    s->deck_size = (uint8_t)(s->deck_size + n);
+    s->last.refilled = (uint8_t)(s->last.refilled + n);
+}
+
+/* One card from the top of the deck into seat's hand. The refill happens the
+ * moment the deck is down to one card, and is tried again before drawing
+ * from a deck of one or none; with nothing to draw, a draw does nothing. */
+static bool draw_one(octal_state *s, int seat)
+{
+    if (s->deck_size <= 1)
+        refill(s);
+    if (s->deck_size == 0)
+        return false;
+    int card = s->deck[--s->deck_size];
+    s->deck[s->deck_size] = 0;
+    s->hand[seat] |= 1ull << card;
+    if (s->deck_size == 1)
+        refill(s);
+    return true;
+}
+
+static int next_active(const octal_state *s, int seat)
+{
+    for (int i = 1; i <= s->players; i++) {
+        int t = (seat + i) % s->players;
+        if (!s->finished_rank[t])
+            return t;
+    }
+    return seat;
+}
+
+/* Cards a refill would collect now (see refill). */
+static int refillable(const octal_state *s)
+{
+    int n = 0;
+    for (int q = 0; q < s->questions; q++) {
+        const octal_stack *st = &s->stack[q];
+        int top = st->size - 1;
+        int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
+        n += keep > 0 ? keep : 0;
+    }
+    return n;
+}
+
+/* A game that can never change again (docs ruling 14): nothing to draw, no
+ * cards to refill the deck with, and no active seat holds a card it could
+ * place, not even with the lay of §⑧. Passing would go on for ever. */
+bool octal_blocked(const octal_state *s)
+{
+    if (s->deck_size > 0 || refillable(s) > 0)
+        return false;
+    octal_state probe;
+    memcpy(&probe, s, sizeof probe);
+    probe.phase = OCTAL_PHASE_PLAY;
+    probe.passes_in_a_row = 60000; /* as if everybody had passed long enough for the lay */
+    int ids[OCTAL_MAX_ACTIONS];
+    for (int i = 0; i < s->players; i++)
+        if (!s->finished_rank[i] && octal_legal(&probe, i, ids) > 1)
+            return false;
+    return true;
+}
+
+/* The turn is over: next active seat clockwise ("時計回り"), unless the game
+ * ended, can never change again, or the safety cap is reached (docs rulings
+ * 14, 15). */
+static void end_turn(octal_state *s)
+{
+    s->turns++;
+    if (s->over)
+        return;
+    if (octal_blocked(s)) {
+        s->over = 1;
+        s->blocked = 1;
+        return;
+    }
+    if (s->turns >= s->max_turns) {
+        s->over = 1;
+        s->capped = 1;
+        return;
+    }
+    s->seat = (uint8_t)next_active(s, s->seat);
+}
+
+/* After any drawing: §⑤ "上限を超えた場合は即座に手札から1枚を選択し…捨てる札".
+ * The seat must discard before the turn moves on. */
+static void after_draws(octal_state *s, int seat)
+{
+    if (octal_hand_size(s, seat) > OCTAL_HAND_LIMIT) {
+        s->phase = OCTAL_PHASE_DISCARD;
+        return;
+    }
+    s->phase = OCTAL_PHASE_PLAY;
+    end_turn(s);
+}
+
+static void push(octal_state *s, int q, int card, int cond_from)
+{
+    octal_stack *st = &s->stack[q];
+    st->e[st->size].card = (uint8_t)card;
+    st->e[st->size].cond_from = (uint8_t)cond_from;
+    st->size++;
+}
+
+/* Common to every placing: who placed last, Octo! (§⑦ "宣言し忘れた場合は
+ * ペナルティとして山札からカードを2枚引き"), an emptied hand (§遊び方 ③). */
+static void after_placing(octal_state *s, int seat, int q, bool octo)
+{
+    s->last_placer = (int8_t)seat;
+    s->last_question = (uint8_t)q;
+    s->passes_in_a_row = 0;
+    s->last.octo = octo;
+    int left = octal_hand_size(s, seat);
+    if (left == 0) {
+        s->finished_rank[seat] = ++s->finished_count;
+        if (s->finished_count >= s->ranks_wanted || octal_active_players(s) < 2)
+            s->over = 1;
+        end_turn(s);
+        return;
+    }
+    if (left == 1 && !octo) {
+        for (int i = 0; i < OCTAL_OCTO_PENALTY; i++)
+            if (draw_one(s, seat))
+                s->last.penalty++;
+    }
+    after_draws(s, seat);
+}
+
+static void begin_last(octal_state *s, int seat, int event, int q)
+{
+    memset(&s->last, 0, sizeof s->last);
+    s->last.seat = (int8_t)seat;
+    s->last.event = (uint8_t)event;
+    s->last.question = (uint8_t)q;
+}
+
+void octal_apply(void *st, int seat, int id)
+{
+    octal_state *s = st;
+    octal_action a;
+    octal_decode(id, &a);
+    if (a.event == OCTAL_EV_DISCARD) {
+        /* §⑤ face down, to the discards: a discard keeps no card to show. */
+        begin_last(s, seat, OCTAL_EV_DISCARD, 0);
+        int card = held_card(s, seat, a.kind);
+        s->hand[seat] &= ~(1ull << card);
+        s->discarded[seat] |= 1ull << card;
+        after_draws(s, seat);
+        return;
+    }
+    if (a.event == OCTAL_EV_PASS) {
+        /* §⑧ "『パス』をする場合は山札の一番上からカードを1枚引き". */
+        begin_last(s, seat, OCTAL_EV_PASS, 0);
+        s->last.drew = draw_one(s, seat);
+        s->passes_in_a_row++;
+        after_draws(s, seat);
+        return;
+    }
+    int q = a.question;
+    octal_stack *stk = &s->stack[q];
+    int top = stk->size - 1;
+    bool top_all = octal_is_all(stk->e[top].card);
+    /* What a card covering the top shows when it does not choose: an ALL
+     * shows the top card's condition (§③ "一番上にあるカードの条件を見える
+     * ように配置"); a card laid exactly on another keeps its condition. */
+    int shows_top = top_all ? stk->e[top].cond_from : top;
+    begin_last(s, seat, a.event, q);
+    if (a.event == OCTAL_EV_OVERRIDE) {
+        /* §⑨: highest first, the smallest on top, pointing at the condition
+         * of the card that was on top before ("条件はカードを配置する前に一番
+         * 上にあったカードの条件を指し示す"). */
+        uint8_t placed[OCTAL_OVERRIDE_MAX];
+        int k = octal_override_cards(s, seat, a.mask, a.perm, placed);
+        for (int i = 0; i < k; i++) {
+            s->hand[seat] &= ~(1ull << placed[i]);
+            push(s, q, placed[i], shows_top);
+            s->last.cards[i] = placed[i];
+        }
+        s->last.ncards = (uint8_t)k;
+        after_placing(s, seat, q, a.octo);
+        return;
+    }
+    int card = held_card(s, seat, a.kind);
+    s->hand[seat] &= ~(1ull << card);
+    int cond_from;
+    if (a.event == OCTAL_EV_LAY)
+        cond_from = stk->e[top].cond_from; /* §⑧ "指し示す条件は先に指し示していた条件と同じ" */
+    else if (top_all || octal_is_all(card))
+        cond_from = shows_top;
+    else
+        cond_from = a.below ? top - 1 : top; /* §② ↑: the top; ↕: the top or the one beneath */
+    push(s, q, card, cond_from);
+    s->last.cards[0] = (uint8_t)card;
+    s->last.ncards = 1;
+    s->last.below = a.below;
+    after_placing(s, seat, q, a.octo);
+}
+
+/* §ゲームの準備 ③: a number card from the top of the deck; "ALLカードが出た
+ * 場合には、ALLカードを山札の一番下に入れ、新しいカードを山札から引きます". */
+static int draw_number_card(octal_state *s)
+{
+    for (;;) {
+        int card = s->deck[--s->deck_size];
+        s->deck[s->deck_size] = 0;
+        if (!octal_is_all(card))
+            return card;
+        memmove(s->deck + 1, s->deck, s->deck_size);
+        s->deck[0] = (uint8_t)card;
+        s->deck_size++;
+    }
+}
+
+static int condition_of(int card) { return octal_table.cards[card].condition; }
+
+/* §ゲームの準備 ② and ③, §モードの選択. Seat 0 starts (docs ruling 1). */
+void octal_setup(octal_state *s)
+{
+    for (int c = 0; c < OCTAL_CARDS; c++)
+        s->deck[c] = (uint8_t)c;
+    s->deck_size = OCTAL_CARDS;
+    asobi_rng_shuffle(&s->rng, s->deck, OCTAL_CARDS, 1);
+    for (int round = 0; round < OCTAL_DEAL; round++)
+        for (int p = 0; p < s->players; p++) {
+            int card = s->deck[--s->deck_size];
+            s->deck[s->deck_size] = 0;
+            s->hand[p] |= 1ull << card;
+        }
+    /* The condition cards first, then the pointers ("条件となる数値カードを
+     * 2枚選び…さらに条件を指し示す数値カードを2枚選び"). */
+    for (int q = 0; q < s->questions; q++)
+        push(s, q, draw_number_card(s), 0);
+    for (int q = 0; q < s->questions; q++)
+        push(s, q, draw_number_card(s), 0);
+    /* Twin mode, "もし2ヶ所とも同じ条件になった場合は…一方を交換することも
+     * できます": question 2's condition card goes under the deck and the next
+     * number card replaces it, until the conditions differ (docs ruling 3). */
+    if (s->questions == 2) {
+        for (int guard = 0; guard < 64 && condition_of(s->stack[1].e[0].card) == condition_of(s->stack[0].e[0].card);
+             guard++) {
+            int old = s->stack[1].e[0].card;
+            s->stack[1].e[0].card = (uint8_t)draw_number_card(s);
+            memmove(s->deck + 1, s->deck, s->deck_size);
+            s->deck[0] = (uint8_t)old;
+            s->deck_size++;
+        }
+    }
+    s->seat = 0;
+    s->phase = OCTAL_PHASE_PLAY;
+    s->last_placer = -1;
+    s->last.seat = -1;
+}
+
+uint32_t octal_to_move(const void *st)
+{
+    const octal_state *s = st;
+    return s->over ? 0 : 1u << s->seat;
+}

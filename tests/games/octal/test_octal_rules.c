@@ -1,0 +1,625 @@
+/* test_octal_rules.c — one test per rule of seed 004 (THE OCTAL), each citing its passage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "octal_test_util.h"
+
+#define TWIN "{\"mode\":\"twin\"}"
+#define SINGLE "{\"mode\":\"single\"}"
+
+/* ---- §ゲームの準備 ------------------------------------------------------- */
+
+/* A replica of the set-up, from the seed's words: shuffle ("よく練り"), deal 4
+ * each ("4枚ずつ配ります"), then from the top two condition cards and two
+ * pointers ("条件となる数値カードを2枚選び…さらに条件を指し示す数値カードを
+ * 2枚選び"); an ALL goes to the bottom ("ALLカードを山札の一番下に入れ、新しい
+ * カードを山札から引きます"); twin mode exchanges question 2's condition card
+ * while both conditions are the same. */
+static int replica_draw_number(uint8_t *deck, int *size, int *alls_to_bottom)
+{
+    for (;;) {
+        int c = deck[--*size];
+        if (c < OCTAL_ALL)
+            return c;
+        memmove(deck + 1, deck, (size_t)*size);
+        deck[0] = (uint8_t)c;
+        ++*size;
+        ++*alls_to_bottom;
+    }
+}
+
+static void test_setup_deals_four_and_builds_the_questions(void **unused)
+{
+    (void)unused;
+    int alls_seen = 0, swaps_seen = 0;
+    for (int players = 3; players <= 6; players++)
+        for (uint64_t seed = 0; seed < 300; seed++) {
+            bool twin = players <= 5 && seed % 2 == 0;
+            asobi_state *st = new_state("octal", players, twin ? TWIN : SINGLE, seed);
+            const octal_state *s = data(st);
+            asobi_rng rng;
+            asobi_rng_seed(&rng, seed);
+            uint8_t deck[OCTAL_CARDS];
+            for (int c = 0; c < OCTAL_CARDS; c++)
+                deck[c] = (uint8_t)c;
+            asobi_rng_shuffle(&rng, deck, OCTAL_CARDS, 1);
+            int size = OCTAL_CARDS;
+            uint64_t hands[OCTAL_MAX_PLAYERS] = {0};
+            for (int r = 0; r < 4; r++)
+                for (int p = 0; p < players; p++)
+                    hands[p] |= 1ull << deck[--size];
+            int q_count = twin ? 2 : 1, stack[2][2];
+            for (int q = 0; q < q_count; q++)
+                stack[q][0] = replica_draw_number(deck, &size, &alls_seen);
+            for (int q = 0; q < q_count; q++)
+                stack[q][1] = replica_draw_number(deck, &size, &alls_seen);
+            while (twin && octal_table.cards[stack[1][0]].condition == octal_table.cards[stack[0][0]].condition) {
+                int old = stack[1][0];
+                stack[1][0] = replica_draw_number(deck, &size, &alls_seen);
+                memmove(deck + 1, deck, (size_t)size);
+                deck[0] = (uint8_t)old;
+                size++;
+                swaps_seen++;
+            }
+            assert_int_equal(s->questions, q_count);
+            for (int p = 0; p < players; p++) {
+                assert_int_equal(octal_hand_size(s, p), 4);
+                assert_true(s->hand[p] == hands[p]);
+            }
+            for (int q = 0; q < q_count; q++) {
+                assert_int_equal(s->stack[q].size, 2);
+                assert_int_equal(s->stack[q].e[0].card, stack[q][0]);
+                assert_int_equal(s->stack[q].e[1].card, stack[q][1]);
+                assert_int_equal(s->stack[q].e[1].cond_from, 0); /* the pointer points at the condition */
+                int condition, reference;
+                octal_question(s, q, &condition, &reference);
+                assert_int_equal(condition, octal_table.cards[stack[q][0]].condition);
+                assert_int_equal(reference, octal_number(stack[q][1]));
+            }
+            if (twin) /* §モードの選択 "2ヶ所とも同じ条件になった場合は…一方を交換" */
+                assert_int_not_equal(octal_table.cards[s->stack[0].e[0].card].condition,
+                                     octal_table.cards[s->stack[1].e[0].card].condition);
+            assert_int_equal(s->deck_size, size);
+            assert_memory_equal(s->deck, deck, (size_t)size);
+            assert_int_equal(s->deck_size, OCTAL_CARDS - 4 * players - 2 * q_count);
+            assert_int_equal(s->seat, 0); /* ruling 1: seat 0 starts */
+            asobi_state_free(st);
+        }
+    assert_true(alls_seen > 0);  /* the ALL-to-the-bottom path was exercised */
+    assert_true(swaps_seen > 0); /* and so was the exchange */
+}
+
+/* §モードの選択: twin 3-5 players, single 3-6; §⑩ ranks beyond 1st with 5+. */
+static void test_modes_and_player_counts(void **unused)
+{
+    (void)unused;
+    const asobi_game_def *def = asobi_game_find("octal");
+    asobi_error err;
+    json_t *twin = json_loads(TWIN, 0, NULL), *single = json_loads(SINGLE, 0, NULL);
+    assert_null(asobi_state_new(def, 6, twin, 1, &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_PLAYERS);
+    asobi_state *s = asobi_state_new(def, 6, single, 1, &err);
+    assert_non_null(s);
+    assert_int_equal(data(s)->questions, 1);
+    asobi_state_free(s);
+    /* the default, auto: twin for 3-5 players, single for 6 (ruling 2) */
+    s = asobi_state_new(def, 6, NULL, 1, &err);
+    assert_non_null(s);
+    assert_int_equal(data(s)->questions, 1);
+    asobi_state_free(s);
+    s = asobi_state_new(def, 3, NULL, 1, &err);
+    assert_int_equal(data(s)->questions, 2);
+    asobi_state_free(s);
+    s = asobi_state_new(def, 5, NULL, 1, &err);
+    assert_int_equal(data(s)->questions, 2);
+    asobi_state_free(s);
+    json_t *ranks = json_pack("{s:i}", "ranks", 3);
+    assert_null(asobi_state_new(def, 4, ranks, 1, &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
+    s = asobi_state_new(def, 5, ranks, 1, &err);
+    assert_non_null(s);
+    asobi_state_free(s);
+    json_t *bad = json_pack("{s:s}", "mode", "triple");
+    assert_null(asobi_state_new(def, 4, bad, 1, &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
+    json_decref(bad);
+    json_decref(ranks);
+    json_decref(twin);
+    json_decref(single);
+}
+
+/* ---- §遊び方 ②, §② arrows -------------------------------------------------- */
+
+/* "手番プレイヤーは、どちらかの『竜の問い掛け』が示す条件を満たす竜札があれば、
+ * 手札からプレイします" — and the example "下の数値カードの条件が[大]、上の
+ * 数値カードの数字が4の時、『4より大きい数』が条件". */
+static void test_play_answers_a_question(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 1);
+    octal_position p = {.hand = {"6約↑ 2小↑ 7大↑", "1異↕", "1小↑"},
+                        .stack = {"1大↑ 4異↑", "2倍↕ 3同↑"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    question_is(st, 0, "大4");
+    question_is(st, 1, "倍3");
+    refused_because(st, 0, "play 2小↑ on 1", "does not answer: question 1 asks 大4");
+    refused_because(st, 0, "play 7大↑ on 2", "does not answer");
+    apply_text(st, 0, "play 6約↑ on 1");
+    /* ↑ points at the condition of the card that was on top: 4異↑'s 異 */
+    question_is(st, 0, "異6");
+    assert_false(holds(st, 0, "6約↑"));
+    assert_int_equal(data(st)->seat, 1);
+    asobi_state_free(st);
+}
+
+/* §② "矢印が↑の場合は必ず…一番上にあるカードの条件を指し示さなければいけません",
+ * "↕の場合は…一番上にあるカードまたはもう1枚下のカードの条件を指し示すことが
+ * 出来ます". */
+static void test_arrows_up_and_both(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 2);
+    octal_position p = {.hand = {"6約↑ 5大↕ 7大↑", "8異↕ 2同↑", "1小↑ 3同↑"},
+                        .stack = {"1大↑ 4異↑", "2倍↕ 3同↑"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    refused_because(st, 0, "play 6約↑ on 1 point below", "has the arrow ↑");
+    /* ↕ pointing below: the card beneath the top is 1大↑, condition 大 */
+    apply_text(st, 0, "play 5大↕ on 1 point below");
+    question_is(st, 0, "大5");
+    assert_int_equal(data(st)->stack[0].e[2].cond_from, 0);
+    /* ↕ pointing at the top: 5大↕'s own 大 */
+    apply_text(st, 1, "play 8異↕ on 1");
+    question_is(st, 0, "大8");
+    /* 大8 is {1} (§① "8より大きい値は1のみ") */
+    apply_text(st, 2, "play 1小↑ on 1");
+    question_is(st, 0, "異1");
+    asobi_state_free(st);
+}
+
+/* ---- §③ ALL ----------------------------------------------------------------- */
+
+/* "ALLカードはどのような条件であっても配置出来る…しかし、最後の1枚として配置
+ * することは出来ません"; "一番上にあるカードの条件を見えるように配置します。
+ * 次の手番プレイヤーはすきな数値カードをALLカードの上にぴったり重ねて配置";
+ * "『竜の問い掛け』はALLカード配置で見えている条件を使用します". */
+static void test_all_card(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 3);
+    octal_position p = {.hand = {"ALL 2小↑", "8異↕ 5倍↑", "ALL2"},
+                        .stack = {"1大↑ 7大↑", "2倍↕ 3同↑"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    question_is(st, 0, "大7"); /* only 8 */
+    refused_because(st, 0, "play 2小↑ on 1", "does not answer");
+    apply_text(st, 0, "play ALL on 1 Octo!");
+    /* the ALL shows the condition of the card it covers: 7大↑'s 大; any number */
+    question_is(st, 0, "大any");
+    assert_int_equal(hand_size(st, 0), 1);
+    /* the next card lies exactly on the ALL: no pointing below */
+    refused_because(st, 1, "play 8異↕ on 1 point below", "exactly on it");
+    apply_text(st, 1, "play 5倍↑ on 1 Octo!"); /* 5 is not above 7: any number card */
+    question_is(st, 0, "大5");
+    /* an ALL may never be the last card */
+    refused_because(st, 2, "play ALL on 1", "never be your last card");
+    refused_because(st, 2, "play ALL on 2", "never be your last card");
+    asobi_state_free(st);
+}
+
+/* An ALL on an ALL keeps the condition; a ↕ may not point at an ALL beneath
+ * the top (it bears no condition: ruling 6). */
+static void test_all_on_all_and_pointing_at_an_all(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, SINGLE, 4);
+    octal_position p = {.hand = {"ALL 2小↑ 3同↑", "ALL2 5倍↑ 6同↕", "7同↕ 8異↕"},
+                        .stack = {"1大↑ 4異↑"},
+                        .cond_from = {0}};
+    arrange(st, &p);
+    apply_text(st, 0, "play ALL on 1");
+    question_is(st, 0, "異any");
+    apply_text(st, 1, "play ALL on 1");
+    question_is(st, 0, "異any");
+    apply_text(st, 2, "play 7同↕ on 1 Octo!");
+    question_is(st, 0, "異7");
+    /* now the card beneath the top is an ALL */
+    apply_text(st, 0, "play 3同↑ on 1 Octo!");
+    question_is(st, 0, "同3");
+    asobi_state_free(st);
+    st = new_state("octal", 3, SINGLE, 4);
+    octal_position p2 = {.hand = {"6同↕ 2小↑", "1大↑", "1小↑"}, .stack = {"1同↕ ALL 6約↑"}, .cond_from = {0}};
+    arrange(st, &p2);
+    question_is(st, 0, "同6");
+    refused_because(st, 0, "play 6同↕ point below", "is an ALL");
+    apply_text(st, 0, "play 6同↕ Octo!");
+    question_is(st, 0, "約6");
+    asobi_state_free(st);
+}
+
+/* ---- §⑤ the hand limit ---------------------------------------------------- */
+
+/* "手札は5枚までは持つことが出来ます。上限を超えた場合は即座に手札から1枚を
+ * 選択し、裏向きにして捨てる札にします". */
+static void test_hand_limit_discard(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 5);
+    octal_position p = {.hand = {"1大↑ 1小↑ 2小↑ 2同↑ 3同↑", "8異↕", "8倍↕"},
+                        .stack = {"1同↕ 8同↑", "2倍↕ 3異↑"},
+                        .cond_from = {0, 0},
+                        .deck_top = "7大↑"};
+    arrange(st, &p);
+    apply_text(st, 0, "pass");
+    assert_int_equal(hand_size(st, 0), 6);
+    assert_true(holds(st, 0, "7大↑"));
+    assert_int_equal(data(st)->phase, OCTAL_PHASE_DISCARD);
+    assert_int_equal(data(st)->seat, 0); /* at once, before the next player */
+    refused_because(st, 0, "pass", "discard one first");
+    refused_because(st, 0, "play 8同↑ on 1", "discard one first");
+    refused_because(st, 1, "pass", NULL);
+    refused_because(st, 0, "discard 8異↕", "you do not hold");
+    apply_text(st, 0, "discard 7大↑");
+    assert_int_equal(hand_size(st, 0), 5);
+    assert_true(data(st)->discarded[0] >> card_named("7大↑") & 1u);
+    assert_int_equal(data(st)->seat, 1);
+    refused_because(st, 1, "discard 8異↕", "only when a hand holds more than 5");
+    /* the discard is face down: others see a count, not the card */
+    json_t *v = asobi_state_view(st, 1);
+    json_t *p0 = json_array_get(json_object_get(v, "players"), 0);
+    assert_true(json_is_null(json_object_get(p0, "discards")));
+    assert_int_equal(json_integer_value(json_object_get(p0, "discard_count")), 1);
+    assert_int_equal(json_integer_value(json_object_get(v, "discard_size")), 1);
+    char *text = json_dumps(v, 0);
+    assert_null(strstr(text, "7大↑"));
+    free(text);
+    json_decref(v);
+    v = asobi_state_view(st, 0);
+    p0 = json_array_get(json_object_get(v, "players"), 0);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(p0, "discards"), 0)), "7大↑");
+    json_decref(v);
+    asobi_state_free(st);
+}
+
+/* ---- §⑥ the deck ------------------------------------------------------------ */
+
+/* "残り1枚になった段階で『捨て札』と『竜の問い掛け』使用カード以外を回収し、
+ * リシャッフルして山札の下に加え、補充します". Kept: from the top down to the
+ * card whose condition is in force, and the card beneath the top (ruling 8). */
+static void test_refill_when_one_card_is_left(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 6);
+    octal_position p = {.hand = {"1大↑", "1小↑", "1同↕"},
+                        .discarded = {"", "8倍↕"},
+                        /* question 1: the top 5大↕ points below at 7大↑ (index 3) */
+                        .stack = {"2小↑ 3同↑ 4異↑ 7大↑ 6同↕ 5大↕", "2同↑ 3異↑ 6約↑"},
+                        .cond_from = {3, 1},
+                        .deck_top = "8同↑ 8異↕",
+                        .deck_size = 2};
+    arrange(st, &p);
+    apply_text(st, 0, "pass");
+    const octal_state *s = data(st);
+    assert_true(holds(st, 0, "8異↕"));
+    /* question 1 keeps 7大↑ 6同↕ 5大↕; question 2 keeps 3異↑ 6約↑ */
+    assert_int_equal(s->stack[0].size, 3);
+    assert_int_equal(s->stack[0].e[0].card, card_named("7大↑"));
+    assert_int_equal(s->stack[0].e[2].cond_from, 0);
+    question_is(st, 0, "大5");
+    assert_int_equal(s->stack[1].size, 2);
+    question_is(st, 1, "異6");
+    /* 2小↑ 3同↑ 4異↑ and 2同↑ go under the last card; the discards stay out */
+    assert_int_equal(s->deck_size, 5);
+    assert_int_equal(s->deck[4], card_named("8同↑"));
+    uint64_t under = 0;
+    for (int i = 0; i < 4; i++)
+        under |= 1ull << s->deck[i];
+    assert_true(under == ((1ull << card_named("2小↑")) | (1ull << card_named("3同↑")) |
+                          (1ull << card_named("4異↑")) | (1ull << card_named("2同↑"))));
+    assert_int_equal(s->last.refilled, 4);
+    assert_true(s->discarded[1] >> card_named("8倍↕") & 1u);
+    asobi_state_free(st);
+}
+
+/* With nothing to draw and nothing to refill, a pass draws nothing (ruling 8). */
+static void test_empty_deck_draws_nothing(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, SINGLE, 7);
+    octal_position p = {.hand = {"1大↑ 2小↑", "1小↑", "1同↕"}, .stack = {"8同↑ 8異↕"}, .cond_from = {0},
+                        .deck_size = 0};
+    arrange(st, &p);
+    octal_state *s = asobi_state_data_mut(st);
+    /* move the deck into seat 2's discards */
+    for (int i = 0; i < s->deck_size; i++)
+        s->discarded[2] |= 1ull << s->deck[i];
+    memset(s->deck, 0, sizeof s->deck);
+    s->deck_size = 0;
+    apply_text(st, 0, "pass");
+    assert_int_equal(hand_size(st, 0), 2);
+    assert_false(data(st)->last.drew);
+    asobi_state_free(st);
+}
+
+/* ---- §⑦ Octo! ----------------------------------------------------------------- */
+
+/* "手札が2枚の状態からドラゴンカードの配置を行い、残り手札が1枚となる場合、
+ * 必ず「オクト！」を宣言…宣言し忘れた場合はペナルティとして山札からカードを
+ * 2枚引き". */
+static void test_octo_declaration(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 8);
+    octal_position p = {.hand = {"8倍↕ 2小↑", "8異↕ 3同↑", "4異↑ 2同↑ 3異↑"},
+                        .stack = {"1同↕ 8同↑", "2倍↕ 3異↕"},
+                        .cond_from = {0, 0},
+                        .deck_top = "5大↕ 6大↑"};
+    /* 3異↕ does not exist: use a real card for question 2's top */
+    p.stack[1] = "2倍↕ 4大↕";
+    arrange(st, &p);
+    refused_because(st, 2, "pass", NULL); /* not its turn */
+    apply_text(st, 0, "play 8倍↕ on 1 Octo!");
+    assert_int_equal(hand_size(st, 0), 1);
+    assert_true(data(st)->last.octo);
+    assert_int_equal(data(st)->last.penalty, 0);
+    apply_text(st, 1, "play 8異↕ on 1"); /* forgot Octo! */
+    assert_int_equal(hand_size(st, 1), 3);
+    assert_int_equal(data(st)->last.penalty, 2);
+    assert_true(holds(st, 1, "6大↑") && holds(st, 1, "5大↕"));
+    /* Octo! only when one card is left */
+    question_is(st, 1, "倍4");
+    refused_because(st, 2, "play 4異↑ on 2 Octo!", "leaves exactly one card");
+    asobi_state_free(st);
+}
+
+/* ---- §⑧ passes and the lay on the last card -------------------------------- */
+
+/* "『パス』をする場合は山札の一番上からカードを1枚引き、手札に加えます。全ての
+ * プレイヤーが『パス』をして一巡した場合でもゲームは継続されます。ただし、
+ * 二巡しても全てのプレイヤーがカードを配置出来なかった場合に限り、最後にカード
+ * を配置したプレイヤーは自分が最後に置いたカードの上に好きな数値カードを重ねて
+ * 置くことが出来ます（…指し示す条件は先に指し示していた条件と同じになります）". */
+static void test_two_rounds_of_passes_allow_the_lay(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, SINGLE, 9);
+    octal_position p = {.hand = {"1小↑ 2小↑", "3同↑ 4異↑", "5大↕ 7大↑ 6約↑"},
+                        .stack = {"1大↑ 2同↑"},
+                        .cond_from = {0},
+                        .deck_top = "8小↑ 8同↑ 8異↕ 8倍↕ 7小↑ 7同↕ 7異↕ 6大↑",
+                        .seat = 2};
+    arrange(st, &p);
+    question_is(st, 0, "大2");
+    apply_text(st, 2, "play 5大↕"); /* points at 2同↑: 同5, which nobody can answer */
+    question_is(st, 0, "同5");
+    assert_int_equal(data(st)->last_placer, 2);
+    const char *order[] = {"0", "1", "2", "0", "1"};
+    for (int i = 0; i < 5; i++)
+        apply_text(st, order[i][0] - '0', "pass");
+    /* seat 2's second turn: only 5 passes, the second round is not complete */
+    refused_because(st, 2, "lay 7大↑ on 1", "two full rounds");
+    apply_text(st, 2, "pass");
+    assert_int_equal(data(st)->passes_in_a_row, 6);
+    /* two full rounds: only the last placer may lay, on its own turn */
+    refused_because(st, 0, "lay 1小↑ on 1", "only the last player who placed");
+    apply_text(st, 0, "pass");
+    apply_text(st, 1, "pass");
+    json_t *v = asobi_state_view(st, 0);
+    assert_true(json_is_true(json_object_get(v, "lay_allowed")));
+    json_decref(v);
+    int before = hand_size(st, 2);
+    refused_because(st, 2, "play 7大↑", "does not answer");
+    apply_text(st, 2, "lay 7大↑ on 1");
+    /* the condition stays (同), the number is the new card's */
+    question_is(st, 0, "同7");
+    assert_int_equal(hand_size(st, 2), before - 1);
+    assert_int_equal(data(st)->passes_in_a_row, 0);
+    asobi_state_free(st);
+}
+
+/* ---- §⑨ override ---------------------------------------------------------------- */
+
+/* "手札が5枚になった場合に限り、『竜の問い掛け』を満たす竜札を4枚まで出す
+ * ことが出来ます…手札から値の大きい順にカードを配置し、一番小さい数が一番上に
+ * なるように…ALLドラゴンカードは一番大きい値として扱います。また、条件を満たせば
+ * 同じ値のカードを配置することも可能です". "条件はカードを配置する前に一番上
+ * にあったカードの条件を指し示すように配置します". */
+static void test_override(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 10);
+    octal_position p = {.hand = {"8小↑ 6同↕ 3異↑ 3約↕ 1大↑", "8倍↕ 6約↑ 2小↑ 4異↑", "1小↑"},
+                        .stack = {"1異↕ 1同↕", "2倍↕ 4大↕"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    question_is(st, 0, "異1"); /* all but 1 */
+    refused_because(st, 0, "override 3異↑ 6同↕ on 1", "from the highest number down");
+    refused_because(st, 0, "override 8小↑ 1大↑ on 1", "does not answer");
+    refused_because(st, 0, "override 8小↑ on 1", "2 to 4 cards");
+    apply_text(st, 0, "override 8小↑ 6同↕ 3異↑ on 1");
+    const octal_state *s = data(st);
+    assert_int_equal(s->stack[0].size, 5);
+    assert_int_equal(s->stack[0].e[4].card, card_named("3異↑"));
+    /* the new top points at the condition of the card on top before: 1同↕'s 同 */
+    question_is(st, 0, "同3");
+    assert_int_equal(hand_size(st, 0), 2);
+    /* only with exactly 5 cards */
+    refused_because(st, 1, "override 8倍↕ 6約↑ on 1", "exactly 5 cards");
+    asobi_state_free(st);
+}
+
+static void test_override_equal_numbers_and_all(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 11);
+    octal_position p = {.hand = {"3約↕ 3異↑ ALL 5倍↑ 1大↑", "8倍↕", "1小↑"},
+                        .stack = {"1異↕ 1同↕", "2倍↕ 4大↕"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    /* equal numbers in either order; the ALL counts highest (placed first) */
+    int id1 = -1, id2 = -1;
+    asobi_error err;
+    assert_int_equal(asobi_state_parse_action(st, 0, "override ALL 3約↕ 3異↑ on 1", &id1, &err), ASOBI_OK);
+    assert_int_equal(asobi_state_parse_action(st, 0, "override ALL 3異↑ 3約↕ on 1", &id2, &err), ASOBI_OK);
+    assert_int_not_equal(id1, id2);
+    refused_because(st, 0, "override 3約↕ ALL on 1", "ALL counts highest");
+    asobi_state *other = asobi_state_clone(st);
+    apply_text(st, 0, "override ALL 5倍↑ 3約↕ 3異↑ on 1 Octo!");
+    question_is(st, 0, "同3");
+    assert_int_equal(data(st)->stack[0].e[5].card, card_named("3異↑"));
+    assert_int_equal(hand_size(st, 0), 1);
+    apply_text(other, 0, "override ALL 5倍↑ 3異↑ 3約↕ on 1");
+    assert_int_equal(data(other)->stack[0].e[5].card, card_named("3約↕"));
+    assert_int_equal(hand_size(other, 0), 3); /* forgot Octo!: 1 + 2 */
+    asobi_state_free(other);
+    asobi_state_free(st);
+}
+
+/* ---- §遊び方 ③ and §⑩ the end ------------------------------------------------- */
+
+/* "最初に手札のカードがすべて無くなった人が勝者となります". */
+static void test_first_empty_hand_wins(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 12);
+    octal_position p = {.hand = {"8倍↕", "8異↕ 1大↑", "1小↑"},
+                        .stack = {"1異↕ 1同↕", "2倍↕ 4大↕"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    apply_text(st, 0, "play 8倍↕ on 1");
+    assert_true(asobi_state_terminal(st));
+    asobi_result r;
+    asobi_state_result(st, &r);
+    assert_int_equal(r.winners, 1u);
+    assert_int_equal(r.rank[0], 1);
+    assert_int_equal(r.rank[1], 2);
+    assert_int_equal(r.rank[2], 2); /* the others are not ranked: they share 2nd */
+    assert_refused(st, 1, OCTAL_ID_PASS, ASOBI_E_GAME_OVER);
+    asobi_state_free(st);
+}
+
+/* "5人以上であれば3位まで決めても良いです": option ranks. */
+static void test_playing_on_for_second_and_third(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 5, "{\"mode\":\"single\",\"ranks\":3}", 13);
+    octal_position p = {.hand = {"4異↑", "8異↕ 5倍↑", "7異↕", "6約↑ 2小↑", "2異↕ 5小↕"},
+                        .stack = {"1大↑ 3異↑"},
+                        .cond_from = {0}};
+    arrange(st, &p);
+    question_is(st, 0, "大3");
+    apply_text(st, 0, "play 4異↑"); /* ↑ at 3異↑: 異4 */
+    assert_false(asobi_state_terminal(st));
+    assert_int_equal(data(st)->finished_rank[0], 1);
+    apply_text(st, 1, "play 8異↕ Octo!");
+    question_is(st, 0, "異8");
+    apply_text(st, 2, "play 7異↕");
+    assert_int_equal(data(st)->finished_rank[2], 2);
+    apply_text(st, 3, "pass");
+    apply_text(st, 4, "play 2異↕ Octo!");
+    /* seat 0 is out: after seat 4 comes seat 1 */
+    assert_int_equal(data(st)->seat, 1);
+    apply_text(st, 1, "play 5倍↑");
+    assert_true(asobi_state_terminal(st));
+    asobi_result r;
+    asobi_state_result(st, &r);
+    assert_int_equal(r.rank[0], 1);
+    assert_int_equal(r.rank[2], 2);
+    assert_int_equal(r.rank[1], 3);
+    assert_int_equal(r.rank[3], 4);
+    assert_int_equal(r.rank[4], 4);
+    assert_int_equal(r.winners, 1u);
+    asobi_state_free(st);
+}
+
+/* ---- rulings: a blocked game, the turn cap ------------------------------------- */
+
+/* Ruling 14: nothing to draw or refill and no card anybody could place: the
+ * game ends at once; fewer cards in hand rank better. */
+static void test_blocked_game_ends(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, SINGLE, 14);
+    octal_position p = {.hand = {"1大↑ 2小↑", "3同↑", "ALL"}, .stack = {"1同↕ 8同↑"}, .cond_from = {0}, .seat = 0};
+    arrange(st, &p);
+    octal_state *s = asobi_state_data_mut(st);
+    for (int i = 0; i < s->deck_size; i++)
+        s->discarded[1] |= 1ull << s->deck[i];
+    memset(s->deck, 0, sizeof s->deck);
+    s->deck_size = 0;
+    /* question 同8: nobody holds an 8; seat 2's ALL cannot be its last card */
+    apply_text(st, 0, "pass");
+    assert_true(asobi_state_terminal(st));
+    assert_true(data(st)->blocked);
+    asobi_result r;
+    asobi_state_result(st, &r);
+    assert_int_equal(r.winners, (1u << 1) | (1u << 2));
+    assert_int_equal(r.rank[0], 3);
+    asobi_state_free(st);
+}
+
+/* Ruling 15: the safety cap on turns. */
+static void test_turn_cap(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, "{\"mode\":\"twin\",\"max_turns\":10}", 15);
+    for (int i = 0; i < 40 && !asobi_state_terminal(st); i++) {
+        int seat = data(st)->seat;
+        if (data(st)->phase == OCTAL_PHASE_DISCARD) {
+            int ids[OCTAL_MAX_ACTIONS];
+            asobi_state_legal(st, seat, ids);
+            assert_int_equal(asobi_state_apply(st, seat, ids[0], NULL), ASOBI_OK);
+        } else {
+            apply_text(st, seat, "pass");
+        }
+    }
+    assert_true(asobi_state_terminal(st));
+    assert_true(data(st)->capped);
+    assert_int_equal(data(st)->turns, 10);
+    asobi_state_free(st);
+}
+
+/* Single mode has one question. */
+static void test_single_mode_has_one_question(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 6, SINGLE, 16);
+    octal_position p = {.hand = {"8倍↕ 2小↑", "1大↑", "1小↑", "2同↑", "3同↑", "4異↑"},
+                        .stack = {"1異↕ 1同↕"},
+                        .cond_from = {0}};
+    arrange(st, &p);
+    refused_because(st, 0, "play 8倍↕ on 2", "only question 1");
+    apply_text(st, 0, "play 8倍↕ on 1 Octo!");
+    json_t *v = asobi_state_view(st, 3);
+    assert_int_equal(json_array_size(json_object_get(v, "questions")), 1);
+    assert_string_equal(json_string_value(json_object_get(v, "mode")), "single");
+    json_decref(v);
+    asobi_state_free(st);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_setup_deals_four_and_builds_the_questions),
+        cmocka_unit_test(test_modes_and_player_counts),
+        cmocka_unit_test(test_play_answers_a_question),
+        cmocka_unit_test(test_arrows_up_and_both),
+        cmocka_unit_test(test_all_card),
+        cmocka_unit_test(test_all_on_all_and_pointing_at_an_all),
+        cmocka_unit_test(test_hand_limit_discard),
+        cmocka_unit_test(test_refill_when_one_card_is_left),
+        cmocka_unit_test(test_empty_deck_draws_nothing),
+        cmocka_unit_test(test_octo_declaration),
+        cmocka_unit_test(test_two_rounds_of_passes_allow_the_lay),
+        cmocka_unit_test(test_override),
+        cmocka_unit_test(test_override_equal_numbers_and_all),
+        cmocka_unit_test(test_first_empty_hand_wins),
+        cmocka_unit_test(test_playing_on_for_second_and_third),
+        cmocka_unit_test(test_blocked_game_ends),
+        cmocka_unit_test(test_turn_cap),
+        cmocka_unit_test(test_single_mode_has_one_question),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
