@@ -10,12 +10,14 @@
 static void play_usage(FILE *out)
 {
     fprintf(out,
-            "usage: asobi play GAME [--players N] [--seat K|none] [--bots LIST] [--seed S]\n"
+            "usage: asobi play GAME [--players N] [--seat K[,K...]|none] [--bots LIST] [--seed S]\n"
             "                       [--opt KEY=VALUE]... [--options JSON] [--record FILE] [--quiet]\n"
             "\n"
             "Play GAME in the terminal: you at seat K (default 0), bots at the other seats.\n"
             "  --players N     how many players (default: the game's smallest count)\n"
-            "  --seat K|none   your seat; 'none' lets the bots play each other while you watch\n"
+            "  --seat K|none   your seat; 'none' lets the bots play each other while you watch;\n"
+            "                  several seats (--seat 0,1) seat several people at one terminal,\n"
+            "                  who take turns at the keyboard (the screen is cleared between them)\n"
             "  --bots LIST     bot specs for the other seats in order, comma-separated; the last\n"
             "                  one fills the remaining seats (default: random). See 'asobi bots'.\n"
             "  --seed S        the game's seed (default: a fresh one, printed at the start)\n"
@@ -121,6 +123,45 @@ static bool human_turn(asobi_match *m, int seat)
     return ok;
 }
 
+/* "none", or seats "0" / "0,2": the seats played by people. */
+static bool parse_seats(const char *text, uint32_t *humans)
+{
+    *humans = 0;
+    if (strcmp(text, "none") == 0)
+        return true;
+    char *copy = strdup(text), *save = NULL;
+    bool ok = true;
+    for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save)) {
+        long seat;
+        ok = cli_parse_long(item, 0, ASOBI_MAX_SEATS - 1, "--seat", &seat);
+        if (ok)
+            *humans |= 1u << seat;
+    }
+    free(copy);
+    if (ok && *humans == 0) {
+        fprintf(stderr, "asobi: --seat takes seat numbers (0,1) or none\n");
+        ok = false;
+    }
+    return ok;
+}
+
+/* Several people at one terminal: clear the screen so that the next one
+ * does not see what the last one saw, and wait until they are there. */
+static void hand_over(int seat)
+{
+    bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (terminal)
+        printf("\033[2J\033[H");
+    printf("\n===== Seat %d's turn: only seat %d should look now =====\n", seat, seat);
+    if (terminal) {
+        printf("Press Enter when seat %d is at the keyboard.", seat);
+        fflush(stdout);
+        int c;
+        while ((c = getchar()) != EOF && c != '\n') {
+        }
+    }
+}
+
 int cli_play(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -130,8 +171,8 @@ int cli_play(int argc, char **argv)
         {"record", required_argument, NULL, 'r'},  {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
-    long seat = 0;
-    bool spectate = false, quiet = false;
+    uint32_t humans = 1; /* seat 0 */
+    bool quiet = false;
     cli_game_args ga = {0};
     const char *bots_arg = "random", *record_path = NULL;
     int status = 2, c, handled;
@@ -144,9 +185,7 @@ int cli_play(int argc, char **argv)
         }
         switch (c) {
         case 'k':
-            if (strcmp(optarg, "none") == 0)
-                spectate = true;
-            else if (!cli_parse_long(optarg, 0, ASOBI_MAX_SEATS - 1, "--seat", &seat))
+            if (!parse_seats(optarg, &humans))
                 goto done;
             break;
         case 'b': bots_arg = optarg; break;
@@ -163,10 +202,11 @@ int cli_play(int argc, char **argv)
         goto done;
     long players = ga.players;
     uint64_t seed = ga.seed;
-    if (!spectate && seat >= players) {
+    if (humans >> players) {
         fprintf(stderr, "asobi: --seat must be from 0 to %ld for %ld players\n", players - 1, players);
         goto done;
     }
+    bool spectate = humans == 0, several = __builtin_popcount(humans) > 1;
     asobi_error err;
     asobi_match *m = asobi_match_new(asobi_game_name(game), (int)players, ga.options, seed, &err);
     if (!m) {
@@ -183,7 +223,7 @@ int cli_play(int argc, char **argv)
     int next = 0;
     bool bots_ok = true;
     for (int i = 0; i < players && bots_ok; i++) {
-        if (!spectate && i == seat)
+        if (humans & (1u << i))
             continue;
         const char *spec = specs[next < nspecs ? next : nspecs - 1];
         next++;
@@ -201,12 +241,15 @@ int cli_play(int argc, char **argv)
     if (!quiet) {
         printf("%s, %ld players, seed %llu.", asobi_game_title(game), players, (unsigned long long)seed);
         for (int i = 0; i < players; i++)
-            printf(" seat %d: %s%s", i, bots[i] ? asobi_bot_spec(bots[i]) : "you", i + 1 < players ? "," : "\n");
+            printf(" seat %d: %s%s", i, bots[i] ? asobi_bot_spec(bots[i]) : several ? "a person" : "you",
+                   i + 1 < players ? "," : "\n");
         if (!spectate)
             printf("Type 'help' at the prompt for the commands.\n");
     }
     const asobi_state *s = asobi_match_state(m);
-    int human = spectate ? -1 : (int)seat;
+    /* the seat whose eyes are on the screen: the one person, or (several)
+     * the one who acted last; bots' moves are announced as that seat sees them */
+    int human = spectate ? ASOBI_ALL_SEEING : __builtin_ctz(humans);
     bool quit = false;
     char text[256];
     status = 0;
@@ -217,6 +260,10 @@ int cli_play(int argc, char **argv)
             if ((to_move & (1u << i)) && bots[i])
                 actor = i;
         if (actor < 0) {
+            int next_human = __builtin_ctz(to_move & humans);
+            if (several && next_human != human)
+                hand_over(next_human);
+            human = next_human;
             if (!human_turn(m, human)) {
                 quit = true;
                 break;
@@ -243,7 +290,7 @@ int cli_play(int argc, char **argv)
     else if (status == 0) {
         if (!quiet) {
             printf("\n");
-            print_render(s, human < 0 ? ASOBI_ALL_SEEING : human);
+            print_render(s, several ? ASOBI_ALL_SEEING : human);
         }
         printf("\n");
         cli_print_result(s);

@@ -53,6 +53,13 @@ yes 1 | head -400 | "$asobi" play psycle --seed 4 --record "$tmp/human.json" >"$
 check "a full human game ends" contains "$tmp/full" "Result:"
 check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
 
+# two people at one terminal (hot seat): both seats prompt in turn
+yes 1 | head -3000 | "$asobi" play psycle --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
+check "hot seat game ends" contains "$tmp/hotseat" "Result:"
+check "hot seat hands over to seat 1" contains "$tmp/hotseat" "Seat 1's turn"
+check "hot seat prompts seat 1" contains "$tmp/hotseat" "Your move, seat 1"
+"$asobi" play psycle --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
+
 # bad arguments: exit 2 with a message
 for args in "play nosuchgame" "play psycle --players 9" "play psycle --seat 5" "play psycle --seed -1" \
             "play psycle --bots oracle" "play psycle --opt max_cycles=0" "sim psycle --games 0" \
