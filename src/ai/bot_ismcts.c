@@ -47,7 +47,9 @@
  * equilibrium in zero-sum games and to a coarse correlated equilibrium with
  * 3-4 players, while UCT's deterministic picks can cycle; PSYCLE's rounds
  * are pure guessing games whose equilibria are mixed. At a simultaneous
- * root the bot samples its move from its average strategy there.
+ * root the bot samples its move from its average regret-matching strategy
+ * there (the average of the R+ strategies, without the gamma exploration,
+ * which only serves to sample every action now and then).
  *
  * Rewards (per seat, from asobi_state_result at the end of a playout): a
  * game over gives each of k winners 1/k and every other seat 0 (nobody wins:
@@ -65,9 +67,10 @@
 
 typedef struct ismcts_node {
     int32_t first_child, next_sibling;
-    int32_t key;     /* offset into keys: per seat, the action taken on the edge into this node (-1: none) */
+    int32_t key;     /* action node: offset into keys, per seat the action taken (-1: none); else -1 */
     int32_t sim;     /* offset into the regret tables (a simultaneous node), -1 until first needed */
-    uint32_t actors; /* the seats that acted on the edge into this node */
+    uint32_t actors; /* action node: the seats that acted; 0 for a decision node */
+    uint64_t obs;    /* decision node: the fingerprint of the bot's information set there */
     uint32_t visits, avail;
     double reward; /* sum of the rewards of the (single) actor of the edge */
 } ismcts_node;
@@ -115,6 +118,7 @@ typedef struct ismcts_bot {
     unsigned *tried;
     unsigned stamp_now;
     asobi_state *work;
+    asobi_state *probe; /* for the information-set fingerprints */
     long last_iterations; /* of the last move (for benchmarks) */
 } ismcts_bot;
 
@@ -137,6 +141,7 @@ static void ismcts_destroy(void *p)
     free(b->stamp);
     free(b->tried);
     asobi_state_free(b->work);
+    asobi_state_free(b->probe);
     free(b);
 }
 
@@ -184,19 +189,20 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->gamma = gamma;
     b->max_depth = (long)depth;
     b->playout = playout;
-    /* One node per iteration at most, plus the root. Under a time budget
-     * the pool is a fixed size (nodes=, default 2^17); the pages of a large
-     * block are only touched as nodes are used. */
-    long cap = nodes > 0 ? (long)nodes : seconds > 0 ? 1L << 17 : b->iters + 2;
+    /* Two nodes per iteration at most (an action node and the decision
+     * node after it), plus the root. Under a time budget the pool is a fixed
+     * size (nodes=, default 2^18); the pages of a large block are only
+     * touched as nodes are used. */
+    long cap = nodes > 0 ? (long)nodes : seconds > 0 ? 1L << 18 : 2 * b->iters + 2;
     if (cap < 2)
         cap = 2;
     b->node_cap = (int32_t)cap;
     b->nodes = malloc((size_t)cap * sizeof *b->nodes);
     b->keys = malloc((size_t)cap * (size_t)players * sizeof *b->keys);
     size_t table = (size_t)players * (size_t)b->max_actions;
-    b->sim_cap = (int32_t)cap;
-    b->regret = malloc((size_t)cap * table * sizeof *b->regret);
-    b->strategy = malloc((size_t)cap * table * sizeof *b->strategy);
+    b->sim_cap = (int32_t)(cap / 2 + 1); /* decision nodes only */
+    b->regret = malloc((size_t)b->sim_cap * table * sizeof *b->regret);
+    b->strategy = malloc((size_t)b->sim_cap * table * sizeof *b->strategy);
     b->path_cap = 4096;
     b->path = malloc((size_t)b->path_cap * sizeof *b->path);
     b->sim_steps_cap = b->path_cap * players;
@@ -234,8 +240,9 @@ static int popcount32(uint32_t m)
     return n;
 }
 
-/* A new node under parent reached by the joint action chosen[] of the seats in actors. */
-static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen)
+/* A new node under parent: an action node for the joint action chosen[] of
+ * the seats in actors, or (actors 0, chosen NULL) a decision node. */
+static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen, uint64_t obs)
 {
     if (b->node_count >= b->node_cap)
         return NO_NODE;
@@ -243,14 +250,16 @@ static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const in
     ismcts_node *n = &b->nodes[i];
     n->first_child = NO_NODE;
     n->next_sibling = NO_NODE;
-    n->key = i * b->players;
+    n->key = chosen ? i * b->players : -1;
     n->sim = -1;
     n->actors = actors;
+    n->obs = obs;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0;
-    for (int s = 0; s < b->players; s++)
-        b->keys[n->key + s] = (actors & (1u << s)) ? chosen[s] : -1;
+    if (chosen)
+        for (int s = 0; s < b->players; s++)
+            b->keys[n->key + s] = (actors & (1u << s)) ? chosen[s] : -1;
     if (parent != NO_NODE) {
         n->next_sibling = b->nodes[parent].first_child;
         b->nodes[parent].first_child = i;
@@ -367,7 +376,7 @@ static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state 
         *expanded = true;
         int chosen[ASOBI_MAX_SEATS];
         chosen[mover] = a;
-        int32_t child = new_node(b, node, mover_mask, chosen);
+        int32_t child = new_node(b, node, mover_mask, chosen, 0);
         if (child != NO_NODE)
             b->nodes[child].avail = 1;
         return child;
@@ -411,7 +420,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             int id = b->ids[i];
             double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
             double sigma = (1 - b->gamma) * rm + b->gamma / n;
-            strategy[id] += sigma;
+            strategy[id] += rm; /* the average strategy leaves the exploration out */
             acc += sigma;
             last_sigma = sigma;
             if (a < 0 && u < acc) {
@@ -445,7 +454,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             return c;
     }
     *expanded = true;
-    return new_node(b, node, mask, b->chosen);
+    return new_node(b, node, mask, b->chosen, 0);
 }
 
 static void backup(ismcts_bot *b, int32_t depth, const double *r)
@@ -476,6 +485,44 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
     }
 }
 
+/* The bot's information set in state s, as a 64-bit fingerprint. The
+ * interface promises that determinizing for a viewer with a given rng
+ * depends only on what that viewer sees: so determinizing a copy with a
+ * fixed seed gives one canonical representative of everything the bot's
+ * seat sees in s, and hashing its bytes (FNV-1a over the memcpy-able block)
+ * names the information set. Two states share a fingerprint exactly when
+ * the seat sees the same thing in both (up to a 2^-64 collision). */
+static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
+{
+    asobi_state_copy(b->probe, s);
+    asobi_rng fixed;
+    asobi_rng_seed(&fixed, 0x5eedf00dULL);
+    asobi_state_determinize(b->probe, b->seat, &fixed);
+    asobi_state_retract_unseen(b->probe, b->seat);
+    const unsigned char *bytes = (const unsigned char *)b->probe;
+    size_t n = asobi_state_size(b->probe);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The decision node under action node a for the information set obs (maybe new). */
+static int32_t observe(ismcts_bot *b, int32_t a, uint64_t obs, bool *expanded)
+{
+    for (int32_t c = b->nodes[a].first_child; c != NO_NODE; c = b->nodes[c].next_sibling)
+        if (b->nodes[c].obs == obs)
+            return c;
+    *expanded = true;
+    return new_node(b, a, 0, NULL, obs);
+}
+
+/* One iteration. The tree alternates decision nodes (an information set of
+ * the bot) and action nodes (the joint action taken there, holding the
+ * statistics). After an action the new state's information set picks the
+ * next decision node: what the action revealed to the bot (a card turned
+ * over, the next target tile of PSYCLE drawn at random) is part of the
+ * path, so later choices in the tree can depend on it, as at the table. */
 static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
 {
     asobi_state *s = b->work;
@@ -511,9 +558,12 @@ static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
         }
         step->node = child;
         depth++;
-        if (expanded || child == NO_NODE)
+        if (child == NO_NODE)
             break;
-        node = child;
+        int32_t next = observe(b, child, fingerprint(b, s), &expanded);
+        if (expanded || next == NO_NODE)
+            break;
+        node = next;
     }
     playout(b, s, rng);
     double r[ASOBI_MAX_SEATS];
@@ -526,15 +576,16 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     ismcts_bot *b = p;
     if (!b->work || asobi_state_size(b->work) != asobi_state_size(state)) {
         asobi_state_free(b->work);
+        asobi_state_free(b->probe);
         b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
+        b->probe = asobi_state_clone(state);
     }
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)
         return b->ids[0];
     b->node_count = 0;
     b->sim_count = 0;
-    int chosen[ASOBI_MAX_SEATS] = {0};
-    new_node(b, NO_NODE, 0, chosen);
+    new_node(b, NO_NODE, 0, NULL, 0);
     long done = 0;
     if (b->seconds > 0) {
         double end = now_seconds() + b->seconds;
