@@ -98,7 +98,7 @@ typedef struct ismcts_bot {
     /* parameters */
     long iters;
     double seconds; /* > 0: budget by time instead of iterations */
-    double c, gamma;
+    double c, gamma, purify;
     long max_depth; /* playout cap, 0: until the end */
     playout_kind playout;
     /* pools */
@@ -122,7 +122,8 @@ typedef struct ismcts_bot {
     long last_iterations; /* of the last move (for benchmarks) */
 } ismcts_bot;
 
-static const char *const ismcts_keys[] = {"iters", "time", "c", "gamma", "playout", "depth", "nodes", NULL};
+static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
+                                          "depth", "nodes", "purify", NULL};
 
 static void ismcts_destroy(void *p)
 {
@@ -150,13 +151,14 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
 {
     if (asobi_bot_params_only(params, ismcts_keys, "ismcts", err) != ASOBI_OK)
         return NULL;
-    double iters, seconds, c, gamma, depth, nodes;
+    double iters, seconds, c, gamma, depth, nodes, purify;
     if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "gamma", 0.1, 0.001, 1, &gamma, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
-        asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK)
+        asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK)
         return NULL;
     if (json_object_get(params, "iters") && json_object_get(params, "time")) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: give iters= or time=, not both");
@@ -187,6 +189,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->seconds = seconds;
     b->c = c;
     b->gamma = gamma;
+    b->purify = purify;
     b->max_depth = (long)depth;
     b->playout = playout;
     /* Two nodes per iteration at most (an action node and the decision
@@ -603,19 +606,28 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     uint32_t mask = asobi_state_to_move(state);
     n = asobi_state_legal(state, seat, b->ids);
     if (popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
-        /* Simultaneous root: sample from the seat's average strategy. */
+        /* Simultaneous root: sample from the seat's average strategy,
+         * leaving out the actions below purify x the largest probability
+         * (the noise of a finite search; purify=0 keeps them all). */
         const double *strategy = b->strategy + b->nodes[ROOT].sim + (size_t)seat * (size_t)b->max_actions;
-        double total = 0;
+        double total = 0, top = 0;
         for (int i = 0; i < n; i++)
-            total += strategy[b->ids[i]];
+            top = strategy[b->ids[i]] > top ? strategy[b->ids[i]] : top;
+        double cut = b->purify * top;
+        for (int i = 0; i < n; i++)
+            total += strategy[b->ids[i]] >= cut ? strategy[b->ids[i]] : 0;
         if (total > 0) {
             double u = asobi_rng_unit(rng) * total, acc = 0;
+            int last = b->ids[n - 1];
             for (int i = 0; i < n; i++) {
+                if (strategy[b->ids[i]] < cut)
+                    continue;
+                last = b->ids[i];
                 acc += strategy[b->ids[i]];
                 if (u < acc)
                     return b->ids[i];
             }
-            return b->ids[n - 1];
+            return last;
         }
     } else {
         /* Sequential root: the most visited legal child. */
