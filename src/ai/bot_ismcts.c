@@ -91,6 +91,7 @@ typedef struct sim_step {
 } sim_step;
 
 typedef enum { PLAYOUT_RANDOM, PLAYOUT_HEURISTIC } playout_kind;
+typedef enum { SIM_RM, SIM_DUCT } sim_rule_kind;
 
 typedef struct ismcts_bot {
     const asobi_game_def *game;
@@ -101,6 +102,7 @@ typedef struct ismcts_bot {
     double c, gamma, purify;
     long max_depth; /* playout cap, 0: until the end */
     playout_kind playout;
+    sim_rule_kind sim_rule;
     /* pools */
     ismcts_node *nodes;
     int32_t node_cap, node_count;
@@ -123,7 +125,7 @@ typedef struct ismcts_bot {
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
-                                          "depth", "nodes", "purify", NULL};
+                                          "depth", "nodes", "purify", "sim",   NULL};
 
 static void ismcts_destroy(void *p)
 {
@@ -172,6 +174,14 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: playout=%.40s: use random or heuristic", pk);
         return NULL;
     }
+    sim_rule_kind sim_rule = SIM_RM;
+    const char *sk = json_string_value(json_object_get(params, "sim"));
+    if (sk && strcmp(sk, "duct") == 0)
+        sim_rule = SIM_DUCT;
+    else if (sk && strcmp(sk, "rm") != 0) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: sim=%.40s: use rm or duct", sk);
+        return NULL;
+    }
     if (playout == PLAYOUT_HEURISTIC && !game->heuristic) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: %s has no heuristic for playout=heuristic", game->title);
         return NULL;
@@ -192,6 +202,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->purify = purify;
     b->max_depth = (long)depth;
     b->playout = playout;
+    b->sim_rule = sim_rule;
     /* Two nodes per iteration at most (an action node and the decision
      * node after it), plus the root. Under a time budget the pool is a fixed
      * size (nodes=, default 2^18); the pages of a large block are only
@@ -388,6 +399,35 @@ static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state 
     return best;
 }
 
+/* Decoupled UCT (sim=duct): the seat's own UCB1 over its legal actions at
+ * the node (reward sums in sums, visits in visits), untried actions first. */
+static int duct_pick(ismcts_bot *b, const double *sums, const double *visits, int n, asobi_rng *rng)
+{
+    double total = 0;
+    int untried = 0;
+    for (int i = 0; i < n; i++) {
+        total += visits[b->ids[i]];
+        untried += visits[b->ids[i]] == 0;
+    }
+    if (untried > 0) {
+        int k = (int)asobi_rng_below(rng, (uint32_t)untried);
+        for (int i = 0; i < n; i++)
+            if (visits[b->ids[i]] == 0 && k-- == 0)
+                return b->ids[i];
+    }
+    double best = -1e300, logn = log(total);
+    int a = b->ids[0];
+    for (int i = 0; i < n; i++) {
+        int id = b->ids[i];
+        double score = sums[id] / visits[id] + b->c * sqrt(logn / visits[id]);
+        if (score > best) {
+            best = score;
+            a = id;
+        }
+    }
+    return a;
+}
+
 /* Simultaneous node: every seat samples from its own regret-matching
  * strategy; the child of the joint action (maybe new). Writes the picks to
  * b->chosen and the sim steps for the backup. Returns NO_NODE with *stop if
@@ -419,7 +459,9 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
         double u = asobi_rng_unit(rng), acc = 0, pa = 0, last_sigma = 0;
         int a = -1;
-        for (int i = 0; i < n; i++) {
+        if (b->sim_rule == SIM_DUCT)
+            a = duct_pick(b, regret, strategy, n, rng);
+        for (int i = 0; a < 0 && i < n; i++) {
             int id = b->ids[i];
             double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
             double sigma = (1 - b->gamma) * rm + b->gamma / n;
@@ -431,7 +473,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
                 pa = sigma;
             }
         }
-        if (a < 0) { /* rounding left u above the total */
+        if (a < 0 && b->sim_rule == SIM_RM) { /* rounding left u above the total */
             a = b->ids[n - 1];
             pa = last_sigma;
         }
@@ -480,6 +522,11 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
             sim_step *ss = &b->sim_steps[p->sim_first + k];
             double x = r[ss->seat];
             double *regret = b->regret + base + (size_t)ss->seat * (size_t)b->max_actions;
+            if (b->sim_rule == SIM_DUCT) { /* regret holds reward sums, strategy visits */
+                regret[ss->action] += x;
+                b->strategy[base + (size_t)ss->seat * (size_t)b->max_actions + (size_t)ss->action] += 1;
+                continue;
+            }
             const int *legal = b->legal_buf + ss->legal_first;
             for (int32_t i = 0; i < ss->legal_count; i++)
                 regret[legal[i]] -= x;
