@@ -17,7 +17,9 @@
  *      determinizes it again for the bot's seat, so every iteration plays in
  *      a different world that agrees with everything the bot can see;
  *   2. descends the tree, considering only the children whose actions are
- *      legal in this world ("availability");
+ *      legal in this world ("availability"); the tree alternates decision
+ *      nodes (an information set of the bot, named by a fingerprint, see
+ *      fingerprint()) and action nodes (the joint action taken there);
  *   3. adds one node, plays the game out (random or the game's heuristic);
  *   4. backs the per-seat rewards up the path.
  *
@@ -45,7 +47,9 @@
  * seat, and the child is keyed by the joint action. Regret matching (rather
  * than decoupled UCT) is used because its average strategy converges to an
  * equilibrium in zero-sum games and to a coarse correlated equilibrium with
- * 3-4 players, while UCT's deterministic picks can cycle; PSYCLE's rounds
+ * 3-4 players, while UCT's deterministic picks can cycle (measured on
+ * PSYCLE: docs/ai.md; sim=duct selects decoupled UCT, sim=rm+ regret
+ * matching+ that clamps regrets at 0, for comparison); PSYCLE's rounds
  * are pure guessing games whose equilibria are mixed. At a simultaneous
  * root the bot samples its move from its average regret-matching strategy
  * there (the average of the R+ strategies, without the gamma exploration,
@@ -91,7 +95,7 @@ typedef struct sim_step {
 } sim_step;
 
 typedef enum { PLAYOUT_RANDOM, PLAYOUT_HEURISTIC } playout_kind;
-typedef enum { SIM_RM, SIM_DUCT } sim_rule_kind;
+typedef enum { SIM_RM, SIM_RM_PLUS, SIM_DUCT } sim_rule_kind;
 
 typedef struct ismcts_bot {
     const asobi_game_def *game;
@@ -178,8 +182,10 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     const char *sk = json_string_value(json_object_get(params, "sim"));
     if (sk && strcmp(sk, "duct") == 0)
         sim_rule = SIM_DUCT;
+    else if (sk && strcmp(sk, "rm+") == 0)
+        sim_rule = SIM_RM_PLUS;
     else if (sk && strcmp(sk, "rm") != 0) {
-        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: sim=%.40s: use rm or duct", sk);
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: sim=%.40s: use rm, rm+ or duct", sk);
         return NULL;
     }
     if (playout == PLAYOUT_HEURISTIC && !game->heuristic) {
@@ -473,7 +479,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
                 pa = sigma;
             }
         }
-        if (a < 0 && b->sim_rule == SIM_RM) { /* rounding left u above the total */
+        if (a < 0 && b->sim_rule != SIM_DUCT) { /* rounding left u above the total */
             a = b->ids[n - 1];
             pa = last_sigma;
         }
@@ -531,6 +537,9 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
             for (int32_t i = 0; i < ss->legal_count; i++)
                 regret[legal[i]] -= x;
             regret[ss->action] += x / ss->prob;
+            if (b->sim_rule == SIM_RM_PLUS) /* regret matching+: regrets never stay negative */
+                for (int32_t i = 0; i < ss->legal_count; i++)
+                    regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
         }
     }
 }

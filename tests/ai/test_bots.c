@@ -16,6 +16,7 @@ static const char *const specs[] = {
     "ismcts:iters=40,depth=8,c=1.5,gamma=0.3",
     "ismcts:iters=30,nodes=5", /* a pool that fills up */
     "ismcts:iters=40,sim=duct,purify=0.2",
+    "ismcts:iters=40,sim=rm+",
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
