@@ -118,6 +118,9 @@ typedef struct ismcts_bot {
     sim_step *sim_steps;
     int32_t sim_steps_cap;
     int *legal_buf;
+    double *sigma_buf; /* the sampling probabilities, parallel to legal_buf */
+    double *base_sum, *base_count; /* baselines per decision node, as the regret tables */
+    bool baseline;
     int32_t legal_cap;
     int *ids, *chosen;
     unsigned *stamp; /* per action id: the stamp of the last time it was seen legal */
@@ -129,7 +132,7 @@ typedef struct ismcts_bot {
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
-                                          "depth", "nodes", "purify", "sim",   NULL};
+                                          "depth", "nodes", "purify", "sim",   "baseline", NULL};
 
 static void ismcts_destroy(void *p)
 {
@@ -139,6 +142,9 @@ static void ismcts_destroy(void *p)
     free(b->nodes);
     free(b->keys);
     free(b->regret);
+    free(b->sigma_buf);
+    free(b->base_sum);
+    free(b->base_count);
     free(b->strategy);
     free(b->path);
     free(b->sim_steps);
@@ -157,14 +163,15 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
 {
     if (asobi_bot_params_only(params, ismcts_keys, "ismcts", err) != ASOBI_OK)
         return NULL;
-    double iters, seconds, c, gamma, depth, nodes, purify;
+    double iters, seconds, c, gamma, depth, nodes, purify, baseline;
     if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "gamma", 0.1, 0.001, 1, &gamma, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK ||
-        asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK)
+        asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "baseline", 0, 0, 1, &baseline, err) != ASOBI_OK)
         return NULL;
     if (json_object_get(params, "iters") && json_object_get(params, "time")) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: give iters= or time=, not both");
@@ -206,6 +213,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->c = c;
     b->gamma = gamma;
     b->purify = purify;
+    b->baseline = baseline > 0;
     b->max_depth = (long)depth;
     b->playout = playout;
     b->sim_rule = sim_rule;
@@ -222,6 +230,8 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     size_t table = (size_t)players * (size_t)b->max_actions;
     b->sim_cap = (int32_t)(cap / 2 + 1); /* decision nodes only */
     b->regret = malloc((size_t)b->sim_cap * table * sizeof *b->regret);
+    b->base_sum = malloc((size_t)b->sim_cap * table * sizeof *b->base_sum);
+    b->base_count = malloc((size_t)b->sim_cap * table * sizeof *b->base_count);
     b->strategy = malloc((size_t)b->sim_cap * table * sizeof *b->strategy);
     b->path_cap = 4096;
     b->path = malloc((size_t)b->path_cap * sizeof *b->path);
@@ -232,12 +242,14 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         legal_cap = 1u << 22;
     b->legal_cap = (int32_t)legal_cap;
     b->legal_buf = malloc(legal_cap * sizeof *b->legal_buf);
+    b->sigma_buf = malloc(legal_cap * sizeof *b->sigma_buf);
     b->ids = malloc((size_t)b->max_actions * sizeof *b->ids);
     b->chosen = malloc(ASOBI_MAX_SEATS * sizeof *b->chosen);
     b->stamp = calloc((size_t)b->max_actions, sizeof *b->stamp);
     b->tried = calloc((size_t)b->max_actions, sizeof *b->tried);
     if (!b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
-        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried) {
+        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried || !b->sigma_buf ||
+        !b->base_sum || !b->base_count) {
         ismcts_destroy(b);
         asobi_fail(err, ASOBI_E_NOMEM, "ismcts: out of memory for %ld nodes", cap);
         return NULL;
@@ -297,6 +309,8 @@ static int32_t sim_tables(ismcts_bot *b, int32_t node)
         size_t table = (size_t)b->players * (size_t)b->max_actions;
         n->sim = (int32_t)((size_t)b->sim_count++ * table);
         memset(b->regret + n->sim, 0, table * sizeof *b->regret);
+        memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
+        memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
         memset(b->strategy + n->sim, 0, table * sizeof *b->strategy);
     }
     return n->sim;
@@ -472,6 +486,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
             double sigma = (1 - b->gamma) * rm + b->gamma / n;
             strategy[id] += rm; /* the average strategy leaves the exploration out */
+            b->sigma_buf[*legal_used + i] = sigma;
             acc += sigma;
             last_sigma = sigma;
             if (a < 0 && u < acc) {
@@ -534,6 +549,33 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
                 continue;
             }
             const int *legal = b->legal_buf + ss->legal_first;
+            if (b->baseline) {
+                /* Variance reduction with per-action baselines (Schmid et al.
+                 * 2019, VR-MCCFR): rhat(c) = mu(c) + [c = a](x - mu(a)) / sigma(a),
+                 * v = sum sigma(c) rhat(c), R(c) += rhat(c) - v. Unbiased like the
+                 * plain estimate (mu comes from earlier iterations only), with
+                 * far smaller importance weights when mu is close to the truth. */
+                size_t off = base + (size_t)ss->seat * (size_t)b->max_actions;
+                const double *sigma = b->sigma_buf + ss->legal_first;
+                double v = 0;
+                for (int32_t i = 0; i < ss->legal_count; i++) {
+                    int c = legal[i];
+                    double mu = b->base_count[off + c] > 0 ? b->base_sum[off + c] / b->base_count[off + c] : 0;
+                    v += sigma[i] * (mu + (c == ss->action ? (x - mu) / ss->prob : 0));
+                }
+                for (int32_t i = 0; i < ss->legal_count; i++) {
+                    int c = legal[i];
+                    double mu = b->base_count[off + c] > 0 ? b->base_sum[off + c] / b->base_count[off + c] : 0;
+                    double rhat = mu + (c == ss->action ? (x - mu) / ss->prob : 0);
+                    regret[c] += rhat - v;
+                }
+                b->base_sum[off + ss->action] += x;
+                b->base_count[off + ss->action] += 1;
+                if (b->sim_rule == SIM_RM_PLUS)
+                    for (int32_t i = 0; i < ss->legal_count; i++)
+                        regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
+                continue;
+            }
             for (int32_t i = 0; i < ss->legal_count; i++)
                 regret[legal[i]] -= x;
             regret[ss->action] += x / ss->prob;

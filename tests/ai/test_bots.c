@@ -17,6 +17,8 @@ static const char *const specs[] = {
     "ismcts:iters=30,nodes=5", /* a pool that fills up */
     "ismcts:iters=40,sim=duct,purify=0.2",
     "ismcts:iters=40,sim=rm+",
+    "ismcts:iters=40,baseline=1",
+    "ismcts:iters=40,baseline=1,sim=rm+",
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
