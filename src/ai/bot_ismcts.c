@@ -12,7 +12,7 @@
  * Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information
  * Set Monte Carlo Tree Search"). The tree belongs to the bot's information
  * set: its root is the position as the bot sees it, and a node is reached by
- * a sequence of action ids from there. Each iteration
+ * a sequence of actions and observations from there. Each iteration
  *   1. copies the bot's state (already determinized by asobi_bot_choose) and
  *      determinizes it again for the bot's seat, so every iteration plays in
  *      a different world that agrees with everything the bot can see;
@@ -20,12 +20,13 @@
  *      legal in this world ("availability"); the tree alternates decision
  *      nodes (an information set of the bot, named by a fingerprint, see
  *      fingerprint()) and action nodes (the joint action taken there);
- *   3. adds one node, plays the game out (random or the game's heuristic);
+ *   3. adds at most one action node and the decision node below it, then
+ *      plays the game out (random or the game's heuristic);
  *   4. backs the per-seat rewards up the path.
  *
- * Two kinds of node, told apart by the state at hand:
+ * Two kinds of decision, told apart by the state at hand:
  *
- * Sequential (one seat to move). The children are that seat's actions. The
+ * Sequential (one seat to move). The action nodes are that seat's actions. The
  * seat picks with UCB1 corrected for availability,
  *     mean + c * sqrt(ln(avail) / visits),
  * where avail counts the iterations in which the child was legal (not the
@@ -43,8 +44,9 @@
  * over the n actions legal in this world; after the iteration, with reward x
  * for that seat and a the action it sampled with probability sigma(a),
  *     R(b) += (b == a ? x / sigma(a) : 0) - x    for every legal b
- * (the importance-sampled regret). The joint action is then applied seat by
- * seat, and the child is keyed by the joint action. Regret matching (rather
+ * (the importance-sampled regret; baseline=1 uses per-action baselines to
+ * reduce its variance). The joint action is then applied seat by seat, and
+ * the action node is keyed by the joint action. Regret matching (rather
  * than decoupled UCT) is used because its average strategy converges to an
  * equilibrium in zero-sum games and to a coarse correlated equilibrium with
  * 3-4 players, while UCT's deterministic picks can cycle (measured on
@@ -61,9 +63,9 @@
  * with the seats ranked first by the result's current scores as winners.
  *
  * The inner loop allocates nothing: the nodes, the simultaneous nodes'
- * regret tables, the path and one working state are made when the bot is
- * created (or at the first move, for the state), and a state copy is a
- * memcpy. When the node pool is full the search goes on without adding
+ * regret tables, the path and two working states (the iteration's world
+ * and the fingerprint probe) are made when the bot is created (or at its
+ * first move, for the states), and a state copy is a memcpy. When the node pool is full the search goes on without adding
  * nodes (the playouts still count). */
 
 #define ROOT 0
