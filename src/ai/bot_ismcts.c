@@ -749,8 +749,10 @@ const asobi_bot_def asobi_bot_ismcts = {
     .name = "ismcts",
     .help = "information-set MCTS over determinizations; regret matching at simultaneous choices. "
             "iters=N (default 1000) or time=S seconds per move; c=0.7 (UCB exploration); "
-            "gamma=0.1 (regret-matching exploration); playout=random|heuristic; depth=N (cap a "
-            "playout at N steps, then score by the result, 0 = to the end); nodes=N (node pool)",
+            "gamma=0.1 (regret-matching exploration); sim=rm|rm+|duct (simultaneous choices); "
+            "baseline=0|1 (variance-reduced regrets); purify=0 (drop unlikely root moves); "
+            "playout=random|heuristic; depth=N (cap a playout at N steps, then score by the "
+            "result, 0 = to the end); nodes=N (node pool)",
     .create = ismcts_create,
     .destroy = ismcts_destroy,
     .choose = ismcts_choose,
