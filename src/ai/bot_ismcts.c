@@ -12,18 +12,21 @@
  * Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information
  * Set Monte Carlo Tree Search"). The tree belongs to the bot's information
  * set: its root is the position as the bot sees it, and a node is reached by
- * a sequence of action ids from there. Each iteration
+ * a sequence of actions and observations from there. Each iteration
  *   1. copies the bot's state (already determinized by asobi_bot_choose) and
  *      determinizes it again for the bot's seat, so every iteration plays in
  *      a different world that agrees with everything the bot can see;
  *   2. descends the tree, considering only the children whose actions are
- *      legal in this world ("availability");
- *   3. adds one node, plays the game out (random or the game's heuristic);
+ *      legal in this world ("availability"); the tree alternates decision
+ *      nodes (an information set of the bot, named by a fingerprint, see
+ *      fingerprint()) and action nodes (the joint action taken there);
+ *   3. adds at most one action node and the decision node below it, then
+ *      plays the game out (random or the game's heuristic);
  *   4. backs the per-seat rewards up the path.
  *
- * Two kinds of node, told apart by the state at hand:
+ * Two kinds of decision, told apart by the state at hand:
  *
- * Sequential (one seat to move). The children are that seat's actions. The
+ * Sequential (one seat to move). The action nodes are that seat's actions. The
  * seat picks with UCB1 corrected for availability,
  *     mean + c * sqrt(ln(avail) / visits),
  * where avail counts the iterations in which the child was legal (not the
@@ -41,13 +44,18 @@
  * over the n actions legal in this world; after the iteration, with reward x
  * for that seat and a the action it sampled with probability sigma(a),
  *     R(b) += (b == a ? x / sigma(a) : 0) - x    for every legal b
- * (the importance-sampled regret). The joint action is then applied seat by
- * seat, and the child is keyed by the joint action. Regret matching (rather
+ * (the importance-sampled regret; baseline=1 uses per-action baselines to
+ * reduce its variance). The joint action is then applied seat by seat, and
+ * the action node is keyed by the joint action. Regret matching (rather
  * than decoupled UCT) is used because its average strategy converges to an
  * equilibrium in zero-sum games and to a coarse correlated equilibrium with
- * 3-4 players, while UCT's deterministic picks can cycle; PSYCLE's rounds
+ * 3-4 players, while UCT's deterministic picks can cycle (measured on
+ * PSYCLE: docs/ai.md; sim=duct selects decoupled UCT, sim=rm+ regret
+ * matching+ that clamps regrets at 0, for comparison); PSYCLE's rounds
  * are pure guessing games whose equilibria are mixed. At a simultaneous
- * root the bot samples its move from its average strategy there.
+ * root the bot samples its move from its average regret-matching strategy
+ * there (the average of the R+ strategies, without the gamma exploration,
+ * which only serves to sample every action now and then).
  *
  * Rewards (per seat, from asobi_state_result at the end of a playout): a
  * game over gives each of k winners 1/k and every other seat 0 (nobody wins:
@@ -55,9 +63,9 @@
  * with the seats ranked first by the result's current scores as winners.
  *
  * The inner loop allocates nothing: the nodes, the simultaneous nodes'
- * regret tables, the path and one working state are made when the bot is
- * created (or at the first move, for the state), and a state copy is a
- * memcpy. When the node pool is full the search goes on without adding
+ * regret tables, the path and two working states (the iteration's world
+ * and the fingerprint probe) are made when the bot is created (or at its
+ * first move, for the states), and a state copy is a memcpy. When the node pool is full the search goes on without adding
  * nodes (the playouts still count). */
 
 #define ROOT 0
@@ -65,9 +73,10 @@
 
 typedef struct ismcts_node {
     int32_t first_child, next_sibling;
-    int32_t key;     /* offset into keys: per seat, the action taken on the edge into this node (-1: none) */
+    int32_t key;     /* action node: offset into keys, per seat the action taken (-1: none); else -1 */
     int32_t sim;     /* offset into the regret tables (a simultaneous node), -1 until first needed */
-    uint32_t actors; /* the seats that acted on the edge into this node */
+    uint32_t actors; /* action node: the seats that acted; 0 for a decision node */
+    uint64_t obs;    /* decision node: the fingerprint of the bot's information set there */
     uint32_t visits, avail;
     double reward; /* sum of the rewards of the (single) actor of the edge */
 } ismcts_node;
@@ -88,6 +97,7 @@ typedef struct sim_step {
 } sim_step;
 
 typedef enum { PLAYOUT_RANDOM, PLAYOUT_HEURISTIC } playout_kind;
+typedef enum { SIM_RM, SIM_RM_PLUS, SIM_DUCT } sim_rule_kind;
 
 typedef struct ismcts_bot {
     const asobi_game_def *game;
@@ -95,9 +105,10 @@ typedef struct ismcts_bot {
     /* parameters */
     long iters;
     double seconds; /* > 0: budget by time instead of iterations */
-    double c, gamma;
+    double c, gamma, purify;
     long max_depth; /* playout cap, 0: until the end */
     playout_kind playout;
+    sim_rule_kind sim_rule;
     /* pools */
     ismcts_node *nodes;
     int32_t node_cap, node_count;
@@ -109,16 +120,21 @@ typedef struct ismcts_bot {
     sim_step *sim_steps;
     int32_t sim_steps_cap;
     int *legal_buf;
+    double *sigma_buf; /* the sampling probabilities, parallel to legal_buf */
+    double *base_sum, *base_count; /* baselines per decision node, as the regret tables */
+    bool baseline;
     int32_t legal_cap;
     int *ids, *chosen;
     unsigned *stamp; /* per action id: the stamp of the last time it was seen legal */
     unsigned *tried;
     unsigned stamp_now;
     asobi_state *work;
+    asobi_state *probe; /* for the information-set fingerprints */
     long last_iterations; /* of the last move (for benchmarks) */
 } ismcts_bot;
 
-static const char *const ismcts_keys[] = {"iters", "time", "c", "gamma", "playout", "depth", "nodes", NULL};
+static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
+                                          "depth", "nodes", "purify", "sim",   "baseline", NULL};
 
 static void ismcts_destroy(void *p)
 {
@@ -128,6 +144,9 @@ static void ismcts_destroy(void *p)
     free(b->nodes);
     free(b->keys);
     free(b->regret);
+    free(b->sigma_buf);
+    free(b->base_sum);
+    free(b->base_count);
     free(b->strategy);
     free(b->path);
     free(b->sim_steps);
@@ -137,6 +156,7 @@ static void ismcts_destroy(void *p)
     free(b->stamp);
     free(b->tried);
     asobi_state_free(b->work);
+    asobi_state_free(b->probe);
     free(b);
 }
 
@@ -145,13 +165,15 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
 {
     if (asobi_bot_params_only(params, ismcts_keys, "ismcts", err) != ASOBI_OK)
         return NULL;
-    double iters, seconds, c, gamma, depth, nodes;
+    double iters, seconds, c, gamma, depth, nodes, purify, baseline;
     if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "gamma", 0.1, 0.001, 1, &gamma, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
-        asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK)
+        asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "baseline", 0, 0, 1, &baseline, err) != ASOBI_OK)
         return NULL;
     if (json_object_get(params, "iters") && json_object_get(params, "time")) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: give iters= or time=, not both");
@@ -163,6 +185,16 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         playout = PLAYOUT_HEURISTIC;
     else if (pk && strcmp(pk, "random") != 0) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: playout=%.40s: use random or heuristic", pk);
+        return NULL;
+    }
+    sim_rule_kind sim_rule = SIM_RM;
+    const char *sk = json_string_value(json_object_get(params, "sim"));
+    if (sk && strcmp(sk, "duct") == 0)
+        sim_rule = SIM_DUCT;
+    else if (sk && strcmp(sk, "rm+") == 0)
+        sim_rule = SIM_RM_PLUS;
+    else if (sk && strcmp(sk, "rm") != 0) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: sim=%.40s: use rm, rm+ or duct", sk);
         return NULL;
     }
     if (playout == PLAYOUT_HEURISTIC && !game->heuristic) {
@@ -182,21 +214,27 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->seconds = seconds;
     b->c = c;
     b->gamma = gamma;
+    b->purify = purify;
+    b->baseline = baseline > 0;
     b->max_depth = (long)depth;
     b->playout = playout;
-    /* One node per iteration at most, plus the root. Under a time budget
-     * the pool is a fixed size (nodes=, default 2^17); the pages of a large
-     * block are only touched as nodes are used. */
-    long cap = nodes > 0 ? (long)nodes : seconds > 0 ? 1L << 17 : b->iters + 2;
+    b->sim_rule = sim_rule;
+    /* Two nodes per iteration at most (an action node and the decision
+     * node after it), plus the root. Under a time budget the pool is a fixed
+     * size (nodes=, default 2^18); the pages of a large block are only
+     * touched as nodes are used. */
+    long cap = nodes > 0 ? (long)nodes : seconds > 0 ? 1L << 18 : 2 * b->iters + 2;
     if (cap < 2)
         cap = 2;
     b->node_cap = (int32_t)cap;
     b->nodes = malloc((size_t)cap * sizeof *b->nodes);
     b->keys = malloc((size_t)cap * (size_t)players * sizeof *b->keys);
     size_t table = (size_t)players * (size_t)b->max_actions;
-    b->sim_cap = (int32_t)cap;
-    b->regret = malloc((size_t)cap * table * sizeof *b->regret);
-    b->strategy = malloc((size_t)cap * table * sizeof *b->strategy);
+    b->sim_cap = (int32_t)(cap / 2 + 1); /* decision nodes only */
+    b->regret = malloc((size_t)b->sim_cap * table * sizeof *b->regret);
+    b->base_sum = malloc((size_t)b->sim_cap * table * sizeof *b->base_sum);
+    b->base_count = malloc((size_t)b->sim_cap * table * sizeof *b->base_count);
+    b->strategy = malloc((size_t)b->sim_cap * table * sizeof *b->strategy);
     b->path_cap = 4096;
     b->path = malloc((size_t)b->path_cap * sizeof *b->path);
     b->sim_steps_cap = b->path_cap * players;
@@ -206,12 +244,14 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         legal_cap = 1u << 22;
     b->legal_cap = (int32_t)legal_cap;
     b->legal_buf = malloc(legal_cap * sizeof *b->legal_buf);
+    b->sigma_buf = malloc(legal_cap * sizeof *b->sigma_buf);
     b->ids = malloc((size_t)b->max_actions * sizeof *b->ids);
     b->chosen = malloc(ASOBI_MAX_SEATS * sizeof *b->chosen);
     b->stamp = calloc((size_t)b->max_actions, sizeof *b->stamp);
     b->tried = calloc((size_t)b->max_actions, sizeof *b->tried);
     if (!b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
-        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried) {
+        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried || !b->sigma_buf ||
+        !b->base_sum || !b->base_count) {
         ismcts_destroy(b);
         asobi_fail(err, ASOBI_E_NOMEM, "ismcts: out of memory for %ld nodes", cap);
         return NULL;
@@ -234,8 +274,9 @@ static int popcount32(uint32_t m)
     return n;
 }
 
-/* A new node under parent reached by the joint action chosen[] of the seats in actors. */
-static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen)
+/* A new node under parent: an action node for the joint action chosen[] of
+ * the seats in actors, or (actors 0, chosen NULL) a decision node. */
+static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen, uint64_t obs)
 {
     if (b->node_count >= b->node_cap)
         return NO_NODE;
@@ -243,14 +284,16 @@ static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const in
     ismcts_node *n = &b->nodes[i];
     n->first_child = NO_NODE;
     n->next_sibling = NO_NODE;
-    n->key = i * b->players;
+    n->key = chosen ? i * b->players : -1;
     n->sim = -1;
     n->actors = actors;
+    n->obs = obs;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0;
-    for (int s = 0; s < b->players; s++)
-        b->keys[n->key + s] = (actors & (1u << s)) ? chosen[s] : -1;
+    if (chosen)
+        for (int s = 0; s < b->players; s++)
+            b->keys[n->key + s] = (actors & (1u << s)) ? chosen[s] : -1;
     if (parent != NO_NODE) {
         n->next_sibling = b->nodes[parent].first_child;
         b->nodes[parent].first_child = i;
@@ -268,6 +311,8 @@ static int32_t sim_tables(ismcts_bot *b, int32_t node)
         size_t table = (size_t)b->players * (size_t)b->max_actions;
         n->sim = (int32_t)((size_t)b->sim_count++ * table);
         memset(b->regret + n->sim, 0, table * sizeof *b->regret);
+        memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
+        memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
         memset(b->strategy + n->sim, 0, table * sizeof *b->strategy);
     }
     return n->sim;
@@ -367,13 +412,42 @@ static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state 
         *expanded = true;
         int chosen[ASOBI_MAX_SEATS];
         chosen[mover] = a;
-        int32_t child = new_node(b, node, mover_mask, chosen);
+        int32_t child = new_node(b, node, mover_mask, chosen, 0);
         if (child != NO_NODE)
             b->nodes[child].avail = 1;
         return child;
     }
     *action = b->keys[b->nodes[best].key + mover];
     return best;
+}
+
+/* Decoupled UCT (sim=duct): the seat's own UCB1 over its legal actions at
+ * the node (reward sums in sums, visits in visits), untried actions first. */
+static int duct_pick(ismcts_bot *b, const double *sums, const double *visits, int n, asobi_rng *rng)
+{
+    double total = 0;
+    int untried = 0;
+    for (int i = 0; i < n; i++) {
+        total += visits[b->ids[i]];
+        untried += visits[b->ids[i]] == 0;
+    }
+    if (untried > 0) {
+        int k = (int)asobi_rng_below(rng, (uint32_t)untried);
+        for (int i = 0; i < n; i++)
+            if (visits[b->ids[i]] == 0 && k-- == 0)
+                return b->ids[i];
+    }
+    double best = -1e300, logn = log(total);
+    int a = b->ids[0];
+    for (int i = 0; i < n; i++) {
+        int id = b->ids[i];
+        double score = sums[id] / visits[id] + b->c * sqrt(logn / visits[id]);
+        if (score > best) {
+            best = score;
+            a = id;
+        }
+    }
+    return a;
 }
 
 /* Simultaneous node: every seat samples from its own regret-matching
@@ -407,11 +481,14 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
         double u = asobi_rng_unit(rng), acc = 0, pa = 0, last_sigma = 0;
         int a = -1;
-        for (int i = 0; i < n; i++) {
+        if (b->sim_rule == SIM_DUCT)
+            a = duct_pick(b, regret, strategy, n, rng);
+        for (int i = 0; a < 0 && i < n; i++) {
             int id = b->ids[i];
             double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
             double sigma = (1 - b->gamma) * rm + b->gamma / n;
-            strategy[id] += sigma;
+            strategy[id] += rm; /* the average strategy leaves the exploration out */
+            b->sigma_buf[*legal_used + i] = sigma;
             acc += sigma;
             last_sigma = sigma;
             if (a < 0 && u < acc) {
@@ -419,7 +496,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
                 pa = sigma;
             }
         }
-        if (a < 0) { /* rounding left u above the total */
+        if (a < 0 && b->sim_rule != SIM_DUCT) { /* rounding left u above the total */
             a = b->ids[n - 1];
             pa = last_sigma;
         }
@@ -445,7 +522,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
             return c;
     }
     *expanded = true;
-    return new_node(b, node, mask, b->chosen);
+    return new_node(b, node, mask, b->chosen, 0);
 }
 
 static void backup(ismcts_bot *b, int32_t depth, const double *r)
@@ -468,14 +545,87 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
             sim_step *ss = &b->sim_steps[p->sim_first + k];
             double x = r[ss->seat];
             double *regret = b->regret + base + (size_t)ss->seat * (size_t)b->max_actions;
+            if (b->sim_rule == SIM_DUCT) { /* regret holds reward sums, strategy visits */
+                regret[ss->action] += x;
+                b->strategy[base + (size_t)ss->seat * (size_t)b->max_actions + (size_t)ss->action] += 1;
+                continue;
+            }
             const int *legal = b->legal_buf + ss->legal_first;
+            if (b->baseline) {
+                /* Variance reduction with per-action baselines (Schmid et al.
+                 * 2019, VR-MCCFR): rhat(c) = mu(c) + [c = a](x - mu(a)) / sigma(a),
+                 * v = sum sigma(c) rhat(c), R(c) += rhat(c) - v. Unbiased like the
+                 * plain estimate (mu comes from earlier iterations only), with
+                 * far smaller importance weights when mu is close to the truth. */
+                size_t off = base + (size_t)ss->seat * (size_t)b->max_actions;
+                const double *sigma = b->sigma_buf + ss->legal_first;
+                double v = 0;
+                for (int32_t i = 0; i < ss->legal_count; i++) {
+                    int c = legal[i];
+                    double mu = b->base_count[off + c] > 0 ? b->base_sum[off + c] / b->base_count[off + c] : 0;
+                    v += sigma[i] * (mu + (c == ss->action ? (x - mu) / ss->prob : 0));
+                }
+                for (int32_t i = 0; i < ss->legal_count; i++) {
+                    int c = legal[i];
+                    double mu = b->base_count[off + c] > 0 ? b->base_sum[off + c] / b->base_count[off + c] : 0;
+                    double rhat = mu + (c == ss->action ? (x - mu) / ss->prob : 0);
+                    regret[c] += rhat - v;
+                }
+                b->base_sum[off + ss->action] += x;
+                b->base_count[off + ss->action] += 1;
+                if (b->sim_rule == SIM_RM_PLUS)
+                    for (int32_t i = 0; i < ss->legal_count; i++)
+                        regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
+                continue;
+            }
             for (int32_t i = 0; i < ss->legal_count; i++)
                 regret[legal[i]] -= x;
             regret[ss->action] += x / ss->prob;
+            if (b->sim_rule == SIM_RM_PLUS) /* regret matching+: regrets never stay negative */
+                for (int32_t i = 0; i < ss->legal_count; i++)
+                    regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
         }
     }
 }
 
+/* The bot's information set in state s, as a 64-bit fingerprint. The
+ * interface promises that determinizing for a viewer with a given rng
+ * depends only on what that viewer sees: so determinizing a copy with a
+ * fixed seed gives one canonical representative of everything the bot's
+ * seat sees in s, and hashing its bytes (FNV-1a over the memcpy-able block)
+ * names the information set. Two states share a fingerprint exactly when
+ * the seat sees the same thing in both (up to a 2^-64 collision). */
+static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
+{
+    asobi_state_copy(b->probe, s);
+    asobi_rng fixed;
+    asobi_rng_seed(&fixed, 0x5eedf00dULL);
+    asobi_state_determinize(b->probe, b->seat, &fixed);
+    asobi_state_retract_unseen(b->probe, b->seat);
+    const unsigned char *bytes = (const unsigned char *)b->probe;
+    size_t n = asobi_state_size(b->probe);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The decision node under action node a for the information set obs (maybe new). */
+static int32_t observe(ismcts_bot *b, int32_t a, uint64_t obs, bool *expanded)
+{
+    for (int32_t c = b->nodes[a].first_child; c != NO_NODE; c = b->nodes[c].next_sibling)
+        if (b->nodes[c].obs == obs)
+            return c;
+    *expanded = true;
+    return new_node(b, a, 0, NULL, obs);
+}
+
+/* One iteration. The tree alternates decision nodes (an information set of
+ * the bot) and action nodes (the joint action taken there, holding the
+ * statistics). After an action the new state's information set picks the
+ * next decision node: what the action revealed to the bot (a card turned
+ * over, the next target tile of PSYCLE drawn at random) is part of the
+ * path, so later choices in the tree can depend on it, as at the table. */
 static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
 {
     asobi_state *s = b->work;
@@ -511,9 +661,12 @@ static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
         }
         step->node = child;
         depth++;
-        if (expanded || child == NO_NODE)
+        if (child == NO_NODE)
             break;
-        node = child;
+        int32_t next = observe(b, child, fingerprint(b, s), &expanded);
+        if (expanded || next == NO_NODE)
+            break;
+        node = next;
     }
     playout(b, s, rng);
     double r[ASOBI_MAX_SEATS];
@@ -526,15 +679,16 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     ismcts_bot *b = p;
     if (!b->work || asobi_state_size(b->work) != asobi_state_size(state)) {
         asobi_state_free(b->work);
+        asobi_state_free(b->probe);
         b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
+        b->probe = asobi_state_clone(state);
     }
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)
         return b->ids[0];
     b->node_count = 0;
     b->sim_count = 0;
-    int chosen[ASOBI_MAX_SEATS] = {0};
-    new_node(b, NO_NODE, 0, chosen);
+    new_node(b, NO_NODE, 0, NULL, 0);
     long done = 0;
     if (b->seconds > 0) {
         double end = now_seconds() + b->seconds;
@@ -552,19 +706,28 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     uint32_t mask = asobi_state_to_move(state);
     n = asobi_state_legal(state, seat, b->ids);
     if (popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
-        /* Simultaneous root: sample from the seat's average strategy. */
+        /* Simultaneous root: sample from the seat's average strategy,
+         * leaving out the actions below purify x the largest probability
+         * (the noise of a finite search; purify=0 keeps them all). */
         const double *strategy = b->strategy + b->nodes[ROOT].sim + (size_t)seat * (size_t)b->max_actions;
-        double total = 0;
+        double total = 0, top = 0;
         for (int i = 0; i < n; i++)
-            total += strategy[b->ids[i]];
+            top = strategy[b->ids[i]] > top ? strategy[b->ids[i]] : top;
+        double cut = b->purify * top;
+        for (int i = 0; i < n; i++)
+            total += strategy[b->ids[i]] >= cut ? strategy[b->ids[i]] : 0;
         if (total > 0) {
             double u = asobi_rng_unit(rng) * total, acc = 0;
+            int last = b->ids[n - 1];
             for (int i = 0; i < n; i++) {
+                if (strategy[b->ids[i]] < cut)
+                    continue;
+                last = b->ids[i];
                 acc += strategy[b->ids[i]];
                 if (u < acc)
                     return b->ids[i];
             }
-            return b->ids[n - 1];
+            return last;
         }
     } else {
         /* Sequential root: the most visited legal child. */
@@ -586,8 +749,10 @@ const asobi_bot_def asobi_bot_ismcts = {
     .name = "ismcts",
     .help = "information-set MCTS over determinizations; regret matching at simultaneous choices. "
             "iters=N (default 1000) or time=S seconds per move; c=0.7 (UCB exploration); "
-            "gamma=0.1 (regret-matching exploration); playout=random|heuristic; depth=N (cap a "
-            "playout at N steps, then score by the result, 0 = to the end); nodes=N (node pool)",
+            "gamma=0.1 (regret-matching exploration); sim=rm|rm+|duct (simultaneous choices); "
+            "baseline=0|1 (variance-reduced regrets); purify=0 (drop unlikely root moves); "
+            "playout=random|heuristic; depth=N (cap a playout at N steps, then score by the "
+            "result, 0 = to the end); nodes=N (node pool)",
     .create = ismcts_create,
     .destroy = ismcts_destroy,
     .choose = ismcts_choose,

@@ -15,6 +15,10 @@ static const char *const specs[] = {
     "ismcts:iters=40,playout=heuristic",
     "ismcts:iters=40,depth=8,c=1.5,gamma=0.3",
     "ismcts:iters=30,nodes=5", /* a pool that fills up */
+    "ismcts:iters=40,sim=duct,purify=0.2",
+    "ismcts:iters=40,sim=rm+",
+    "ismcts:iters=40,baseline=1",
+    "ismcts:iters=40,baseline=1,sim=rm+",
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
@@ -185,7 +189,7 @@ static void test_bad_specs_are_refused(void **unused)
     const asobi_game_def *g = asobi_game_at(0);
     const char *bad[] = {"ismcts:iters=0", "ismcts:iters=abc", "ismcts:time=-1", "ismcts:bogus=1",
                          "ismcts:iters=10,time=0.1", "ismcts:playout=smart", "ismcts:iters=2.5",
-                         "ismcts:c=x", "nosuchbot", "psycle-nash:x=1"};
+                         "ismcts:c=x", "ismcts:sim=cfr", "nosuchbot", "psycle-nash:x=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         asobi_error err;
         assert_int_equal(asobi_bot_check_spec(bad[i], g, &err), ASOBI_E_BAD_BOT);
