@@ -169,7 +169,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
-        asobi_bot_param_double(params, "gamma", 0.1, 0.001, 1, &gamma, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "gamma", 0.5, 0.001, 1, &gamma, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK ||
@@ -749,7 +749,7 @@ const asobi_bot_def asobi_bot_ismcts = {
     .name = "ismcts",
     .help = "information-set MCTS over determinizations; regret matching at simultaneous choices. "
             "iters=N (default 1000) or time=S seconds per move; c=0.7 (UCB exploration); "
-            "gamma=0.1 (regret-matching exploration); sim=rm|rm+|duct (simultaneous choices); "
+            "gamma=0.5 (regret-matching exploration); sim=rm|rm+|duct (simultaneous choices); "
             "baseline=0|1 (variance-reduced regrets); purify=0 (drop unlikely root moves); "
             "playout=random|heuristic; depth=N (cap a playout at N steps, then score by the "
             "result, 0 = to the end); nodes=N (node pool)",
