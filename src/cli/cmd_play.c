@@ -19,7 +19,9 @@ static void play_usage(FILE *out)
             "                  several seats (--seat 0,1) seat several people at one terminal,\n"
             "                  who take turns at the keyboard (the screen is cleared between them)\n"
             "  --bots LIST     bot specs for the other seats in order, comma-separated; the last\n"
-            "                  one fills the remaining seats (default: random). See 'asobi bots'.\n"
+            "                  one fills the remaining seats (default: the strongest practical\n"
+            "                  bot at about a second a move: psycle-nash for 2-player PSYCLE,\n"
+            "                  ismcts:time=1 elsewhere). See 'asobi bots'.\n"
             "  --seed S        the game's seed (default: a fresh one, printed at the start)\n"
             "  --opt KEY=VALUE a game option (see 'asobi games'); --options takes a JSON object\n"
             "  --record FILE   write the game's record there when it ends or you quit\n"
@@ -123,6 +125,16 @@ static bool human_turn(asobi_match *m, int seat)
     return ok;
 }
 
+/* The opponents when --bots is not given: the strongest practical bot at a
+ * budget that answers in about a second (docs/ai.md has the figures). In
+ * 2-player PSYCLE that is the exact equilibrium, which answers at once. */
+static const char *default_bots(const asobi_game_def *game, int players)
+{
+    if (strcmp(asobi_game_name(game), "psycle") == 0 && players == 2)
+        return "psycle-nash";
+    return "ismcts:time=1";
+}
+
 /* "none", or seats "0" / "0,2": the seats played by people. */
 static bool parse_seats(const char *text, uint32_t *humans)
 {
@@ -174,7 +186,7 @@ int cli_play(int argc, char **argv)
     uint32_t humans = 1; /* seat 0 */
     bool quiet = false;
     cli_game_args ga = {0};
-    const char *bots_arg = "random", *record_path = NULL;
+    const char *bots_arg = NULL, *record_path = NULL;
     int status = 2, c, handled;
     optind = 1;
     while ((c = getopt_long(argc, argv, "p:k:b:s:o:O:r:qh", longopts, NULL)) != -1) {
@@ -214,7 +226,8 @@ int cli_play(int argc, char **argv)
         goto done;
     }
     char *specs[ASOBI_MAX_SEATS];
-    int nspecs = cli_parse_bot_list(bots_arg, specs, ASOBI_MAX_SEATS);
+    int nspecs = cli_parse_bot_list(bots_arg ? bots_arg : default_bots(game, (int)players), specs,
+                                    ASOBI_MAX_SEATS);
     asobi_bot *bots[ASOBI_MAX_SEATS] = {0};
     if (nspecs < 0) {
         asobi_match_free(m);

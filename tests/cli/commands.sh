@@ -25,7 +25,7 @@ check "unknown command message" contains "$tmp/err" 'unknown command'
 "$asobi" bots >"$tmp/bots"; check "bots lists random" contains "$tmp/bots" random
 
 # play: bots against each other, with a record, then replay it
-"$asobi" play psycle --seat none --players 3 --seed 11 --record "$tmp/game.json" >"$tmp/watch"
+"$asobi" play psycle --bots random --seat none --players 3 --seed 11 --record "$tmp/game.json" >"$tmp/watch"
 check "watched game exits 0" test $? -eq 0
 check "watched game has a result" contains "$tmp/watch" "Winner"
 check "record written" test -s "$tmp/game.json"
@@ -40,7 +40,7 @@ echo '{"game":"psycle"' >"$tmp/broken.json"
 "$asobi" replay "$tmp/broken.json" >/dev/null 2>"$tmp/err"; check "broken record refused" test $? -eq 1
 
 # play as a person: bad entries get a message and a new prompt, never a crash
-printf 'play 9\nhello\n0\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --seed 3 >"$tmp/human" 2>&1
+printf 'play 9\nhello\n0\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --bots random --seed 3 >"$tmp/human" 2>&1
 check "human session exits 0" test $? -eq 0
 check "bad card refused" contains "$tmp/human" "no card 9"
 check "bad text refused" contains "$tmp/human" "not a PSYCLE action"
@@ -48,17 +48,21 @@ check "bad number refused" contains "$tmp/human" "There is no action"
 check "view shows JSON" contains "$tmp/human" '"victory_tiles"'
 check "quit leaves" contains "$tmp/human" "You left the game"
 check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
-: | "$asobi" play psycle --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
-yes 1 | head -400 | "$asobi" play psycle --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
+: | "$asobi" play psycle --bots random --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
+yes 1 | head -400 | "$asobi" play psycle --bots random --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
 check "a full human game ends" contains "$tmp/full" "Result:"
 check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
 
+# the default opponents: the strongest practical bot (issue 6)
+echo quit | "$asobi" play psycle --players 3 --seed 2 >"$tmp/default" 2>&1
+check "default bots are ismcts at a second a move" contains "$tmp/default" "seat 1: ismcts:time=1"
+
 # two people at one terminal (hot seat): both seats prompt in turn
-yes 1 | head -3000 | "$asobi" play psycle --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
+yes 1 | head -3000 | "$asobi" play psycle --bots random --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
 check "hot seat game ends" contains "$tmp/hotseat" "Result:"
 check "hot seat hands over to seat 1" contains "$tmp/hotseat" "Seat 1's turn"
 check "hot seat prompts seat 1" contains "$tmp/hotseat" "Your move, seat 1"
-"$asobi" play psycle --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
+"$asobi" play psycle --bots random --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
 
 # bad arguments: exit 2 with a message
 for args in "play nosuchgame" "play psycle --players 9" "play psycle --seat 5" "play psycle --seed -1" \
