@@ -21,7 +21,8 @@ static void play_usage(FILE *out)
             "  --bots LIST     bot specs for the other seats in order, comma-separated; the last\n"
             "                  one fills the remaining seats (default: the strongest practical\n"
             "                  bot at about a second a move: psycle-nash for 2-player PSYCLE,\n"
-            "                  ismcts:time=1 elsewhere). See 'asobi bots'.\n"
+            "                  ismcts:time=1 elsewhere, with heuristic playouts in Time\n"
+            "                  Masters). See 'asobi bots'.\n"
             "  --seed S        the game's seed (default: a fresh one, printed at the start)\n"
             "  --opt KEY=VALUE a game option (see 'asobi games'); --options takes a JSON object\n"
             "  --record FILE   write the game's record there when it ends or you quit\n"
@@ -132,6 +133,10 @@ static const char *default_bots(const asobi_game_def *game, int players)
 {
     if (strcmp(asobi_game_name(game), "psycle") == 0 && players == 2)
         return "psycle-nash";
+    /* a random playout of Time Masters is hundreds of aimless actions long;
+     * the heuristic's playouts are what make the search beat the heuristic */
+    if (strcmp(asobi_game_name(game), "timemasters") == 0)
+        return "ismcts:time=1,playout=heuristic";
     return "ismcts:time=1";
 }
 
