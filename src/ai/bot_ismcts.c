@@ -107,6 +107,7 @@ typedef struct ismcts_bot {
     double seconds; /* > 0: budget by time instead of iterations */
     double c, gamma, purify;
     long max_depth; /* playout cap, 0: until the end */
+    long worlds;    /* > 0: determinized search in that many sampled worlds */
     playout_kind playout;
     sim_rule_kind sim_rule;
     /* pools */
@@ -130,11 +131,13 @@ typedef struct ismcts_bot {
     unsigned stamp_now;
     asobi_state *work;
     asobi_state *probe; /* for the information-set fingerprints */
+    asobi_state *world; /* worlds=: the sampled world being searched */
+    double *votes;      /* worlds=: per action id, root visits summed over worlds */
     long last_iterations; /* of the last move (for benchmarks) */
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
-                                          "depth", "nodes", "purify", "sim",   "baseline", NULL};
+                                          "depth", "nodes", "purify", "sim",   "baseline", "worlds", NULL};
 
 static void ismcts_destroy(void *p)
 {
@@ -142,6 +145,8 @@ static void ismcts_destroy(void *p)
     if (!b)
         return;
     free(b->nodes);
+    free(b->votes);
+    asobi_state_free(b->world);
     free(b->keys);
     free(b->regret);
     free(b->sigma_buf);
@@ -165,7 +170,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
 {
     if (asobi_bot_params_only(params, ismcts_keys, "ismcts", err) != ASOBI_OK)
         return NULL;
-    double iters, seconds, c, gamma, depth, nodes, purify, baseline;
+    double iters, seconds, c, gamma, depth, nodes, purify, baseline, worlds;
     if (asobi_bot_param_double(params, "iters", 1000, 1, 1e8, &iters, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "time", 0, 0, 3600, &seconds, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "c", 0.7, 0, 100, &c, err) != ASOBI_OK ||
@@ -173,18 +178,22 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         asobi_bot_param_double(params, "depth", 0, 0, 1e7, &depth, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "nodes", 0, 0, 5e7, &nodes, err) != ASOBI_OK ||
         asobi_bot_param_double(params, "purify", 0, 0, 1, &purify, err) != ASOBI_OK ||
-        asobi_bot_param_double(params, "baseline", 0, 0, 1, &baseline, err) != ASOBI_OK)
+        asobi_bot_param_double(params, "baseline", 0, 0, 1, &baseline, err) != ASOBI_OK ||
+        asobi_bot_param_double(params, "worlds", 0, 0, 10000, &worlds, err) != ASOBI_OK)
         return NULL;
     if (json_object_get(params, "iters") && json_object_get(params, "time")) {
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: give iters= or time=, not both");
         return NULL;
     }
-    playout_kind playout = PLAYOUT_RANDOM;
+    /* playout=auto (the default): the game's choice (heuristic_playouts). */
+    playout_kind playout = game->heuristic && game->heuristic_playouts ? PLAYOUT_HEURISTIC : PLAYOUT_RANDOM;
     const char *pk = json_string_value(json_object_get(params, "playout"));
     if (pk && strcmp(pk, "heuristic") == 0)
         playout = PLAYOUT_HEURISTIC;
-    else if (pk && strcmp(pk, "random") != 0) {
-        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: playout=%.40s: use random or heuristic", pk);
+    else if (pk && strcmp(pk, "random") == 0)
+        playout = PLAYOUT_RANDOM;
+    else if (pk && strcmp(pk, "auto") != 0) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: playout=%.40s: use auto, random or heuristic", pk);
         return NULL;
     }
     sim_rule_kind sim_rule = SIM_RM;
@@ -201,8 +210,8 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
         asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: %s has no heuristic for playout=heuristic", game->title);
         return NULL;
     }
-    if (iters != floor(iters) || depth != floor(depth) || nodes != floor(nodes)) {
-        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: iters, depth and nodes are whole numbers");
+    if (iters != floor(iters) || depth != floor(depth) || nodes != floor(nodes) || worlds != floor(worlds)) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "ismcts: iters, depth, nodes and worlds are whole numbers");
         return NULL;
     }
     ismcts_bot *b = calloc(1, sizeof *b);
@@ -217,6 +226,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->purify = purify;
     b->baseline = baseline > 0;
     b->max_depth = (long)depth;
+    b->worlds = (long)worlds;
     b->playout = playout;
     b->sim_rule = sim_rule;
     /* Two nodes per iteration at most (an action node and the decision
@@ -249,7 +259,8 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->chosen = malloc(ASOBI_MAX_SEATS * sizeof *b->chosen);
     b->stamp = calloc((size_t)b->max_actions, sizeof *b->stamp);
     b->tried = calloc((size_t)b->max_actions, sizeof *b->tried);
-    if (!b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
+    b->votes = calloc((size_t)b->max_actions, sizeof *b->votes);
+    if (!b->votes || !b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
         !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried || !b->sigma_buf ||
         !b->base_sum || !b->base_count) {
         ismcts_destroy(b);
@@ -626,12 +637,14 @@ static int32_t observe(ismcts_bot *b, int32_t a, uint64_t obs, bool *expanded)
  * next decision node: what the action revealed to the bot (a card turned
  * over, the next target tile of PSYCLE drawn at random) is part of the
  * path, so later choices in the tree can depend on it, as at the table. */
-static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
+static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi_rng *rng)
 {
     asobi_state *s = b->work;
     asobi_state_copy(s, root);
-    asobi_state_determinize(s, b->seat, rng);
-    asobi_state_retract_unseen(s, b->seat);
+    if (resample) {
+        asobi_state_determinize(s, b->seat, rng);
+        asobi_state_retract_unseen(s, b->seat);
+    }
     int32_t node = ROOT, depth = 0, sim_used = 0, legal_used = 0;
     for (;;) {
         uint32_t mask = asobi_state_to_move(s);
@@ -674,36 +687,98 @@ static void iterate(ismcts_bot *b, const asobi_state *root, asobi_rng *rng)
     backup(b, depth, r);
 }
 
+/* Run the search from root for the budget (iterations, or seconds from now
+ * until end). With resample, every iteration samples its own world (ISMCTS);
+ * without, all of them play in root itself (one world of worlds=). */
+static long search(ismcts_bot *b, const asobi_state *root, bool resample, long iters, double end, asobi_rng *rng)
+{
+    b->node_count = 0;
+    b->sim_count = 0;
+    new_node(b, NO_NODE, 0, NULL, 0);
+    long done = 0;
+    if (end > 0) {
+        do {
+            for (int k = 0; k < 16; k++)
+                iterate(b, root, resample, rng);
+            done += 16;
+        } while (now_seconds() < end);
+    } else {
+        for (; done < iters; done++)
+            iterate(b, root, resample, rng);
+    }
+    return done;
+}
+
+/* The root's most visited child that is a legal action of seat in state,
+ * NO_NODE if none. */
+static int32_t most_visited(const ismcts_bot *b, const asobi_state *state, int seat)
+{
+    int32_t best = NO_NODE;
+    for (int32_t c = b->nodes[ROOT].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
+        const ismcts_node *ch = &b->nodes[c];
+        if (ch->actors != (1u << seat) || !asobi_state_is_legal(state, seat, b->keys[ch->key + seat]))
+            continue;
+        if (best == NO_NODE || ch->visits > b->nodes[best].visits)
+            best = c;
+    }
+    return best;
+}
+
+/* worlds=K, a sequential root: determinized search (Perfect Information
+ * Monte Carlo, as GIB played bridge; "determinized UCT" in Cowling, Powley
+ * and Whitehouse 2012). K worlds are sampled from the seat's view, each is
+ * searched on its own with 1/K of the budget as if everything were visible,
+ * and the root visits of the K searches vote. Each world is consistent with
+ * what the seat sees, so the wall holds; what it gives up is reasoning
+ * about what it does not know (it assumes it will know it, "strategy
+ * fusion"), and what it gains is a deep search of each world. */
+static int choose_by_worlds(ismcts_bot *b, const asobi_state *state, int seat, asobi_rng *rng)
+{
+    if (!b->world)
+        b->world = asobi_state_clone(state);
+    memset(b->votes, 0, (size_t)b->max_actions * sizeof *b->votes);
+    double start = now_seconds();
+    long done = 0;
+    for (long w = 0; w < b->worlds; w++) {
+        asobi_state_copy(b->world, state);
+        asobi_state_determinize(b->world, seat, rng);
+        asobi_state_retract_unseen(b->world, seat);
+        long iters = b->iters / b->worlds + (w < b->iters % b->worlds);
+        double end = b->seconds > 0 ? start + b->seconds * (double)(w + 1) / (double)b->worlds : 0;
+        done += search(b, b->world, false, iters < 1 ? 1 : iters, end, rng);
+        for (int32_t c = b->nodes[ROOT].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
+            const ismcts_node *ch = &b->nodes[c];
+            if (ch->actors == (1u << seat))
+                b->votes[b->keys[ch->key + seat]] += ch->visits;
+        }
+    }
+    b->last_iterations = done;
+    int n = asobi_state_legal(state, seat, b->ids), best = b->ids[0];
+    for (int i = 1; i < n; i++)
+        if (b->votes[b->ids[i]] > b->votes[best])
+            best = b->ids[i];
+    return best;
+}
+
 static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng *rng)
 {
     ismcts_bot *b = p;
     if (!b->work || asobi_state_size(b->work) != asobi_state_size(state)) {
         asobi_state_free(b->work);
         asobi_state_free(b->probe);
+        asobi_state_free(b->world);
         b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
         b->probe = asobi_state_clone(state);
+        b->world = NULL;
     }
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)
         return b->ids[0];
-    b->node_count = 0;
-    b->sim_count = 0;
-    new_node(b, NO_NODE, 0, NULL, 0);
-    long done = 0;
-    if (b->seconds > 0) {
-        double end = now_seconds() + b->seconds;
-        do {
-            for (int k = 0; k < 16; k++)
-                iterate(b, state, rng);
-            done += 16;
-        } while (now_seconds() < end);
-    } else {
-        for (; done < b->iters; done++)
-            iterate(b, state, rng);
-    }
-    b->last_iterations = done;
-
     uint32_t mask = asobi_state_to_move(state);
+    if (b->worlds > 0 && popcount32(mask) == 1)
+        return choose_by_worlds(b, state, seat, rng);
+    b->last_iterations = search(b, state, true, b->iters, b->seconds > 0 ? now_seconds() + b->seconds : 0, rng);
+
     n = asobi_state_legal(state, seat, b->ids);
     if (popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
         /* Simultaneous root: sample from the seat's average strategy,
@@ -731,14 +806,7 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
         }
     } else {
         /* Sequential root: the most visited legal child. */
-        int32_t best = NO_NODE;
-        for (int32_t c = b->nodes[ROOT].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
-            const ismcts_node *ch = &b->nodes[c];
-            if (ch->actors != (1u << seat) || !asobi_state_is_legal(state, seat, b->keys[ch->key + seat]))
-                continue;
-            if (best == NO_NODE || ch->visits > b->nodes[best].visits)
-                best = c;
-        }
+        int32_t best = most_visited(b, state, seat);
         if (best != NO_NODE)
             return b->keys[b->nodes[best].key + seat];
     }
@@ -751,8 +819,9 @@ const asobi_bot_def asobi_bot_ismcts = {
             "iters=N (default 1000) or time=S seconds per move; c=0.7 (UCB exploration); "
             "gamma=0.5 (regret-matching exploration); sim=rm|rm+|duct (simultaneous choices); "
             "baseline=0|1 (variance-reduced regrets); purify=0 (drop unlikely root moves); "
-            "playout=random|heuristic; depth=N (cap a playout at N steps, then score by the "
-            "result, 0 = to the end); nodes=N (node pool)",
+            "playout=auto|random|heuristic (auto: the game's choice); depth=N (cap a playout at N steps, then score by the "
+            "result, 0 = to the end); nodes=N (node pool); worlds=K (determinized search instead: K sampled "
+            "worlds searched one by one, their root visits vote)",
     .create = ismcts_create,
     .destroy = ismcts_destroy,
     .choose = ismcts_choose,

@@ -133,10 +133,7 @@ static const char *default_bots(const asobi_game_def *game, int players)
 {
     if (strcmp(asobi_game_name(game), "psycle") == 0 && players == 2)
         return "psycle-nash";
-    /* a random playout of Time Masters is hundreds of aimless actions long;
-     * the heuristic's playouts are what make the search beat the heuristic */
-    if (strcmp(asobi_game_name(game), "timemasters") == 0)
-        return "ismcts:time=1,playout=heuristic";
+    /* ismcts picks each game's playout policy itself (playout=auto) */
     return "ismcts:time=1";
 }
 

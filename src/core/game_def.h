@@ -120,6 +120,13 @@ struct asobi_game_def {
      * bot and as a playout policy by search. It receives a state already
      * determinized for seat (so it cannot cheat) and returns a legal id. */
     int (*heuristic)(const void *st, int seat, asobi_rng *rng);
+
+    /* Whether search should play its playouts with the heuristic rather than
+     * uniformly at random when a bot spec does not say (ismcts playout=auto,
+     * the default). Set it where random play is measured to be aimless: a
+     * deck-builder whose random playouts wander for hundreds of actions
+     * tells search nothing (docs/ai.md gives the figures). */
+    bool heuristic_playouts;
 };
 
 /* The game's own struct inside a state, for code that knows the game (a

@@ -19,6 +19,7 @@ static const char *const specs[] = {
     "ismcts:iters=40,sim=rm+",
     "ismcts:iters=40,baseline=1",
     "ismcts:iters=40,baseline=1,sim=rm+",
+    "ismcts:iters=40,worlds=4", /* determinized search: 4 worlds of 10 iterations */
 };
 #define SPEC_COUNT (sizeof specs / sizeof specs[0])
 
@@ -189,7 +190,7 @@ static void test_bad_specs_are_refused(void **unused)
     const asobi_game_def *g = asobi_game_at(0);
     const char *bad[] = {"ismcts:iters=0", "ismcts:iters=abc", "ismcts:time=-1", "ismcts:bogus=1",
                          "ismcts:iters=10,time=0.1", "ismcts:playout=smart", "ismcts:iters=2.5",
-                         "ismcts:c=x", "ismcts:sim=cfr", "nosuchbot", "psycle-nash:x=1"};
+                         "ismcts:c=x", "ismcts:sim=cfr", "ismcts:worlds=1.5", "ismcts:worlds=-2", "nosuchbot", "psycle-nash:x=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         asobi_error err;
         assert_int_equal(asobi_bot_check_spec(bad[i], g, &err), ASOBI_E_BAD_BOT);
@@ -198,6 +199,7 @@ static void test_bad_specs_are_refused(void **unused)
     asobi_error err;
     assert_int_equal(asobi_bot_check_spec("ismcts:time=0.01", g, &err), ASOBI_OK);
     assert_int_equal(asobi_bot_check_spec("ismcts:iters=2000", g, &err), ASOBI_OK);
+    assert_int_equal(asobi_bot_check_spec("ismcts:playout=auto", g, &err), ASOBI_OK);
     assert_non_null(asobi_bot_help("ismcts"));
     bool found = false;
     for (const char *const *n = asobi_bot_names(); *n; n++)
@@ -227,6 +229,34 @@ static void test_ismcts_time_budget_gives_a_legal_action(void **unused)
     }
 }
 
+/* playout=auto (the default) takes each game's own policy: heuristic
+ * playouts in Time Masters (random ones are aimless there, docs/ai.md),
+ * random ones elsewhere. The default bot must play exactly the game of the
+ * explicit spec it stands for, and not that of the other policy. */
+static void test_ismcts_default_playout_is_the_games_choice(void **unused)
+{
+    (void)unused;
+    enum { CAP = 4096 };
+    static int log_auto[CAP], log_same[CAP], log_other[CAP];
+    for (int gi = 0; gi < asobi_game_count(); gi++) {
+        const asobi_game_def *g = asobi_game_at(gi);
+        bool heuristic = strcmp(asobi_game_name(g), "timemasters") == 0;
+        int p = asobi_game_min_players(g);
+        int na = play_game(g, p, "ismcts:iters=20", 5, log_auto, CAP, NULL);
+        int nx = play_game(g, p, "ismcts:iters=20,playout=auto", 5, log_other, CAP, NULL);
+        assert_int_equal(na, nx);
+        assert_memory_equal(log_auto, log_other, (size_t)(na < CAP ? na : CAP) * sizeof(int));
+        int ns = play_game(g, p, heuristic ? "ismcts:iters=20,playout=heuristic" : "ismcts:iters=20,playout=random",
+                           5, log_same, CAP, NULL);
+        int no = play_game(g, p, heuristic ? "ismcts:iters=20,playout=random" : "ismcts:iters=20,playout=heuristic",
+                           5, log_other, CAP, NULL);
+        assert_int_equal(na, ns);
+        assert_memory_equal(log_auto, log_same, (size_t)(na < CAP ? na : CAP) * sizeof(int));
+        if (no == na && memcmp(log_auto, log_other, (size_t)(na < CAP ? na : CAP) * sizeof(int)) == 0)
+            fail_msg("%s: the default playout plays the same game as the other policy", asobi_game_name(g));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_choices_ignore_hidden_information),
         cmocka_unit_test(test_bad_specs_are_refused),
         cmocka_unit_test(test_ismcts_time_budget_gives_a_legal_action),
+        cmocka_unit_test(test_ismcts_default_playout_is_the_games_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

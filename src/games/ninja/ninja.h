@@ -121,6 +121,9 @@ int ninja_compare_final(const ninja_state *s, int a, int b);
 int ninja_scroll_type(int value); /* the type index of a tile value, -1 if none */
 /* The shadow's open cards, left to right; returns the count. */
 int ninja_shadow_open(const ninja_state *s, int *cards);
+/* The card the shadow plays by its rule when kind led was led (-1: it leads):
+ * its leftmost face-up card of that kind, else its leftmost; -1 if none. */
+int ninja_shadow_choice(const ninja_state *s, int led);
 /* The position that owns a card lying in hand, in the shadow's row or in the
  * trick; -1 if it is elsewhere. */
 int ninja_owner(const ninja_state *s, int card);

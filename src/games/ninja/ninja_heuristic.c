@@ -36,25 +36,70 @@ static int pick(const int *ids, const int *score, int n, asobi_rng *rng)
     return choice;
 }
 
+/* Whether card is the highest of its kind still out: every higher card of
+ * the kind is in seat's hand or already played this round. */
+static bool top_of_kind(const ninja_state *s, int seat, int card)
+{
+    for (int v = ninja_value(card) + 1; v <= NINJA_VALUES; v++) {
+        uint64_t b = 1ull << ninja_card(ninja_kind(card), v);
+        if (!((s->hand[seat] | s->discard) & b))
+            return false;
+    }
+    return true;
+}
+
+/* Whether the shadow has still to play in the current trick. */
+static bool shadow_to_play(const ninja_state *s)
+{
+    if (!ninja_has_shadow(s))
+        return false;
+    for (int i = 0; i < s->trick_n; i++)
+        if (s->trick_pos[i] == NINJA_SHADOW)
+            return false;
+    return true;
+}
+
+/* A card's worth in the trick. The shadow (2 players) plays by a public rule,
+ * so its answer to the led kind is known and counted: the heuristic sees the
+ * tile it carries and whether it takes the trick. Tiles the shadow takes
+ * count against the seat even when they would not have been its own: the
+ * shadow ahead of both players at a round's end beats them both (2人で遊ぶ
+ * 場合, ラウンドとゲームの終了). */
 static int battle_score(const ninja_state *s, int seat, int card)
 {
     int mine = tile_worth(s, card, seat, seat);
-    if (s->trick_n == 0) {
-        /* Leading: a strong card takes its own tile home; a weak one is lost. */
-        bool strong = strength(s, card) >= (s->trump >= 0 ? 14 : 7);
-        return strong ? 10 * mine + strength(s, card) : -10 * mine - strength(s, card);
-    }
     uint8_t pos[NINJA_POSITIONS], cards[NINJA_POSITIONS];
-    int value = mine;
+    int n = 0, value = 0;
     for (int i = 0; i < s->trick_n; i++) {
-        pos[i] = s->trick_pos[i];
-        cards[i] = s->trick_card[i];
-        value += tile_worth(s, cards[i], pos[i], seat);
+        pos[n] = s->trick_pos[i];
+        cards[n] = s->trick_card[i];
+        value += tile_worth(s, cards[n], pos[n], seat);
+        n++;
     }
-    pos[s->trick_n] = (uint8_t)seat;
-    cards[s->trick_n] = (uint8_t)card;
-    bool wins = ninja_trick_winner(pos, cards, s->trick_n + 1, s->trump) == seat;
-    if (wins)
+    pos[n] = (uint8_t)seat;
+    cards[n++] = (uint8_t)card;
+    value += mine;
+    if (shadow_to_play(s)) {
+        int sc = ninja_shadow_choice(s, ninja_kind(cards[0]));
+        if (sc >= 0) {
+            pos[n] = NINJA_SHADOW;
+            cards[n++] = (uint8_t)sc;
+            value += tile_worth(s, sc, NINJA_SHADOW, seat);
+        }
+    }
+    int winner = ninja_trick_winner(pos, cards, n, s->trump);
+    if (ninja_has_shadow(s) && winner == NINJA_SHADOW)
+        /* feeding the shadow: the fewer points it gets the better; a weak
+         * card is the cheaper loss */
+        return -10 * value - strength(s, card) - 1000 * (value > 0);
+    if (s->trick_n == 0) {
+        /* Leading: a strong card (a high trump, or the highest of its kind
+         * still out) takes the trick's tiles home; a weak one is lost. */
+        bool strong = winner == seat &&
+                      (strength(s, card) >= (s->trump >= 0 ? 14 : 7) || top_of_kind(s, seat, card));
+        return strong ? 10 * value + strength(s, card) : -10 * mine - strength(s, card);
+    }
+    if (winner == seat)
         return value > 0 ? 100 + 10 * value - strength(s, card) : 10 * value - strength(s, card);
     /* Losing: give away negative tiles, keep positive ones and strong cards. */
     return -10 * mine - strength(s, card);

@@ -394,18 +394,23 @@ static void play_card(ninja_state *s, int pos, int card)
 /* ■勝負フェーズ: "スタートプレイヤーと同じ種類がある場合は優先的にそのカードが出されます。
  * 複数ある場合はより左にあるカードが優先されます。スタートプレイヤーと同じ種類がない場合は
  * 1番左側のカードが出されます。" and, leading, "1番左のカードが最初に出されます". */
-static void shadow_play(ninja_state *s)
+int ninja_shadow_choice(const ninja_state *s, int led)
 {
     int cards[NINJA_OPEN];
     int n = ninja_shadow_open(s, cards);
+    if (n == 0)
+        return -1;
     int choice = cards[0];
-    if (s->trick_n > 0) {
-        int led = ninja_kind(s->trick_card[0]);
+    if (led >= 0)
         for (int i = n - 1; i >= 0; i--)
             if (ninja_kind(cards[i]) == led)
                 choice = cards[i];
-    }
-    play_card(s, NINJA_SHADOW, choice);
+    return choice;
+}
+
+static void shadow_play(ninja_state *s)
+{
+    play_card(s, NINJA_SHADOW, ninja_shadow_choice(s, s->trick_n > 0 ? ninja_kind(s->trick_card[0]) : -1));
 }
 
 /* After a seat's card: the next place plays; the shadow plays by its rule
