@@ -123,9 +123,10 @@ struct asobi_game_def {
 
     /* Whether search should play its playouts with the heuristic rather than
      * uniformly at random when a bot spec does not say (ismcts playout=auto,
-     * the default). Set it where random play is measured to be aimless: a
-     * deck-builder whose random playouts wander for hundreds of actions
-     * tells search nothing (docs/ai.md gives the figures). */
+     * the default). Set it where the heuristic's playouts are measured to
+     * make the search stronger at equal iterations: a deck-builder whose
+     * random playouts wander for hundreds of actions tells search nothing
+     * (docs/ai.md gives the figures). */
     bool heuristic_playouts;
 };
 

@@ -230,8 +230,9 @@ static void test_ismcts_time_budget_gives_a_legal_action(void **unused)
 }
 
 /* playout=auto (the default) takes each game's own policy: heuristic
- * playouts in Time Masters (random ones are aimless there, docs/ai.md),
- * random ones elsewhere. The default bot must play exactly the game of the
+ * playouts in Time Masters (random ones are aimless there, docs/ai.md) and
+ * NINJA SCROLL TRICK (its heuristic knows the shadow's rule), random ones
+ * elsewhere. The default bot must play exactly the game of the
  * explicit spec it stands for, and not that of the other policy. */
 static void test_ismcts_default_playout_is_the_games_choice(void **unused)
 {
@@ -240,7 +241,7 @@ static void test_ismcts_default_playout_is_the_games_choice(void **unused)
     static int log_auto[CAP], log_same[CAP], log_other[CAP];
     for (int gi = 0; gi < asobi_game_count(); gi++) {
         const asobi_game_def *g = asobi_game_at(gi);
-        bool heuristic = strcmp(asobi_game_name(g), "timemasters") == 0;
+        bool heuristic = strcmp(asobi_game_name(g), "timemasters") == 0 || strcmp(asobi_game_name(g), "ninja") == 0;
         int p = asobi_game_min_players(g);
         int na = play_game(g, p, "ismcts:iters=20", 5, log_auto, CAP, NULL);
         int nx = play_game(g, p, "ismcts:iters=20,playout=auto", 5, log_other, CAP, NULL);

@@ -73,4 +73,5 @@ const asobi_game_def asobi_game_ninja = {
     .render = ninja_render,
     .determinize = ninja_determinize,
     .heuristic = ninja_heuristic,
+    .heuristic_playouts = true, /* its playouts know the shadow's rule: docs/ai.md, Figures */
 };
