@@ -15,10 +15,12 @@
  * --------------------------
  * A "table" is a choice of which bots sit down together: with 2 players,
  * every pair of bots; with P players and at least P bots, every combination
- * of P of them; with fewer bots than seats, all bots with repeats. Game g is
+ * of P of them; with n bots, fewer than the P seats, n tables where seat s
+ * holds bot (s + t) mod n at table t, so each bot is the one with the extra
+ * seats as often as any other (2 bots, 3 seats: ABA and BAB). Game g is
  * played at table g mod T, rotated by (g / T) mod P seats, so over P*T games
  * every bot sits in every seat of every table equally often: nobody keeps
- * the first player's advantage (or disadvantage).
+ * the first player's advantage (or disadvantage), nor a majority.
  *
  * How a game counts
  * -----------------
@@ -68,15 +70,17 @@ static void arena_done(const cli_game_report *r, void *ctx)
     }
 }
 
-/* All combinations of k of the n bots, in lexicographic order. */
+/* All combinations of k of the n bots, in lexicographic order; with fewer
+ * bots than seats, the n cyclic shifts of "every bot, repeated". */
 static void make_tables(arena *a)
 {
     int k = a->players, n = a->nbots;
     a->ntables = 0;
     if (n < k) {
-        for (int seat = 0; seat < k; seat++)
-            a->tables[0][seat] = seat % n;
-        a->ntables = 1;
+        for (int t = 0; t < n; t++)
+            for (int seat = 0; seat < k; seat++)
+                a->tables[t][seat] = (seat + t) % n;
+        a->ntables = n;
         return;
     }
     int pick[ASOBI_MAX_SEATS];

@@ -105,6 +105,8 @@ check "arena refuses a bad spec" test $? -eq 2
 check "arena needs two bots" test $? -eq 2
 "$asobi" arena psycle --players 4 --bots random,heuristic --games 8 --json >"$tmp/arena4"
 check "arena with fewer bots than seats" contains "$tmp/arena4" '"games":16'
+"$asobi" arena psycle --players 3 --bots random,heuristic --games 6 --json >"$tmp/arena3"
+check "arena gives no bot the majority of seats (ABA, BAB)" bash -c "[ \$(grep -o '\"games\":9' '$tmp/arena3' | wc -l) -eq 2 ]"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
