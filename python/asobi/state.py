@@ -207,6 +207,9 @@ class State:
         self._history = (self._history, seat, action)
 
     def _action_id(self, seat, action):
+        if isinstance(action, bool):
+            raise IllegalAction("illegal_action", "an action is an id (int) or its text (str), not %r"
+                                % (action,))
         if isinstance(action, str):
             return self.string_to_action(seat, action)
         if isinstance(action, int):  # bool, numpy integers with __index__ below
