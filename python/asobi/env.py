@@ -13,9 +13,11 @@ class Discrete:
         self.shape = ()
         self._rng = random.Random(seed)
 
+    def seed(self, seed=None):
+        self._rng = random.Random(seed)
+
     def contains(self, x):
-        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < self.n \
-            or hasattr(x, "__index__") and not isinstance(x, bool) and 0 <= x.__index__() < self.n
+        return not isinstance(x, bool) and hasattr(x, "__index__") and 0 <= x.__index__() < self.n
 
     def sample(self, mask=None):
         """A uniform id; with a mask (0/1 per id), a uniform id where it is 1."""

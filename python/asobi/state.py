@@ -347,8 +347,12 @@ class State:
             _lib.state_action_text(replay._h, seat, action, buf, 256)
             actions.append({"seat": seat, "action": buf.value.decode("utf-8")})
             replay.apply(seat, action)
+        # JSON integers are signed 64-bit for the library: seeds above
+        # 2^63-1 are written as their two's-complement negative, as the
+        # engine writes them.
+        seed = s.seed - (1 << 64) if s.seed >= 1 << 63 else s.seed
         return {"game": s.game.name, "players": s.players, "options": json.loads(json.dumps(s.options)),
-                "seed": s.seed, "actions": actions}
+                "seed": seed, "actions": actions}
 
     def serialize(self):
         """record() as JSON text."""
