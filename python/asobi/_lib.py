@@ -98,6 +98,17 @@ state_render = _declare("asobi_state_render", c_void_p, P, c_int)
 state_determinize = _declare("asobi_state_determinize", None, P, c_int, POINTER(Rng))
 state_retract_unseen = _declare("asobi_state_retract_unseen", None, P, c_int)
 rng_seed = _declare("asobi_rng_seed", None, POINTER(Rng), c_uint64)
+
+# The calls of a playout, declared without argtypes: ctypes then converts
+# nothing in Python (a state is passed as its c_void_p object, seats and ids
+# as C ints), which halves the cost of each call. Their callers check that
+# seats and ids are Python ints first: untyped, a str would go as a pointer.
+fast_to_move = lib["asobi_state_to_move"]
+fast_to_move.restype = c_uint32
+fast_legal = lib["asobi_state_legal"]
+fast_legal.restype = c_int
+fast_apply = lib["asobi_state_apply"]
+fast_apply.restype = c_int
 # record.h
 match_load = _declare("asobi_match_load", P, P, PErr)
 match_free = _declare("asobi_match_free", None, P)

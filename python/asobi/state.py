@@ -3,7 +3,7 @@ import ctypes
 import json
 import random
 import threading
-from ctypes import byref, c_int, create_string_buffer
+from ctypes import byref, c_int, c_void_p, create_string_buffer
 
 from . import _lib
 from ._lib import Error, Result, Rng, ALL_SEEING, MAX_SEATS
@@ -89,6 +89,21 @@ def game(name):
                          % (name, ", ".join(_GAMES))) from None
 
 
+_to_move, _legal, _apply = _lib.fast_to_move, _lib.fast_legal, _lib.fast_apply
+
+
+def _seat_index(seat):
+    """A seat as a C int: a Python int, or anything with __index__ (numpy
+    integers); IllegalAction bad_seat otherwise."""
+    if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+        raise IllegalAction("bad_seat", "a seat is a number, not %r" % (seat,))
+    return seat.__index__()
+
+
+def _fits_c_int(n):
+    return -(1 << 31) <= n < 1 << 31
+
+
 # Each thread gets its own buffer for legal ids: ctypes lets other Python
 # threads run during a C call, so a shared buffer could be overwritten
 # between the call and the read.
@@ -123,14 +138,14 @@ class State:
     __slots__ = ("_h", "_setup", "_history", "_determinized", "__weakref__")
 
     def __init__(self, handle, setup, history=None, determinized=False):
-        self._h = handle
+        self._h = c_void_p(handle)  # a c_void_p object: the untyped fast calls take it as is
         self._setup = setup
         self._history = history  # a linked list: (previous, seat, id) or None
         self._determinized = determinized
 
     def __del__(self):
         h = getattr(self, "_h", None)
-        if h:
+        if h is not None and h.value:
             self._h = None
             _lib.state_free(h)
 
@@ -144,27 +159,31 @@ class State:
 
     def current_players(self):
         """The seats that must act now, ascending (a tuple; empty once over)."""
-        return _SEATS[_lib.state_to_move(self._h)]
+        return _SEATS[_to_move(self._h)]
 
     def current_player(self):
         """OpenSpiel's form: the one seat to move, SIMULTANEOUS (-2) when
         several are, TERMINAL (-4) when the game is over."""
-        seats = _SEATS[_lib.state_to_move(self._h)]
+        seats = _SEATS[_to_move(self._h)]
         if len(seats) == 1:
             return seats[0]
         return SIMULTANEOUS if seats else TERMINAL
 
     def is_terminal(self):
-        return not _lib.state_to_move(self._h)
+        return not _to_move(self._h)
 
     def is_simultaneous_node(self):
-        return len(_SEATS[_lib.state_to_move(self._h)]) > 1
+        return len(_SEATS[_to_move(self._h)]) > 1
 
     # --- actions --------------------------------------------------------------
     def legal_actions(self, seat):
         """The legal action ids of seat, ascending; [] when it may not act."""
+        if type(seat) is not int or seat >> 31:  # not a small non-negative int: check it
+            seat = _seat_index(seat)
+            if not _fits_c_int(seat):
+                return []
         buf = _ids_buffer()
-        return buf[:_lib.state_legal(self._h, seat, buf)]
+        return buf[:_legal(self._h, seat, buf)]
 
     def legal_actions_mask(self, seat):
         """A list of max_actions 0/1 flags: 1 where the id is legal for seat."""
@@ -174,7 +193,11 @@ class State:
         return mask
 
     def action_to_string(self, seat, action):
-        """The text of seat's legal action id ("play 3")."""
+        """The text of seat's legal action id ("play 3"); IllegalAction if it
+        is not one (the library writes texts of legal actions only)."""
+        if action not in self.legal_actions(seat):
+            raise IllegalAction("illegal_action", "%r is not a legal action id of seat %r now"
+                                % (action, seat))
         buf = create_string_buffer(256)
         _lib.state_action_text(self._h, seat, action, buf, 256)
         return buf.value.decode("utf-8")
@@ -191,6 +214,11 @@ class State:
     def string_to_action(self, seat, text):
         """The id of seat's legal action written as text (case and spaces do
         not matter; the games' aliases work); IllegalAction otherwise."""
+        seat = _seat_index(seat)
+        if not _fits_c_int(seat):
+            raise IllegalAction("bad_seat", "seat %d does not exist" % seat)
+        if not isinstance(text, str):
+            raise IllegalAction("illegal_action", "an action text is a str, not %r" % (text,))
         err = Error()
         action = c_int(-1)
         if _lib.state_parse_action(self._h, seat, text.encode("utf-8"), byref(action), byref(err)):
@@ -200,13 +228,30 @@ class State:
     def apply(self, seat, action):
         """seat plays action (an id, or its text). A refusal raises
         IllegalAction with the library's reason and leaves the state as it was."""
-        if type(action) is not int:
-            action = self._action_id(seat, action)
-        if _lib.state_apply(self._h, seat, action, None):
+        if type(action) is not int or type(seat) is not int or (action | seat) >> 31:
+            seat, action = self._checked_arguments(seat, action)
+        if _apply(self._h, seat, action, None):
             self._refuse(seat, action)
         self._history = (self._history, seat, action)
 
+    def _checked_arguments(self, seat, action):
+        """seat and action as C ints, or the refusal. The untyped C call
+        would silently cut a Python int to 32 bits, so anything beyond a C
+        int is refused here; the rest (negative numbers too) goes to the
+        library, which says what is wrong with it."""
+        seat = _seat_index(seat)
+        if not _fits_c_int(seat):
+            raise IllegalAction("bad_seat", "seat %d does not exist: this game has seats 0 to %d"
+                                % (seat, self._setup.players - 1))
+        action = self._action_id(seat, action)
+        if not _fits_c_int(action):
+            raise IllegalAction("illegal_action", "there is no action %d: the ids are 0 to %d"
+                                % (action, self._setup.game.max_actions - 1))
+        return seat, action
+
     def _action_id(self, seat, action):
+        if type(action) is int:
+            return action
         if isinstance(action, bool):
             raise IllegalAction("illegal_action", "an action is an id (int) or its text (str), not %r"
                                 % (action,))
@@ -385,8 +430,8 @@ def new_game(name, players=None, seed=None, options=None):
     g = game(name)
     if players is None:
         players = g.min_players
-    if type(players) is not int:
-        raise AsobiError("bad_players", "players must be an integer, not %r" % (players,))
+    if type(players) is not int or not _fits_c_int(players):
+        raise AsobiError("bad_players", "players must be a small integer, not %r" % (players,))
     if seed is None:
         seed = random.SystemRandom().getrandbits(63)
     if not isinstance(seed, int):

@@ -18,6 +18,8 @@ class TestGames(unittest.TestCase):
     def test_bad_arguments_raise_the_library_codes(self):
         cases = [(("chess",), {}, "unknown_game"),
                  (("psycle",), {"players": 9}, "bad_players"),
+                 (("psycle",), {"players": 2 ** 32 + 2}, "bad_players"),
+                 (("psycle",), {"players": "2"}, "bad_players"),
                  (("psycle",), {"options": {"no_such": 1}}, "bad_option"),
                  (("psycle",), {"options": {"max_cycles": 0}}, "bad_option")]
         for args, kwargs, code in cases:
@@ -50,6 +52,13 @@ class TestMoves(unittest.TestCase):
             for i, t in zip(ids, texts):
                 self.assertEqual(s.string_to_action(seat, t), i)
                 self.assertEqual(s.action_to_string(seat, i), t)
+            idle = [x for x in range(players) if x not in s.current_players()]
+            for bad_seat, bad_id in [(seat, -1), (seat, 2 ** 40 + ids[0]), (2 ** 40 + seat, ids[0])] + \
+                    [(x, ids[0]) for x in idle[:1]]:
+                with self.assertRaises(asobi.IllegalAction):
+                    s.action_to_string(bad_seat, bad_id)
+            with self.assertRaises(asobi.IllegalAction):
+                s.string_to_action(2 ** 32 + seat, texts[0])
             by_id, by_text = s.clone(), s.clone()
             by_id.apply(seat, ids[-1])
             by_text.apply(seat, texts[-1])
@@ -61,6 +70,9 @@ class TestMoves(unittest.TestCase):
         idle = [x for x in range(3) if x not in s.current_players()][0]
         self.assertEqual(s.legal_actions(idle), [])
         self.assertEqual(s.legal_actions(17), [])
+        self.assertEqual(s.legal_actions(2 ** 40), [])
+        with self.assertRaises(asobi.IllegalAction):
+            s.legal_actions("0")
         self.assertEqual(s.legal_actions_mask(idle), [0] * asobi.game("octal").max_actions)
 
     def test_refusals_raise_illegal_action_and_change_nothing(self):
@@ -74,7 +86,11 @@ class TestMoves(unittest.TestCase):
                  (5, 1, "bad_seat", None),
                  (1, None, "illegal_action", None),
                  (1, True, "illegal_action", None),
-                 (1, 2.0, "illegal_action", None)]
+                 (1, 2.0, "illegal_action", None),
+                 (1, 2 ** 40, "illegal_action", None),
+                 (2 ** 40, 1, "bad_seat", None),
+                 ("1", 1, "bad_seat", None),
+                 (None, "play 1", "bad_seat", None)]
         for seat, action, code, words in cases:
             with self.assertRaises(asobi.IllegalAction) as caught:
                 s.apply(seat, action)
