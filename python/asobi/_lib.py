@@ -31,6 +31,7 @@ def _load():
     tried = []
     for path in _candidates():
         if os.path.exists(path):
+            path = os.path.abspath(path)
             return ctypes.CDLL(path), path
         tried.append(path)
     raise ImportError("asobi: libasobi.so not found (tried %s); build it with scripts/setup.sh "

@@ -1,8 +1,10 @@
 """test_package.py — finding the library, the examples of docs/python.md, and the Python bot over the engine protocol."""
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from _support import PYTHON_DIR, REPO, asobi
@@ -10,15 +12,18 @@ from _support import PYTHON_DIR, REPO, asobi
 DOC = os.path.join(REPO, "docs", "python.md")
 
 
-def run_python(code, env_changes, cwd=None):
-    env = dict(os.environ)
+def run_python(code, env_changes):
+    """Run code in a new python with this checkout's package; env_changes
+    set variables (None removes one)."""
+    env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+    if "ASOBI_LIBRARY" in env:
+        env["ASOBI_LIBRARY"] = asobi.library_path  # absolute: the child runs elsewhere
     for key, value in env_changes.items():
         if value is None:
             env.pop(key, None)
         else:
             env[key] = value
-    env["PYTHONPATH"] = PYTHON_DIR
-    return subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd or PYTHON_DIR,
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=PYTHON_DIR,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -34,6 +39,20 @@ class TestLibraryLookup(unittest.TestCase):
         self.assertIn("ImportError", out.stderr)
         self.assertIn("/nonexistent/libasobi.so", out.stderr)
         self.assertIn("ASOBI_LIBRARY", out.stderr)
+
+    def test_a_library_next_to_the_package_is_found_first(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            package = os.path.join(tmp, "asobi")
+            shutil.copytree(os.path.join(PYTHON_DIR, "asobi"), package,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+            shutil.copy(asobi.library_path, os.path.join(package, "libasobi.so"))
+            env = dict(os.environ, PYTHONPATH=tmp)
+            env.pop("ASOBI_LIBRARY", None)
+            out = subprocess.run([sys.executable, "-c", "import asobi; print(asobi.library_path); "
+                                  "print(asobi.new_game('psycle', players=2, seed=1).legal_actions(0))"],
+                                 env=env, cwd=tmp, capture_output=True, text=True, timeout=300)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.splitlines(), [os.path.join(package, "libasobi.so"), "[0, 1, 2, 3, 4, 5]"])
 
     def test_without_asobi_library_the_build_tree_is_found(self):
         build = os.path.join(REPO, "build", "libasobi.so")
