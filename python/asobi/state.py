@@ -198,15 +198,19 @@ class State:
         if action not in self.legal_actions(seat):
             raise IllegalAction("illegal_action", "%r is not a legal action id of seat %r now"
                                 % (action, seat))
+        seat, action = _seat_index(seat), _seat_index(action)  # plain ints for the typed call
         buf = create_string_buffer(256)
         _lib.state_action_text(self._h, seat, action, buf, 256)
         return buf.value.decode("utf-8")
 
     def legal_action_texts(self, seat):
         """The texts of seat's legal actions, in the order of legal_actions(seat)."""
+        ids = self.legal_actions(seat)
+        if ids:
+            seat = _seat_index(seat)  # a plain int for the typed call
         buf = create_string_buffer(256)
         out = []
-        for a in self.legal_actions(seat):
+        for a in ids:
             _lib.state_action_text(self._h, seat, a, buf, 256)
             out.append(buf.value.decode("utf-8"))
         return out
@@ -257,9 +261,7 @@ class State:
                                 % (action,))
         if isinstance(action, str):
             return self.string_to_action(seat, action)
-        if isinstance(action, int):  # bool, numpy integers with __index__ below
-            return int(action)
-        if hasattr(action, "__index__"):
+        if hasattr(action, "__index__"):  # int subclasses, numpy integers
             return action.__index__()
         raise IllegalAction("illegal_action", "an action is an id (int) or its text (str), not %r"
                             % (action,))

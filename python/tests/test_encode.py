@@ -67,6 +67,16 @@ class TestEncoding(unittest.TestCase):
             env = asobi.env("octal", players=3)
             env.reset(seed=1)
             self.assertEqual(str(env.observe("player_0")["action_mask"].dtype), "int8")
+            # numpy integers work wherever ints do (seats, ids, env actions)
+            np = encode.numpy
+            seat = np.int64(s.current_players()[0])
+            ids = s.legal_actions(seat)
+            self.assertEqual(s.action_to_string(seat, np.int32(ids[0])), s.legal_action_texts(seat)[0])
+            s.apply(seat, np.int64(ids[0]))
+            self.assertEqual(s.history(), [(int(seat), ids[0])])
+            agent = env.agent_selection
+            env.step(np.argmax(env.observe(agent)["action_mask"]))
+            self.assertNotEqual(env.agent_selection, agent)
 
 
 if __name__ == "__main__":
