@@ -134,7 +134,6 @@ class AECEnv:
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._skip_agent_selection = None
         self.agent_selection = self._next_to_move()
 
     def _next_to_move(self):
