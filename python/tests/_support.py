@@ -16,7 +16,13 @@ SCALE = 0.2 if os.environ.get("ASOBI_SANITIZE") else 1.0
 
 
 def reps(n):
+    """n repetitions, fewer under the sanitizer build."""
     return max(1, int(n * SCALE))
+
+
+def sparse(every):
+    """Look at every `every`-th state, fewer under the sanitizer build."""
+    return int(every / SCALE)
 
 
 def player_counts():

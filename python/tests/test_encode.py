@@ -2,7 +2,7 @@
 import math
 import unittest
 
-from _support import asobi, player_counts, random_states, reps
+from _support import asobi, player_counts, random_states, reps, sparse
 from asobi import encode
 
 
@@ -11,7 +11,7 @@ class TestEncoding(unittest.TestCase):
         for name, players in player_counts():
             n = encode.size(name, players)
             for seed in range(reps(2)):
-                for state in random_states(name, players, seed, every=4):
+                for state in random_states(name, players, seed, every=sparse(4)):
                     for seat in range(players):
                         v = encode.encode(state, seat)
                         self.assertEqual(len(v), n, (name, players))

@@ -1,7 +1,7 @@
 """test_hidden.py — nothing a seat may not see crosses the binding: views and observations of determinized twins."""
 import unittest
 
-from _support import asobi, player_counts, random_states, reps
+from _support import asobi, player_counts, random_states, reps, sparse
 
 
 class TestHiddenInformation(unittest.TestCase):
@@ -13,7 +13,7 @@ class TestHiddenInformation(unittest.TestCase):
         for name, players in player_counts():
             differed = 0
             for seed in range(reps(1)):
-                for state in random_states(name, players, seed, every=9):
+                for state in random_states(name, players, seed, every=sparse(9)):
                     for seat in range(players):
                         a, b = state.clone(), state.clone()
                         a.determinize(seat, 1)
