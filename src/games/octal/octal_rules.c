@@ -272,8 +272,10 @@ static bool check_override(const octal_state *s, int seat, const octal_action *a
                 return WHY("an override is placed from the highest number down (ALL counts highest), "
                            "the smallest on top (seed §⑨)"),
                        false;
-            if (hi == 9 && lo == 9 && placed[i] < placed[i - 1])
-                return WHY("two ALLs are alike: write them once, as ALL ALL"), false;
+            if (hi == 9 && lo == 9) /* each card lies exactly on the one before */
+                return WHY("an ALL may not lie on an ALL: the card on an ALL is a number card (seed §③ "
+                           "すきな数値カードをALLカードの上にぴったり重ねて), so an override places one ALL at most"),
+                       false;
         }
     }
     /* With both ALLs in hand, "one ALL" is always the first of them. */
@@ -367,8 +369,8 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
         int k = __builtin_popcount((unsigned)mask);
         if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
             continue;
-        if (two_alls && !(mask >> 3 & 1) && (mask >> 4 & 1))
-            continue; /* one ALL is always the first */
+        if (two_alls && (mask >> 4 & 1))
+            continue; /* one ALL is always the first; never both (ALL on ALL, ruling 5) */
         int chosen[OCTAL_OVERRIDE_MAX], c = 0;
         for (int i = 0; i < n; i++)
             if (mask >> i & 1)

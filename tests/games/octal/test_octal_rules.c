@@ -299,6 +299,15 @@ static void test_after_an_all_a_number_card_covers_it(void **unused)
     apply_text(st, 0, "play 2小↑ on 1 Octo!");
     question_is(st, 0, "同2");
     asobi_state_free(st);
+
+    /* an override lays each card exactly on the one before: never both ALLs */
+    st = new_state("octal", 3, SINGLE, 5);
+    octal_position q = {.hand = {"ALL ALL2 5倍↑ 3約↕ 1大↑", "8異↕", "7同↕"}, .stack = {"1異↕ 1同↕"}, .cond_from = {0}};
+    arrange(st, &q);
+    refused_because(st, 0, "override ALL ALL 5倍↑ on 1", "an ALL may not lie on an ALL");
+    apply_text(st, 0, "override ALL 5倍↑ 3約↕ on 1");
+    question_is(st, 0, "同3"); /* pointing at 1同↕, the top before */
+    asobi_state_free(st);
 }
 
 /* Ruling 6: a ↕ may not point at an ALL beneath the top (it bears no
