@@ -156,7 +156,7 @@ void octal_render(const void *st, int seat, FILE *out)
         switch (s->last.event) {
         case OCTAL_EV_PASS: fprintf(out, "passed%s", s->last.drew ? " and drew a card" : " (the deck is empty)"); break;
         case OCTAL_EV_DISCARD: fprintf(out, "discarded a card face down"); break;
-        case OCTAL_EV_DECLARE: fprintf(out, "declared \"Octo!\" in time"); break;
+        case OCTAL_EV_DECLARE: fprintf(out, "declared \"Octo!\" late, in time"); break;
         default:
             fprintf(out, "%s", s->last.event == OCTAL_EV_OVERRIDE ? "overrode with"
                                : s->last.event == OCTAL_EV_LAY    ? "laid"
@@ -185,8 +185,8 @@ void octal_render(const void *st, int seat, FILE *out)
         if (reference)
             fprintf(out, "  Question %d: %s%d  (", q + 1, octal_condition_letter[condition], reference);
         else
-            fprintf(out, "  Question %d: ALL on top - the next card placed is any number card, on it; condition %s stays  (", q + 1,
-                    octal_condition_letter[condition]);
+            fprintf(out, "  Question %d: ALL on top - next, any number card on it; condition %s stays  (",
+                    q + 1, octal_condition_letter[condition]);
         int from = stk->size > 6 ? stk->size - 6 : 0;
         if (from)
             fprintf(out, "... ");
