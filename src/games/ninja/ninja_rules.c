@@ -231,7 +231,7 @@ static void shadow_refill(ninja_state *s)
  * holds it (ruling 5). With 2 players the shadow's points take their place in
  * that ranking (a shadow between the seats holds 次点 and the seat below it
  * turns up nothing), but the shadow turns up nothing itself: its tiles follow
- * its own rule (rulings 12 and 20). */
+ * its own rule (rulings 12 and 19). */
 static void begin_battle(ninja_state *s)
 {
     s->phase = NINJA_PHASE_BATTLE;

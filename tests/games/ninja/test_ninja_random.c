@@ -217,7 +217,7 @@ static int recount_order(const ninja_state *s, int a, int b)
 }
 
 /* 巻物を開く, recounted: the top points and the next distinct points below
- * them among every place (the shadow included, ruling 20); seats holding the
+ * them among every place (the shadow included, ruling 19); seats holding the
  * top turn up 1 (round 2) or 2 (round 3), seats holding 次点 1 in round 3. */
 static void check_flip_counts(const ninja_state *s)
 {

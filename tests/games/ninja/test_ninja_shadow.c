@@ -311,7 +311,7 @@ static void test_shadow_later_rounds(void **unused)
 
 /* 準備フェーズ 5) 巻物を開く with the shadow: "3ラウンド目の場合、1番獲得点が高いプレイヤーは
  * 2枚表向きにし、次点に得点の高いプレイヤーは1枚表向きにします。" Issue 11, point 3 (the
- * project's independent review's reading, ruling 20): the shadow's points count
+ * project's independent review's reading, ruling 19): the shadow's points count
  * when deciding who holds the top score and 次点; the shadow itself turns up
  * nothing (its tiles follow its own rule: only its leftmost lies face up). */
 static void test_flips_rank_the_shadow(void **unused)
