@@ -251,7 +251,14 @@ static void test_follow_open_cards_first(void **unused)
     (void)unused;
     asobi_state *st = battle3();
     apply_all(st, "0:play fire-1; 1:play fire-2; 2:play fire-6"); /* seat 2 wins, leads */
+    char *text = asobi_state_render(st, 2);
+    assert_non_null(strstr(text, "To act: seat 2 - lead any card"));
+    free(text);
     apply_text(st, 2, "play water-3");
+    /* the terminal says what the rule asks of the seat to act */
+    text = asobi_state_render(st, 0);
+    assert_non_null(strstr(text, "water was led; follow it if you can, with an open water card"));
+    free(text);
     /* seat 0 holds water-5 open (its +1 on it) and water-2 closed: water-5 only */
     assert_int_equal(legal_count(st, 0), 1);
     assert_true(is_legal_text(st, 0, "play water-5"));
