@@ -121,12 +121,86 @@ static void test_shadow_choice_predicts_the_shadow(void **unused)
     assert_true(predicted > 100);
 }
 
+/* A 3-player deal (seed 002, 3-5 players), start player seat 0, trump metal.
+ * Seat 2 has opened metal-7; seat 0 holds metal-5 open. */
+static const char *const DEAL3[] = {
+    "fire-1 fire-7 water-2 water-5 wood-3 metal-4 metal-5",
+    "fire-2 fire-3 water-7 wood-1 wood-6 metal-1 earth-1",
+    "fire-4 fire-6 water-1 water-3 wood-7 metal-7 earth-7",
+};
+static const char *const OPENS3[] = {"fire-7 water-5 metal-5", "fire-2 fire-3 earth-1", "water-1 wood-7 metal-7"};
+
+/* 勝負フェーズ: "同じ種類のカードが開いた中にある場合は開かれたカードから出さなければ
+ * なりません" (issue 11, point 1). Seat 0's +3 lies on metal-5, a high trump
+ * that beats every card it cannot see; but seat 2 holds metal-7 open and must
+ * play it on a metal lead, so leading metal-5 hands seat 2 the +3. The
+ * heuristic counts the open cards the followers are forced to play. */
+static void test_heuristic_counts_forced_open_cards(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("ninja", 3, "{\"start_player\": 0}", 42);
+    rig_deal(st, DEAL3, NULL);
+    prepare(st, "metal", OPENS3);
+    ninja_state *s = ns(st);
+    /* move seat 0's +3 (on fire-7) onto metal-5 and its -1 onto fire-7 */
+    int fire7 = card_id("fire-7"), metal5 = card_id("metal-5");
+    int8_t t = s->scroll_on[fire7];
+    s->scroll_on[fire7] = s->scroll_on[metal5];
+    s->scroll_on[metal5] = t;
+    assert_int_equal(s->scroll_on[metal5], 3);
+    assert_int_equal(asobi_state_to_move(st), 1u << 0);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        asobi_rng rng;
+        asobi_rng_seed(&rng, seed);
+        asobi_state *d = asobi_state_clone(st);
+        asobi_state_determinize(d, 0, &rng);
+        int id = ninja_heuristic(asobi_state_data_for_ai(d), 0, &rng);
+        asobi_state_free(d);
+        assert_int_not_equal(id, NINJA_ID_PLAY + metal5);
+        assert_true(asobi_state_is_legal(st, 0, id));
+    }
+    asobi_state_free(st);
+}
+
+/* The heuristic only ever returns legal ids under the follow rule (open cards
+ * of the led kind first): along heuristic games with 2 to 5 players, every
+ * choice made from a determinized state is legal in the real one. */
+static void test_heuristic_plays_only_legal_cards(void **unused)
+{
+    (void)unused;
+    long plays = 0;
+    for (int players = 2; players <= 5; players++)
+        for (uint64_t seed = 1; seed <= 15; seed++) {
+            asobi_state *st = new_state("ninja", players, NULL, seed);
+            asobi_rng rng;
+            asobi_rng_seed(&rng, seed * 7u + (uint64_t)players);
+            while (!asobi_state_terminal(st)) {
+                int seat = __builtin_ctz(asobi_state_to_move(st));
+                asobi_state *d = asobi_state_clone(st);
+                asobi_state_determinize(d, seat, &rng);
+                int id = ninja_heuristic(asobi_state_data_for_ai(d), seat, &rng);
+                asobi_state_free(d);
+                const ninja_state *s = asobi_state_data_for_ai(st);
+                if (id >= NINJA_ID_PLAY) {
+                    plays++;
+                    assert_true((ninja_playable(s, seat) >> (id - NINJA_ID_PLAY)) & 1);
+                }
+                asobi_error err;
+                assert_int_equal(asobi_state_apply(st, seat, id, &err), ASOBI_OK);
+            }
+            asobi_state_free(st);
+        }
+    assert_true(plays > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heuristic_does_not_lead_into_the_shadow),
         cmocka_unit_test(test_heuristic_feeds_the_shadow_the_least),
         cmocka_unit_test(test_shadow_choice_predicts_the_shadow),
+        cmocka_unit_test(test_heuristic_counts_forced_open_cards),
+        cmocka_unit_test(test_heuristic_plays_only_legal_cards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

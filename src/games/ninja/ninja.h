@@ -109,6 +109,8 @@ typedef struct ninja_state {
 void ninja_setup(ninja_state *s, int players, int start);
 uint32_t ninja_to_move(const void *st);
 int ninja_legal(const void *st, int seat, int *ids);
+/* The cards a seat may play now in the battle (勝負フェーズ: the led kind, open cards first). */
+uint64_t ninja_playable(const ninja_state *s, int seat);
 void ninja_apply(void *st, int seat, int id);
 /* The position whose card wins a trick (cards[i] played by pos[i], cards[0] led). */
 int ninja_trick_winner(const uint8_t *pos, const uint8_t *cards, int n, int trump);
@@ -118,6 +120,9 @@ int ninja_positive_count(const ninja_state *s, int pos);
 /* Final order: 1 if a is ahead of b, -1 if behind, 0 if tied (points, then
  * scrolls won, then positive scrolls won). */
 int ninja_compare_final(const ninja_state *s, int a, int b);
+/* 2 players: whether the shadow ranks first, alone or tied, by that order
+ * (which ends the game at a round's end: both players lose). */
+bool ninja_shadow_ranks_first(const ninja_state *s);
 int ninja_scroll_type(int value); /* the type index of a tile value, -1 if none */
 /* The shadow's open cards, left to right; returns the count. */
 int ninja_shadow_open(const ninja_state *s, int *cards);

@@ -79,6 +79,20 @@ static int battle_score(const ninja_state *s, int seat, int card)
     pos[n] = (uint8_t)seat;
     cards[n++] = (uint8_t)card;
     value += mine;
+    /* Seats still to play that hold open cards of the led kind must play one
+     * of them (勝負フェーズ: "同じ種類のカードが開いた中にある場合は開かれたカード
+     * から出さなければなりません"), which everyone sees: count the highest, the
+     * one that threatens most, with the tile it carries. */
+    uint64_t led_kind = ((1ull << NINJA_VALUES) - 1) << (ninja_kind(cards[0]) * NINJA_VALUES);
+    for (int q = (seat + 1) % s->positions; q != s->leader; q = (q + 1) % s->positions) {
+        uint64_t forced = q < s->players ? s->open[q] & s->hand[q] & led_kind : 0;
+        if (!forced)
+            continue;
+        pos[n] = (uint8_t)q;
+        cards[n] = (uint8_t)(63 - __builtin_clzll(forced));
+        value += tile_worth(s, cards[n], q, seat);
+        n++;
+    }
     if (shadow_to_play(s)) {
         int sc = ninja_shadow_choice(s, ninja_kind(cards[0]));
         if (sc >= 0) {

@@ -228,7 +228,10 @@ static void shadow_refill(ninja_state *s)
  * 巻物タイルから1枚表向きに開きます"; round 3, "1番獲得点が高いプレイヤーは2枚表向きにし、
  * 次点に得点の高いプレイヤーは1枚表向きにします"; "同点のプレイヤーが複数いる場合は対象の
  * プレイヤーが全員開きます". 次点 is the next score below the top one, whoever
- * holds it (ruling 5); only seats count, never the shadow (ruling 12). */
+ * holds it (ruling 5). With 2 players the shadow's points take their place in
+ * that ranking (a shadow between the seats holds 次点 and the seat below it
+ * turns up nothing), but the shadow turns up nothing itself: its tiles follow
+ * its own rule (rulings 12 and 19). */
 static void begin_battle(ninja_state *s)
 {
     s->phase = NINJA_PHASE_BATTLE;
@@ -248,20 +251,19 @@ static int next_flipper(const ninja_state *s, int from)
 static void begin_flip(ninja_state *s)
 {
     int best = -10000, second = -10000;
-    for (int p = 0; p < s->players; p++)
+    for (int p = 0; p < s->positions; p++)
         if (ninja_points(s, p) > best)
             best = ninja_points(s, p);
-    for (int p = 0; p < s->players; p++)
+    for (int p = 0; p < s->positions; p++)
         if (ninja_points(s, p) < best && ninja_points(s, p) > second)
             second = ninja_points(s, p);
+    memset(s->flips_left, 0, sizeof s->flips_left);
     for (int p = 0; p < s->players; p++) {
         int pts = ninja_points(s, p);
         if (pts == best)
             s->flips_left[p] = s->round == 2 ? 1 : 2;
         else if (pts == second && s->round == 3)
             s->flips_left[p] = 1;
-        else
-            s->flips_left[p] = 0;
     }
     s->phase = NINJA_PHASE_FLIP;
     s->turn = (uint8_t)next_flipper(s, s->start);
@@ -296,19 +298,28 @@ static int lowest_scorer(const ninja_state *s)
 }
 
 /* ■ラウンドとゲームの終了: "この時影が1番点数が高い場合はその時点でゲームオーバーと
- * なります" — checked at the end of every round, the third included, and only
- * when the shadow is strictly ahead of both seats (ruling 13). Then
- * ゲームの終了 after round 3, or the next round. */
+ * なります": at the end of every round, the third included, the shadow is
+ * ranked with the seats by the final order of ゲームの終了 (points, then tiles
+ * won, then positive tiles won); first, alone or tied, it ends the game and
+ * both players lose (ruling 13). */
+bool ninja_shadow_ranks_first(const ninja_state *s)
+{
+    if (!ninja_has_shadow(s))
+        return false;
+    for (int p = 0; p < s->players; p++)
+        if (ninja_compare_final(s, p, NINJA_SHADOW) > 0)
+            return false;
+    return true;
+}
+
+/* Then ゲームの終了 after round 3, or the next round. */
 static void end_round(ninja_state *s)
 {
-    if (ninja_has_shadow(s)) {
-        int sp = ninja_points(s, NINJA_SHADOW);
-        if (sp > ninja_points(s, 0) && sp > ninja_points(s, 1)) {
-            s->phase = NINJA_PHASE_OVER;
-            s->shadow_won = 1;
-            s->winners = 0;
-            return;
-        }
+    if (ninja_shadow_ranks_first(s)) {
+        s->phase = NINJA_PHASE_OVER;
+        s->shadow_won = 1;
+        s->winners = 0;
+        return;
     }
     if (s->round == NINJA_ROUNDS) {
         s->phase = NINJA_PHASE_OVER;
@@ -441,14 +452,18 @@ uint32_t ninja_to_move(const void *st)
 }
 
 /* 勝負フェーズ ②: "続く左隣のプレイヤーはスタートプレイヤーと同じ種類のカードが手札に
- * ある場合、必ずそのカードを出さなければなりません", open cards included ("開かれたカード
- * も手札の一部なので、同じ種類のカードが開いた中にある場合は開かれたカードから出さなければ
- * なりません"). */
-static uint64_t playable(const ninja_state *s, int seat)
+ * ある場合、必ずそのカードを出さなければなりません", and "開かれたカードも手札の一部なので、
+ * 同じ種類のカードが開いた中にある場合は開かれたカードから出さなければなりません": a
+ * follower with open cards of the led kind plays one of those; only without any
+ * do its closed cards of the kind count; only with neither may it play any card
+ * (ruling 18). The shadow plays by its own rule (ninja_shadow_choice). */
+uint64_t ninja_playable(const ninja_state *s, int seat)
 {
     uint64_t cards = s->hand[seat];
     if (s->trick_n > 0) {
         uint64_t follow = cards & kind_mask(ninja_kind(s->trick_card[0]));
+        if (follow & s->open[seat])
+            return follow & s->open[seat];
         if (follow)
             return follow;
     }
@@ -487,7 +502,7 @@ int ninja_legal(const void *st, int seat, int *ids)
                 ids[n++] = NINJA_ID_FLIP + c;
         break;
     case NINJA_PHASE_BATTLE: {
-        uint64_t cards = playable(s, seat);
+        uint64_t cards = ninja_playable(s, seat);
         for (int c = 0; c < NINJA_CARDS; c++)
             if (cards & bit(c))
                 ids[n++] = NINJA_ID_PLAY + c;

@@ -301,15 +301,29 @@ void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t c
             snprintf(buf, cap, "%s is not in your hand", card);
             return;
         }
+        /* Name every card of the led kind held, then, when open and closed
+         * ones are both held, that the open ones go first (勝負フェーズ:
+         * "同じ種類のカードが開いた中にある場合は開かれたカードから出さなければ
+         * なりません"). */
         int led = ninja_kind(s->trick_card[0]);
+        uint64_t kind = 0, allowed = ninja_playable(s, seat);
         size_t n = (size_t)snprintf(buf, cap, "you must follow %s: you hold", ninja_table.kind_names[led]);
         for (int v = 1; v <= NINJA_VALUES && n < cap; v++) {
             int f = ninja_card(led, v);
             if (s->hand[seat] & (1ull << f)) {
+                kind |= 1ull << f;
                 ninja_card_text(f, card, sizeof card);
                 n += (size_t)snprintf(buf + n, cap - n, " %s%s", card,
                                       (s->open[seat] & (1ull << f)) ? " (open)" : "");
             }
+        }
+        if (allowed != kind && n < cap) {
+            n += (size_t)snprintf(buf + n, cap - n, "; open cards are played first: play");
+            for (int f = 0; f < NINJA_CARDS && n < cap; f++)
+                if (allowed & (1ull << f)) {
+                    ninja_card_text(f, card, sizeof card);
+                    n += (size_t)snprintf(buf + n, cap - n, " %s", card);
+                }
         }
         return;
     }

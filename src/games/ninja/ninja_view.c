@@ -347,7 +347,16 @@ void ninja_render(const void *st, int seat, FILE *out)
         case NINJA_PHASE_OPEN: fputs("open a card (open KIND-VALUE)\n", out); break;
         case NINJA_PHASE_SCROLL: fputs("lay a tile (scroll +N on KIND-VALUE)\n", out); break;
         case NINJA_PHASE_FLIP: fputs("turn up a tile (flip KIND-VALUE)\n", out); break;
-        default: fputs("play a card (play KIND-VALUE)\n", out); break;
+        default:
+            /* the follow rule of 勝負フェーズ, open cards first (ruling 18) */
+            if (s->trick_n > 0)
+                fprintf(out, "play a card (play KIND-VALUE): %s was led; follow it if you can, "
+                             "with an open %s card if you have one\n",
+                        ninja_table.kind_names[ninja_kind(s->trick_card[0])],
+                        ninja_table.kind_names[ninja_kind(s->trick_card[0])]);
+            else
+                fputs("lead any card (play KIND-VALUE)\n", out);
+            break;
         }
     }
 }

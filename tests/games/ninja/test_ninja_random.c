@@ -198,17 +198,81 @@ static void check_determinization(const asobi_state *st, int viewer, uint64_t se
     asobi_state_free(d);
 }
 
+/* The final order of ゲームの終了 recounted from the won tiles: points, then
+ * tiles won, then positive tiles won; 1 if a is ahead of b, -1 behind, 0 tied. */
+static int recount_order(const ninja_state *s, int a, int b)
+{
+    long key[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        int pos = i ? b : a, points = 0, tiles = 0, positive = 0;
+        for (int t = 0; t < NINJA_SCROLL_TYPES; t++) {
+            int v = ninja_table.scroll_values[t], n = s->won[pos][t];
+            points += v * n;
+            tiles += n;
+            positive += v > 0 ? n : 0;
+        }
+        key[i] = ((long)points * 100 + tiles) * 100 + positive;
+    }
+    return (key[0] > key[1]) - (key[0] < key[1]);
+}
+
+/* 巻物を開く, recounted: the top points and the next distinct points below
+ * them among every place (the shadow included, ruling 19); seats holding the
+ * top turn up 1 (round 2) or 2 (round 3), seats holding 次点 1 in round 3. */
+static void check_flip_counts(const ninja_state *s)
+{
+    int pts[NINJA_POSITIONS], best = -1000, second = -1000;
+    for (int p = 0; p < s->positions; p++) {
+        pts[p] = 0;
+        for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
+            pts[p] += ninja_table.scroll_values[t] * s->won[p][t];
+        best = pts[p] > best ? pts[p] : best;
+    }
+    for (int p = 0; p < s->positions; p++)
+        if (pts[p] < best && pts[p] > second)
+            second = pts[p];
+    for (int p = 0; p < s->players; p++) {
+        int want = pts[p] == best ? s->round - 1 : pts[p] == second && s->round == 3 ? 1 : 0;
+        assert_int_equal(s->flips_left[p], want);
+    }
+}
+
+/* A round's end with the shadow: it ended the game exactly when no seat is
+ * ahead of it in the final order (ruling 13). */
+static void check_round_end(const ninja_state *before, const ninja_state *after)
+{
+    if (!ninja_has_shadow(after))
+        return;
+    bool seat_ahead = recount_order(after, 0, NINJA_SHADOW) > 0 || recount_order(after, 1, NINJA_SHADOW) > 0;
+    assert_int_equal(after->shadow_won, !seat_ahead);
+    if (after->shadow_won)
+        assert_int_equal(after->phase, NINJA_PHASE_OVER);
+    else if (before->round < NINJA_ROUNDS)
+        assert_int_equal(after->round, before->round + 1);
+}
+
 static void on_step(const asobi_state *before_st, int seat, int id, const asobi_state *after_st, void *ctx)
 {
     counters *k = ctx;
     const ninja_state *before = asobi_state_data_for_ai(before_st), *after = asobi_state_data_for_ai(after_st);
     if (id >= NINJA_ID_PLAY && before->trick_n > 0) {
-        /* 勝負フェーズ ②: whoever does not follow holds none of the led kind */
+        /* 勝負フェーズ ②: whoever does not follow holds none of the led kind;
+         * whoever plays a closed card holds no open one of it (ruling 18:
+         * "開かれたカードから出さなければなりません") */
         int led = ninja_kind(before->trick_card[0]), card = id - NINJA_ID_PLAY;
-        if (ninja_kind(card) != led)
-            for (int v = 1; v <= NINJA_VALUES; v++)
-                assert_false((before->hand[seat] >> ninja_card(led, v)) & 1);
+        bool open_played = (before->open[seat] >> card) & 1;
+        for (int v = 1; v <= NINJA_VALUES; v++) {
+            int f = ninja_card(led, v);
+            if (ninja_kind(card) != led)
+                assert_false((before->hand[seat] >> f) & 1);
+            else if (!open_played)
+                assert_false((before->open[seat] >> f) & 1);
+        }
     }
+    if (before->phase == NINJA_PHASE_SCROLL && after->phase != NINJA_PHASE_SCROLL && after->round >= 2)
+        check_flip_counts(after);
+    if (after->round != before->round || after->phase == NINJA_PHASE_OVER)
+        check_round_end(before, after);
     int done = trick_total(after) - trick_total(before);
     assert_true(done == 0 || done == 1);
     if (done) {
@@ -249,8 +313,8 @@ static void on_end(const asobi_state *st, void *ctx)
                 if (s->winners & (1u << p))
                     assert_true(ninja_compare_final(s, q, p) <= 0);
     } else {
-        assert_true(ninja_points(s, NINJA_SHADOW) > ninja_points(s, 0));
-        assert_true(ninja_points(s, NINJA_SHADOW) > ninja_points(s, 1));
+        for (int p = 0; p < 2; p++)
+            assert_true(recount_order(s, p, NINJA_SHADOW) <= 0);
     }
 }
 

@@ -241,6 +241,46 @@ static void test_follow_suit_with_open_cards(void **unused)
     asobi_state_free(st);
 }
 
+/* seed 002 勝負フェーズ: "開かれたカードも手札の一部なので、同じ種類のカードが開いた中に
+ * ある場合は開かれたカードから出さなければなりません。" Issue 11, point 1 (ruling 18): a
+ * follower with open cards of the led kind must play one of them; only without
+ * any do its closed cards of the kind count ("手札に同じ種類がない場合のみ、他の
+ * 種類を出すことができます" covers the rest). */
+static void test_follow_open_cards_first(void **unused)
+{
+    (void)unused;
+    asobi_state *st = battle3();
+    apply_all(st, "0:play fire-1; 1:play fire-2; 2:play fire-6"); /* seat 2 wins, leads */
+    char *text = asobi_state_render(st, 2);
+    assert_non_null(strstr(text, "To act: seat 2 - lead any card"));
+    free(text);
+    apply_text(st, 2, "play water-3");
+    /* the terminal says what the rule asks of the seat to act */
+    text = asobi_state_render(st, 0);
+    assert_non_null(strstr(text, "water was led; follow it if you can, with an open water card"));
+    free(text);
+    /* seat 0 holds water-5 open (its +1 on it) and water-2 closed: water-5 only */
+    assert_int_equal(legal_count(st, 0), 1);
+    assert_true(is_legal_text(st, 0, "play water-5"));
+    refused_with(st, 0, "play water-2",
+                 "you must follow water: you hold water-2 water-5 (open); open cards are played first: play water-5");
+    refused_with(st, 0, "play metal-4", "open cards are played first: play water-5");
+    int ids[NINJA_MAX_ACTIONS];
+    assert_int_equal(asobi_state_legal(st, 0, ids), 1);
+    assert_int_equal(ids[0], NINJA_ID_PLAY + card_id("water-5"));
+    apply_text(st, 0, "play water-5");
+    /* seat 1: no open water, water-7 closed: that one */
+    assert_int_equal(asobi_state_legal(st, 1, ids), 1);
+    assert_int_equal(ids[0], NINJA_ID_PLAY + card_id("water-7"));
+    refused_with(st, 1, "play earth-1", "you must follow water: you hold water-7");
+    apply_text(st, 1, "play water-7");
+    assert_int_equal(ns(st)->last_winner, 1);
+    /* nobody showed a void: following with an open card says nothing of the closed ones */
+    for (int p = 0; p < 3; p++)
+        assert_int_equal(ns(st)->void_kinds[p], 0);
+    asobi_state_free(st);
+}
+
 /* seed 002 勝負フェーズ: "手札に同じ種類がない場合のみ、他の種類を出すことができます。" —
  * a seat without the led kind may play anything, a trump included. */
 static void test_void_may_play_anything(void **unused)
@@ -597,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_open_in_turn_until_three_each),
         cmocka_unit_test(test_lay_scrolls_face_down),
         cmocka_unit_test(test_follow_suit_with_open_cards),
+        cmocka_unit_test(test_follow_open_cards_first),
         cmocka_unit_test(test_void_may_play_anything),
         cmocka_unit_test(test_trick_resolution),
         cmocka_unit_test(test_winner_takes_tiles_and_leads),

@@ -187,9 +187,23 @@ static void test_shadow_wins_takes_tiles_and_leads_its_leftmost(void **unused)
     asobi_state_free(st);
 }
 
+/* Tiles won by a place, from a list of values ("+3 +1 -1"; "" for none). */
+static void give_tiles(ninja_state *s, int pos, const char *list)
+{
+    char *end;
+    for (const char *p = list; *p; p = end) {
+        long v = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        assert_true(ninja_scroll_type((int)v) >= 0);
+        s->won[pos][ninja_scroll_type((int)v)]++;
+    }
+}
+
 /* The last trick of round `round` in a 2-player game: each seat holds one
- * card, the shadow its last row card; points as given (+1 or -1 tiles). */
-static asobi_state *last_trick2(int round, const int *points)
+ * card, the shadow its last row card (water-3, which wins the trick: no
+ * tiles on the cards); won[p] the tiles each place has won so far. */
+static asobi_state *last_trick2(int round, const char *const *won)
 {
     asobi_state *st = new_state("ninja", 2, "{\"start_player\": 0}", 8);
     ninja_state *s = ns(st);
@@ -207,39 +221,47 @@ static asobi_state *last_trick2(int round, const int *points)
     s->row_opened = 7;
     s->row_played = 0x3f;
     for (int p = 0; p < 3; p++)
-        if (points[p])
-            s->won[p][ninja_scroll_type(points[p] > 0 ? 1 : -1)] = (uint8_t)abs(points[p]);
+        give_tiles(s, p, won[p]);
     return st;
 }
 
 /* ■ラウンドとゲームの終了: "通常と同じく、1番点数が高いプレイヤーは巻物カードを開きます。この時
  * 影が1番点数が高い場合はその時点でゲームオーバーとなります。" — both players lose
- * (reconstructions.md). Checked after every round, the third included; the
- * shadow must be strictly ahead of both seats (ruling 13). */
-static void test_shadow_ahead_ends_the_game(void **unused)
+ * (reconstructions.md). Issue 11, point 2 (the project's independent review's
+ * reading, ruling 13): at the end of every round, the third included, the
+ * shadow is ranked with the players by the order of ゲームの終了 ("同点の場合は
+ * より獲得した巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が
+ * 勝利します"); ranking first, alone or tied, it ends the game. */
+static void test_shadow_ranked_like_a_player_ends_the_game(void **unused)
 {
     (void)unused;
     struct {
-        int round, points[3];
+        int round;
+        const char *won[3]; /* seat 0, seat 1, the shadow */
         bool over;
+        uint32_t winners; /* after round 3 when the shadow did not win */
     } cases[] = {
-        {1, {2, 1, 3}, true},   /* ahead after round 1: game over at once */
-        {1, {3, 1, 3}, false},  /* tied with the top seat: play on */
-        {2, {0, -2, 1}, true},
-        {3, {4, 5, 6}, true},   /* after round 3 too */
-        {3, {4, 5, 5}, false},  /* tied: the seats' own final */
+        {1, {"+1 +1", "+1", "+3"}, true, 0},          /* ahead on points after round 1: over at once */
+        {1, {"+3", "+1", "+1 +1 +1"}, true, 0},       /* tied on points, more tiles: first */
+        {1, {"+1 +1 +1", "+1", "+3"}, false, 0},      /* tied on points, fewer tiles: seat 0 first */
+        {1, {"+5 -1 -1", "", "+1 +1 +1"}, true, 0},   /* tied on points and tiles, more positive */
+        {1, {"+1 +1 +1", "", "+5 -1 -1"}, false, 0},  /* ... fewer positive: play on */
+        {1, {"+3", "-1", "+3"}, true, 0},             /* tied in everything: tied first ends it */
+        {2, {"", "-1 -1", "+1"}, true, 0},
+        {3, {"+3 +1", "+5", "+5 +1"}, true, 0},       /* after round 3 too */
+        {3, {"+3 +1", "+5", "+1 +1 +1 +1 +1"}, true, 0}, /* tied with the top seat on points: more tiles */
+        {3, {"+3 +1", "+1 +1 +1 +1 +1", "+5"}, false, 1u << 1}, /* the seat has more tiles: it wins */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        asobi_state *st = last_trick2(cases[k].round, cases[k].points);
-        /* water-3 of the shadow wins the trick; no tiles on the cards */
+        asobi_state *st = last_trick2(cases[k].round, cases[k].won);
         apply_all(st, "0:play water-1; 1:play water-2");
         ninja_state *s = ns(st);
         assert_int_equal(s->last_winner, NINJA_SHADOW);
         asobi_result r;
         asobi_state_result(st, &r);
         if (cases[k].over) {
-            assert_int_equal(s->phase, NINJA_PHASE_OVER);
-            assert_true(s->shadow_won);
+            if (s->phase != NINJA_PHASE_OVER || !s->shadow_won)
+                fail_msg("case %zu: the shadow ranks first, the game should be over", k);
             assert_int_equal(r.winners, 0);
             assert_int_equal(r.rank[0], 2);
             assert_int_equal(r.rank[1], 2);
@@ -251,12 +273,13 @@ static void test_shadow_ahead_ends_the_game(void **unused)
             assert_non_null(strstr(text, "both players lose"));
             free(text);
         } else if (cases[k].round < 3) {
-            assert_int_equal(s->phase, NINJA_PHASE_TRUMP);
+            if (s->phase != NINJA_PHASE_TRUMP)
+                fail_msg("case %zu: a seat ranks ahead of the shadow, play should go on", k);
             assert_int_equal(s->round, cases[k].round + 1);
         } else {
             assert_int_equal(s->phase, NINJA_PHASE_OVER);
             assert_false(s->shadow_won);
-            assert_int_equal(r.winners, 1u << 1);
+            assert_int_equal(r.winners, cases[k].winners);
         }
         asobi_state_free(st);
     }
@@ -268,8 +291,8 @@ static void test_shadow_ahead_ends_the_game(void **unused)
 static void test_shadow_later_rounds(void **unused)
 {
     (void)unused;
-    const int points[3] = {3, 1, -5};
-    asobi_state *st = last_trick2(1, points);
+    static const char *const won[3] = {"+3", "+1", "-5"};
+    asobi_state *st = last_trick2(1, won);
     ninja_state *s = ns(st);
     int pile = s->pile_n;
     apply_all(st, "0:play water-1; 1:play water-2");
@@ -286,28 +309,46 @@ static void test_shadow_later_rounds(void **unused)
     asobi_state_free(st);
 }
 
-/* 巻物を開く with the shadow: only seats are ranked (ruling 12). Round 3, seat
- * 0 first, the shadow between, seat 1 last: seat 0 turns up 2, seat 1 (the
- * second seat) 1; the shadow's tiles stay as its own rule lays them. */
-static void test_shadow_does_not_take_part_in_flips(void **unused)
+/* 準備フェーズ 5) 巻物を開く with the shadow: "3ラウンド目の場合、1番獲得点が高いプレイヤーは
+ * 2枚表向きにし、次点に得点の高いプレイヤーは1枚表向きにします。" Issue 11, point 3 (the
+ * project's independent review's reading, ruling 19): the shadow's points count
+ * when deciding who holds the top score and 次点; the shadow itself turns up
+ * nothing (its tiles follow its own rule: only its leftmost lies face up). */
+static void test_flips_rank_the_shadow(void **unused)
 {
     (void)unused;
-    asobi_state *st = rigged2();
-    ninja_state *s = ns(st);
-    s->round = 3;
-    s->won[0][ninja_scroll_type(5)] = 1;
-    s->won[NINJA_SHADOW][ninja_scroll_type(3)] = 1;
-    s->won[1][ninja_scroll_type(1)] = 1;
-    s->pile_n = 20; /* round 3: the shadow draws its tiles */
-    prepare(st, "fire", OPENS2);
-    assert_int_equal(s->phase, NINJA_PHASE_FLIP);
-    assert_int_equal(s->flips_left[0], 2);
-    assert_int_equal(s->flips_left[1], 1);
-    int up = 0;
-    for (int i = 0; i < 3; i++)
-        up += s->scroll_up[s->row[i]];
-    assert_int_equal(up, 1);
-    asobi_state_free(st);
+    struct {
+        int round;
+        const char *won[3]; /* seat 0, seat 1, the shadow */
+        int flips[2];
+    } cases[] = {
+        {3, {"+5", "+1", "+3"}, {2, 0}},         /* the shadow holds 次点: seat 1 is third */
+        {3, {"+5", "+3", "+1"}, {2, 1}},         /* the shadow last: as without it */
+        {3, {"+3 +1 +1", "+1", "+5"}, {2, 1}},   /* shadow tied on top (fewer tiles): 次点 is seat 1 */
+        {3, {"+5", "+3", "+3"}, {2, 1}},         /* tied on 次点 with the shadow */
+        {2, {"+3 +1 +1", "+1", "+5"}, {1, 0}},   /* round 2: only the top */
+        {3, {"+1", "+1", "+5 -1 -3"}, {2, 2}},   /* the shadow, tied on top, takes nothing from them */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        asobi_state *st = rigged2();
+        ninja_state *s = ns(st);
+        s->round = (uint8_t)cases[k].round;
+        for (int p = 0; p < 3; p++)
+            give_tiles(s, p, cases[k].won[p]);
+        s->pile_n = 20; /* rounds 2-3: the shadow draws its tiles */
+        prepare(st, "fire", OPENS2);
+        assert_int_equal(s->phase, NINJA_PHASE_FLIP);
+        for (int p = 0; p < 2; p++)
+            if (s->flips_left[p] != cases[k].flips[p])
+                fail_msg("case %zu: seat %d turns up %d, expected %d", k, p, s->flips_left[p], cases[k].flips[p]);
+        assert_int_equal(s->flips_left[NINJA_SHADOW], 0);
+        int up = 0;
+        for (int i = 0; i < 3; i++)
+            up += s->scroll_up[s->row[i]];
+        assert_int_equal(up, 1);
+        assert_int_equal(s->scroll_up[s->row[0]], 1);
+        asobi_state_free(st);
+    }
 }
 
 /* A full 2-player game by the heuristic player ends, and the shadow took part
@@ -386,9 +427,9 @@ int main(void)
         cmocka_unit_test(test_shadow_follows_with_its_leftmost_card_of_the_kind),
         cmocka_unit_test(test_shadow_leftmost_when_void_and_refill),
         cmocka_unit_test(test_shadow_wins_takes_tiles_and_leads_its_leftmost),
-        cmocka_unit_test(test_shadow_ahead_ends_the_game),
+        cmocka_unit_test(test_shadow_ranked_like_a_player_ends_the_game),
         cmocka_unit_test(test_shadow_later_rounds),
-        cmocka_unit_test(test_shadow_does_not_take_part_in_flips),
+        cmocka_unit_test(test_flips_rank_the_shadow),
         cmocka_unit_test(test_shadow_refill_when_the_row_is_all_open),
         cmocka_unit_test(test_full_game_with_shadow),
     };
