@@ -952,7 +952,9 @@ static void on_tick(lws_sorted_usec_list_t *sul)
             schedule_bots(s, sl->t);
             if (sl->t->version != before)
                 table_changed(s, sl);
-        } else if (sl->t->status == TABLE_OVER && !sl->conns && sl->over_ms && now - sl->over_ms > EVICT_AFTER_MS) {
+        } else if (sl->t->status == TABLE_OVER && !sl->over_ms) {
+            sl->over_ms = now; /* finished by a restore's replay */
+        } else if (sl->t->status == TABLE_OVER && !sl->conns && now - sl->over_ms > EVICT_AFTER_MS) {
             bool busy = false;
             for (int k = 0; k < sl->t->players; k++)
                 busy |= sl->t->seat[k].busy;
