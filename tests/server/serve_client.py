@@ -3,6 +3,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import subprocess
 import tempfile
 import time
@@ -42,14 +43,21 @@ class Server:
         self.proc.kill()  # SIGKILL: no chance to flush or close anything
         self.proc.wait()
 
-    def stop(self):
+    def stop(self, remove=True):
+        """SIGTERM, then the sanitizers' verdict (an ASan build reports in the log), then clean up."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        log = self.log_text() if os.path.exists(os.path.join(self.dir, "server.log")) else ""
+        if remove:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        for bad in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            if bad in log:
+                raise AssertionError("the server reported: " + log[log.index(bad) - 200:][:3000])
 
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)
