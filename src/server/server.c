@@ -192,6 +192,20 @@ static bool add_table(server *s, table *t)
     return true;
 }
 
+/* Commit what the tables wrote since the last flush. Called before every
+ * byte that leaves the server (an update, an HTTP reply), so nobody is ever
+ * told of an action the database does not keep; the actions of one loop turn
+ * share one commit. A database that cannot commit stops the server: the
+ * tables in memory are ahead of it, and a restart restores what was kept. */
+static void flush_or_stop(server *s)
+{
+    asobi_error err;
+    if (store_flush(s->store, &err) != ASOBI_OK) {
+        logf_("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
+        exit(1);
+    }
+}
+
 /* ---------------------------------------------------------------------------
  * The worker pool.
  * ------------------------------------------------------------------------- */
@@ -320,6 +334,7 @@ static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
  * update if one is due. Returns -1 to close. */
 static int conn_writable(server *s, conn *c)
 {
+    flush_or_stop(s);
     if (c->errors) {
         outmsg *m = c->errors;
         c->errors = m->next;
@@ -594,8 +609,9 @@ static void set_reply(http_req *r, json_t *body)
     json_decref(body);
 }
 
-static int send_headers(struct lws *wsi, int status, const char *type, size_t len)
+static int send_headers(server *s, struct lws *wsi, int status, const char *type, size_t len)
 {
+    flush_or_stop(s); /* a created table or a taken seat is kept before it is announced */
     unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     if (lws_add_http_common_headers(wsi, (unsigned int)status, type, len, &p, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:", (const unsigned char *)"no-store",
@@ -606,10 +622,10 @@ static int send_headers(struct lws *wsi, int status, const char *type, size_t le
 }
 
 /* Answer with a JSON body (status 2xx) or an error. Returns lws's verdict. */
-static int reply_json(struct lws *wsi, http_req *r, int status, json_t *body)
+static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_t *body)
 {
     set_reply(r, body);
-    if (!r->reply || send_headers(wsi, status, "application/json", r->reply_len) < 0)
+    if (!r->reply || send_headers(s, wsi, status, "application/json", r->reply_len) < 0)
         return -1;
     lws_callback_on_writable(wsi);
     return 0;
@@ -619,15 +635,15 @@ static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error 
 {
     s->refusals++;
     logf_("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
-    return reply_json(wsi, r, e->status, srv_error_json(e));
+    return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
 
-static int reply_text(struct lws *wsi, http_req *r, const char *type, char *text)
+static int reply_text(server *s, struct lws *wsi, http_req *r, const char *type, char *text)
 {
     free(r->reply);
     r->reply = text;
     r->reply_len = text ? strlen(text) : 0;
-    if (!text || send_headers(wsi, 200, type, r->reply_len) < 0)
+    if (!text || send_headers(s, wsi, 200, type, r->reply_len) < 0)
         return -1;
     lws_callback_on_writable(wsi);
     return 0;
@@ -748,7 +764,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     int64_t id = api_table_id(r->path, &rest);
     if (strcmp(r->path, "/api/games") == 0 && !r->post) {
         json_t *g = games_json();
-        rc = g ? reply_json(wsi, r, 200, g) : -1;
+        rc = g ? reply_json(s, wsi, r, 200, g) : -1;
     } else if (strcmp(r->path, "/api/tables") == 0 && r->post) {
         table *t = table_create(s->store, body, now_ms(), &e);
         if (!t || !add_table(s, t)) {
@@ -761,10 +777,10 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
             logf_("table %lld created: %s for %d", (long long)t->id,
                   json_string_value(json_object_get(t->spec, "game")), t->players);
             schedule_bots(s, t);
-            rc = reply_json(wsi, r, 201, json_pack("{s:I}", "table", (json_int_t)t->id));
+            rc = reply_json(s, wsi, r, 201, json_pack("{s:I}", "table", (json_int_t)t->id));
         }
     } else if (strcmp(r->path, "/api/tables") == 0) {
-        rc = reply_json(wsi, r, 200, list_tables(s));
+        rc = reply_json(s, wsi, r, 200, list_tables(s));
     } else if (id > 0 && (strcmp(rest, "") == 0 || strcmp(rest, "/record") == 0) && !r->post) {
         slot *sl = slot_of(s, id);
         json_t *summary = NULL, *record = NULL;
@@ -779,12 +795,12 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
             srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
             rc = reply_error(s, wsi, r, &e);
         } else if (strcmp(rest, "") == 0) {
-            rc = reply_json(wsi, r, 200, json_incref(summary));
+            rc = reply_json(s, wsi, r, 200, json_incref(summary));
         } else if (!record) {
             srv_fail(&e, 409, "game_not_over", "table %lld is not over yet", (long long)id);
             rc = reply_error(s, wsi, r, &e);
         } else {
-            rc = reply_json(wsi, r, 200, json_incref(record));
+            rc = reply_json(s, wsi, r, 200, json_incref(record));
         }
         json_decref(summary);
         json_decref(record);
@@ -800,7 +816,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
         } else {
             logf_("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
             table_changed(s, sl);
-            rc = reply_json(wsi, r, 200, json_pack("{s:i, s:s}", "seat", seat, "token", token));
+            rc = reply_json(s, wsi, r, 200, json_pack("{s:i, s:s}", "seat", seat, "token", token));
         }
     } else if (strcmp(r->path, "/api/tables") == 0 || (id > 0 && (!*rest || !strcmp(rest, "/record") ||
                                                               !strcmp(rest, "/join")))) {
@@ -852,9 +868,9 @@ static int serve_static(server *s, struct lws *wsi, http_req *r)
 static int serve_http(server *s, struct lws *wsi, http_req *r)
 {
     if (strcmp(r->path, "/healthz") == 0)
-        return reply_text(wsi, r, "application/json", strdup("{\"ok\":true}"));
+        return reply_text(s, wsi, r, "application/json", strdup("{\"ok\":true}"));
     if (strcmp(r->path, "/metrics") == 0)
-        return reply_text(wsi, r, "text/plain; version=0.0.4", metrics_text(s));
+        return reply_text(s, wsi, r, "text/plain; version=0.0.4", metrics_text(s));
     if (strncmp(r->path, "/api/", 5) == 0 || strcmp(r->path, "/api") == 0)
         return serve_api(s, wsi, r);
     return serve_static(s, wsi, r);
@@ -962,6 +978,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
                 evict(s, i);
         }
     }
+    flush_or_stop(s); /* bots' moves at tables nobody watches */
     if (stop_requested) {
         lws_cancel_service(s->context);
         return;
@@ -1105,6 +1122,12 @@ int server_run(const server_config *cfg)
         return 1;
     }
     int restored = (int)s->tables_in_memory;
+    if (store_flush(s->store, &err) != ASOBI_OK) { /* tables a replay finished */
+        fprintf(stderr, "asobi serve: %s\n", err.message);
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
 
     lws_set_log_level(LLL_ERR, NULL);
     struct lws_context_creation_info info;

@@ -8,14 +8,21 @@
 
 /* Why an interface: the server only ever needs these few operations, and a
  * later PostgreSQL store (several server nodes) must fit behind the same
- * calls. Every call is synchronous and durable when it returns ASOBI_OK: the
- * server tells nobody an action was accepted before store_add_action has
- * returned. Errors are ASOBI_E_IO with SQLite's message. */
+ * calls. Every call is synchronous. Writes join one open transaction (group
+ * commit: one disk write for every action of a loop turn); store_flush
+ * commits it. The rule that makes this safe: nothing written is told to
+ * anyone before store_flush has returned ASOBI_OK (the server flushes before
+ * every byte it sends). Errors are ASOBI_E_IO with SQLite's message. */
 typedef struct store store;
 
 /* Open (creating if needed) the store at path; ":memory:" for tests. */
 store *store_open(const char *path, asobi_error *err);
+/* Flushes, then closes. */
 void store_close(store *st);
+/* Commit every write since the last flush (nothing to do: ASOBI_OK). On an
+ * error the writes are rolled back: the caller must not go on as if they
+ * were kept (the server stops; a restart restores what was committed). */
+int store_flush(store *st, asobi_error *err);
 
 /* A new table from its description (a JSON object the store keeps as it is:
  * game, players, options, seed, bots, clock, created); *id is its number. */

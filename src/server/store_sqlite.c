@@ -1,4 +1,4 @@
-/* store_sqlite.c — the store (store.h) in one SQLite file, WAL mode, one transaction per write. */
+/* store_sqlite.c — the store (store.h) in one SQLite file, WAL mode, writes grouped into one transaction per flush. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +76,8 @@ void store_close(store *st)
 {
     if (!st)
         return;
+    if (st->db)
+        store_flush(st, NULL);
     for (int i = 0; i < Q_COUNT; i++)
         sqlite3_finalize(st->q[i]);
     sqlite3_close(st->db);
@@ -91,9 +93,27 @@ static int bind_json(sqlite3_stmt *q, int index, const json_t *value)
     return sqlite3_bind_text(q, index, text, -1, free);
 }
 
-/* Run a prepared write to its end and reset it, whatever happened. */
+int store_flush(store *st, asobi_error *err)
+{
+    if (sqlite3_get_autocommit(st->db))
+        return ASOBI_OK; /* no transaction open: nothing written since */
+    if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, "committing");
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+        return ASOBI_E_IO;
+    }
+    return ASOBI_OK;
+}
+
+/* Run a prepared write to its end (inside the open transaction, begun if
+ * none is) and reset it, whatever happened. */
 static int run_write(store *st, sqlite3_stmt *q, asobi_error *err, const char *what)
 {
+    if (sqlite3_get_autocommit(st->db) && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_reset(q);
+        sqlite3_clear_bindings(q);
+        return db_fail(st, err, "beginning a transaction");
+    }
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);

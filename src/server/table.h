@@ -95,8 +95,9 @@ void table_connect(table *t, int seat, int64_t now_ms);
 void table_disconnect(table *t, int seat, int64_t now_ms);
 
 /* A person's action (a text or an id, as the engine protocol takes it) for
- * seat; committed to the store before it returns 0. On refusal nothing
- * changes and e says why (the library's code and message). */
+ * seat; written to the store before it returns 0 (kept at the store's next
+ * flush, which comes before anyone is told). On refusal nothing changes and
+ * e says why (the library's code and message). */
 int table_act(table *t, int seat, const json_t *action, int64_t now_ms, srv_error *e);
 
 /* The bot moves due now (bot seats, handed seats, clocks run out, seats

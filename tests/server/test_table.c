@@ -161,13 +161,22 @@ static void test_join_checks_names_seats_and_keeps_only_the_hash(void **unused)
     free(text);
     json_decref(summary);
     table_free(t);
-    FILE *f = fopen(db_path, "rb");
-    assert_non_null(f);
-    static char bytes[1 << 20];
-    size_t n = fread(bytes, 1, sizeof bytes - 1, f);
-    fclose(f);
-    bytes[n] = '\0';
+    /* the database (the main file and its write-ahead log) holds the hash, never the token */
+    asobi_error err;
+    assert_int_equal(store_flush(st, &err), ASOBI_OK);
+    static char bytes[4 << 20];
+    size_t n = 0;
+    for (int file = 0; file < 2; file++) {
+        char path[96];
+        snprintf(path, sizeof path, "%s%s", db_path, file ? "-wal" : "");
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        n += fread(bytes + n, 1, sizeof bytes - 1 - n, f);
+        fclose(f);
+    }
+    assert_non_null(memmem(bytes, n, hash, TOKEN_HASH_CHARS));
     assert_null(memmem(bytes, n, token, TOKEN_CHARS));
+    assert_null(memmem(bytes, n, token2, TOKEN_CHARS));
     remove_temp_store(st);
 }
 
@@ -351,8 +360,10 @@ static void test_restore_replays_to_the_same_table(void **unused)
                 assert_int_equal(join(t, "P", s, tokens[s], &e), s);
         play_out(t, &rng, 25, false);
         assert_int_equal(t->status, TABLE_PLAYING);
-        store_close(st); /* the process dies here */
+        /* the server flushes before telling anyone; then the process dies */
         asobi_error err;
+        assert_int_equal(store_flush(st, &err), ASOBI_OK);
+        store_close(st);
         st = store_open(db_path, &err);
         assert_non_null(st);
         table *back = NULL;
