@@ -5,7 +5,8 @@
 # For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
 # committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
 # and joined through the HTTP API as a person's browser would), and measures over the last `seconds`:
-#   tables finished/s, actions/s, action latency p50/p99 (from sending "act" to the update that shows it),
+#   tables finished/s, actions/s, action latency p50/p99 (from sending "act" to the update that shows it, as
+#   the clients see it, and the server's share of it from its /metrics histogram),
 #   server CPU ms per 1000 actions (/proc/PID/stat), bytes sent per action per client (/metrics), RSS.
 # The clients are Python (asyncio) processes on the same 2 cores: at high M their own speed bounds the figures
 # (see docs/server.md).
@@ -37,6 +38,27 @@ def rss_mb(pid):
             if line.startswith(("VmRSS", "VmHWM")):
                 out[line.split(":")[0]] = int(line.split()[1]) / 1024
     return out
+
+
+def histogram(srv, name):
+    """{le: cumulative count} of a Prometheus histogram."""
+    status, text = srv.request("GET", "/metrics")
+    out = {}
+    for line in text.splitlines():
+        if line.startswith(name + "_bucket{le=\""):
+            le = line.split('le="')[1].split('"')[0]
+            out[float("inf") if le == "+Inf" else float(le)] = float(line.split()[1])
+    return out
+
+
+def histogram_quantile(before, after, q):
+    """The upper bound of the bucket holding quantile q of the observations between two scrapes."""
+    counts = sorted((le, after[le] - before.get(le, 0)) for le in after)
+    total = counts[-1][1] if counts else 0
+    for le, c in counts:
+        if total and c >= q * total:
+            return le
+    return float("nan")
 
 
 def metric(srv, name):
@@ -132,8 +154,10 @@ def run(binary, m, seconds, warmup, procs):
         time.sleep(warmup)
         cpu0, bytes0, acts0 = cpu_seconds(srv.proc.pid), metric(srv, "asobi_ws_bytes_sent_total"), \
             metric(srv, "asobi_actions_accepted_total")
+        hist0 = histogram(srv, "asobi_action_latency_seconds")
         t0 = time.monotonic()
         time.sleep(seconds)
+        hist1 = histogram(srv, "asobi_action_latency_seconds")
         elapsed = time.monotonic() - t0
         cpu1, bytes1, acts1 = cpu_seconds(srv.proc.pid), metric(srv, "asobi_ws_bytes_sent_total"), \
             metric(srv, "asobi_actions_accepted_total")
@@ -151,6 +175,9 @@ def run(binary, m, seconds, warmup, procs):
             "tables": m, "client_processes": len(children), "seconds": round(elapsed, 1),
             "tables_finished_per_s": round(finished / elapsed, 2), "actions_per_s": round(actions / elapsed, 1),
             "latency_p50_ms": round(pct(0.50), 2), "latency_p99_ms": round(pct(0.99), 2),
+            # the server's share: act received to its update written (bucket upper bounds)
+            "server_latency_p50_ms_at_most": histogram_quantile(hist0, hist1, 0.50) * 1000,
+            "server_latency_p99_ms_at_most": histogram_quantile(hist0, hist1, 0.99) * 1000,
             "server_cpu_ms_per_1000_actions": round((cpu1 - cpu0) * 1000 / max(actions, 1) * 1000, 1),
             "bytes_per_action_per_client": round((bytes1 - bytes0) / max(actions, 1) / 2, 1),
             "rss_mb": round(mem.get("VmRSS", 0), 1), "peak_rss_mb": round(mem.get("VmHWM", 0), 1),

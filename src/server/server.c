@@ -88,6 +88,7 @@ typedef struct conn {
     bool rx_too_long;
     int64_t rate_second;
     int rate_count;
+    double act_received; /* when this connection's accepted act arrived (0: none pending) */
 } conn;
 
 typedef struct slot {
@@ -378,6 +379,11 @@ static int conn_writable(server *s, conn *c)
         return -1;
     s->bytes_sent += len;
     s->updates_sent++;
+    if (c->act_received > 0) {
+        /* the update that shows the actor its own accepted action */
+        observe(&s->action_latency, now_s() - c->act_received);
+        c->act_received = 0;
+    }
     c->due = false;
     c->log_from = sl->t->log_count;
     return 0;
@@ -538,7 +544,7 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
         srv_fail(&e, 403, "wrong_seat", "this connection plays seat %d only", c->seat);
     } else if (table_act(sl->t, c->seat, json_object_get(msg, "action"), now_ms(), &e) == 0) {
         s->actions_accepted++;
-        observe(&s->action_latency, now_s() - started);
+        c->act_received = started;
         table_changed(s, sl);
         json_decref(msg);
         return;
@@ -689,7 +695,7 @@ static char *metrics_text(server *s)
                "# TYPE asobi_ws_bytes_sent_total counter\nasobi_ws_bytes_sent_total %llu\n",
             (unsigned long long)s->bytes_sent);
     metric_histogram(f, "asobi_action_latency_seconds",
-                     "From a person's act message to its commit and the updates being due.", &s->action_latency);
+                     "From a person's act message received to the update showing it written to that person's socket.", &s->action_latency);
     pthread_mutex_lock(&s->lock);
     histogram bot = s->bot_time;
     pthread_mutex_unlock(&s->lock);
