@@ -157,8 +157,8 @@ static double now_s(void)
 
 /* Log lines go to stderr, one a line; names in them were checked to hold
  * no control characters when they were accepted. */
-static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logf_(const char *fmt, ...)
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -202,7 +202,7 @@ static void flush_or_stop(server *s)
 {
     asobi_error err;
     if (store_flush(s->store, &err) != ASOBI_OK) {
-        logf_("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
+        log_line("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
         exit(1);
     }
 }
@@ -307,7 +307,7 @@ static void close_after_sending(conn *c, int status, const char *reason)
 static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
 {
     s->refusals++;
-    logf_("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
+    log_line("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
           c->seat, e->code, e->message);
     if (c->errors_queued >= ERRORS_QUEUED_MAX) {
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many unread messages");
@@ -432,7 +432,7 @@ static bool origin_allowed(server *s, struct lws *wsi)
     for (int i = 0; i < s->n_origins; i++)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
-    logf_("refused a WebSocket from origin %.100s (bad_origin)", origin);
+    log_line("refused a WebSocket from origin %.100s (bad_origin)", origin);
     return false;
 }
 
@@ -444,7 +444,7 @@ static int ws_filter(server *s, struct lws *wsi)
     if (!origin_allowed(s, wsi))
         return 1;
     if (!slot_of(s, ws_table_id(path))) {
-        logf_("refused a WebSocket to %.100s (not_found)", path);
+        log_line("refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     return 0;
@@ -640,7 +640,7 @@ static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
 {
     s->refusals++;
-    logf_("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
+    log_line("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
     return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
 
@@ -780,7 +780,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
             }
             rc = reply_error(s, wsi, r, &e);
         } else {
-            logf_("table %lld created: %s for %d", (long long)t->id,
+            log_line("table %lld created: %s for %d", (long long)t->id,
                   json_string_value(json_object_get(t->spec, "game")), t->players);
             schedule_bots(s, t);
             rc = reply_json(s, wsi, r, 201, json_pack("{s:I}", "table", (json_int_t)t->id));
@@ -820,7 +820,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
         } else if (table_join(sl->t, body, now_ms(), &seat, token, &e) != 0) {
             rc = reply_error(s, wsi, r, &e);
         } else {
-            logf_("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
+            log_line("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
             table_changed(s, sl);
             rc = reply_json(s, wsi, r, 200, json_pack("{s:i, s:s}", "seat", seat, "token", token));
         }
@@ -934,12 +934,12 @@ static void drain_done(server *s)
         slot *sl = slot_of(s, n->job.table);
         if (sl) {
             if (n->job.id < 0)
-                logf_("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
+                log_line("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
                       n->job.err.message);
             srv_error e;
             int rc = table_job_done(sl->t, &n->job, now_ms(), &e);
             if (rc < 0)
-                logf_("table %lld: a bot's move was not stored: %s", (long long)sl->t->id, e.message);
+                log_line("table %lld: a bot's move was not stored: %s", (long long)sl->t->id, e.message);
             if (rc > 0)
                 s->actions_accepted++;
             table_changed(s, sl);
@@ -1069,7 +1069,7 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
     table *t = table_restore(s->store, id, spec, seats, actions, now_ms(), &err);
     if (!t) {
         /* one broken table must not keep every other one offline */
-        logf_("table %lld cannot be restored: %s", (long long)id, err.message);
+        log_line("table %lld cannot be restored: %s", (long long)id, err.message);
         return ASOBI_OK;
     }
     if (!add_table(s, t)) {
@@ -1190,7 +1190,7 @@ int server_run(const server_config *cfg)
         if (lws_service(s->context, 0) < 0)
             break;
 
-    logf_("stopping");
+    log_line("stopping");
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->context);
     stop_workers(s);
