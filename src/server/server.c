@@ -86,7 +86,9 @@ typedef struct conn {
     char *rx;            /* the message being received */
     size_t rx_len;
     bool rx_too_long;
-    int64_t rate_second;
+    double rate_tokens;  /* the token bucket: RATE_MAX a second, at most RATE_MAX at once */
+    double rate_at;
+    int64_t rate_second; /* messages in the current second, for closing floods */
     int rate_count;
     double act_received; /* when this connection's accepted act arrived (0: none pending) */
 } conn;
@@ -582,7 +584,14 @@ static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size
         close_after_sending(c, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message_too_long");
         return;
     }
-    /* at most RATE_MAX messages in any one second; far more closes */
+    /* At most RATE_MAX messages a second, as a token bucket (a burst of
+     * RATE_MAX, then RATE_MAX a second): a burst is judged the same wherever
+     * it falls across the clock's seconds. A flood closes the connection. */
+    double now = now_s();
+    c->rate_tokens += (now - c->rate_at) * RATE_MAX;
+    if (c->rate_at == 0 || c->rate_tokens > RATE_MAX)
+        c->rate_tokens = RATE_MAX;
+    c->rate_at = now;
     int64_t second = now_ms() / 1000;
     if (second != c->rate_second) {
         c->rate_second = second;
@@ -591,12 +600,13 @@ static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size
     c->rate_count++;
     if (c->rate_count > RATE_CLOSE) {
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate_limited");
-    } else if (c->rate_count > RATE_MAX) {
+    } else if (c->rate_tokens < 1) {
         srv_fail(&e, 429, "rate_limited", "at most %d messages a second", RATE_MAX);
         json_t *msg = json_loadb(c->rx, c->rx_len, 0, NULL);
         send_error(s, c, json_is_object(msg) ? json_object_get(msg, "id") : NULL, &e);
         json_decref(msg);
     } else {
+        c->rate_tokens -= 1;
         ws_message(s, c, c->rx, c->rx_len);
     }
     free(c->rx);
