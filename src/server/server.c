@@ -892,6 +892,31 @@ static int serve_http(server *s, struct lws *wsi, http_req *r)
     return serve_static(s, wsi, r);
 }
 
+/* A request's head is in: GET is answered now, POST once its body is in;
+ * any other method is refused. */
+static int http_request(server *s, struct lws *wsi, http_req *r)
+{
+    static const enum lws_token_indexes others[] = {WSI_TOKEN_PUT_URI, WSI_TOKEN_DELETE_URI, WSI_TOKEN_PATCH_URI,
+                                                     WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_HEAD_URI};
+    srv_error e;
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        if (lws_hdr_total_length(wsi, others[i]) > 0) {
+            srv_fail(&e, 405, "method_not_allowed", "only GET and POST are served");
+            return reply_error(s, wsi, r, &e);
+        }
+    }
+    r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    if (!r->post)
+        return serve_http(s, wsi, r);
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
+        return 0; /* answered once the body is in (LWS_CALLBACK_HTTP_BODY_COMPLETION) */
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
+        srv_fail(&e, 411, "length_required", "a request body needs a Content-Length");
+        return reply_error(s, wsi, r, &e);
+    }
+    return serve_http(s, wsi, r); /* no body at all: an empty one */
+}
+
 static int http_writable(struct lws *wsi, http_req *r)
 {
     if (!r->reply)
@@ -1010,10 +1035,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP:
         http_reset(r);
         snprintf(r->path, sizeof r->path, "%s", (const char *)in);
-        r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-        if (r->post)
-            return 0; /* answered once the body is in */
-        return serve_http(s, wsi, r);
+        return http_request(s, wsi, r);
     case LWS_CALLBACK_HTTP_BODY:
         if (r->body_too_long || r->body_len + len > MESSAGE_MAX) {
             r->body_too_long = true;

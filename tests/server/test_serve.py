@@ -87,6 +87,11 @@ async def test_http_api(srv):
     check(status == 404 and error_code(body) == "not_found", status, body)
     status, body = srv.request("POST", "/api/tables/%d" % t1, {})
     check(status == 405 and error_code(body) == "method_not_allowed", status, body)
+    for method in ("PUT", "DELETE", "PATCH"):
+        status, body = srv.request(method, "/api/tables", {})
+        check(status == 405 and error_code(body) == "method_not_allowed", method, status, body)
+    status, body = srv.request("POST", "/api/tables/%d/join" % t1)  # no body at all
+    check(status == 400 and error_code(body) == "bad_json", status, body)
     status, body = srv.request("GET", "/../../etc/passwd")
     check(status == 404, status)
     status, body = srv.request("GET", "/")
