@@ -107,6 +107,7 @@ typedef struct http_req {
     char *body;
     size_t body_len;
     bool body_too_long;
+    bool bad_method;     /* neither GET nor POST: refused once any body is read */
     char *reply;         /* the response body to write */
     size_t reply_len;
     size_t reply_sent;
@@ -892,6 +893,17 @@ static int serve_http(server *s, struct lws *wsi, http_req *r)
     return serve_static(s, wsi, r);
 }
 
+/* A request's body is in: answer it. */
+static int http_body_done(server *s, struct lws *wsi, http_req *r)
+{
+    if (r->bad_method) {
+        srv_error e;
+        srv_fail(&e, 405, "method_not_allowed", "only GET and POST are served");
+        return reply_error(s, wsi, r, &e);
+    }
+    return serve_http(s, wsi, r);
+}
+
 /* A request's head is in: GET is answered now, POST once its body is in;
  * any other method is refused. */
 static int http_request(server *s, struct lws *wsi, http_req *r)
@@ -901,8 +913,11 @@ static int http_request(server *s, struct lws *wsi, http_req *r)
     srv_error e;
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         if (lws_hdr_total_length(wsi, others[i]) > 0) {
-            srv_fail(&e, 405, "method_not_allowed", "only GET and POST are served");
-            return reply_error(s, wsi, r, &e);
+            r->bad_method = true;
+            /* a body still on its way is read (and dropped) before the answer */
+            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
+                return 0;
+            return http_body_done(s, wsi, r);
         }
     }
     r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
@@ -1050,7 +1065,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return 0;
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        return serve_http(s, wsi, r);
+        return http_body_done(s, wsi, r);
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return http_writable(wsi, r);
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
