@@ -158,17 +158,21 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Log lines go to stderr, one a line; names in them were checked to hold
- * no control characters when they were accepted. */
+/* Log lines go to stderr, one a line. They quote what clients sent (paths,
+ * origins, action texts), so every control character becomes '?': nobody
+ * can forge a log line or drive the terminal that shows it. */
 static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void log_line(const char *fmt, ...)
 {
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "asobi serve: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "asobi serve: %s\n", line);
 }
 
 static slot *slot_of(server *s, int64_t id)
@@ -1052,6 +1056,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         snprintf(r->path, sizeof r->path, "%s", (const char *)in);
         return http_request(s, wsi, r);
     case LWS_CALLBACK_HTTP_BODY:
+        if (len == 0 || !in)
+            return 0; /* "Content-Length: 0" comes as one empty piece */
         if (r->body_too_long || r->body_len + len > MESSAGE_MAX) {
             r->body_too_long = true;
             return 0;

@@ -45,6 +45,9 @@ class Server:
 
     def stop(self, remove=True):
         """SIGTERM, then the sanitizers' verdict (an ASan build reports in the log), then clean up."""
+        died = None
+        if self.proc and self.proc.poll() is not None and self.proc.returncode != -9:
+            died = "the server died by itself (exit status %d)" % self.proc.returncode
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -52,12 +55,16 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            if self.proc.returncode != 0:
+                died = "the server stopped badly on SIGTERM (exit status %d)" % self.proc.returncode
         log = self.log_text() if os.path.exists(os.path.join(self.dir, "server.log")) else ""
         if remove:
             shutil.rmtree(self.dir, ignore_errors=True)
         for bad in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
             if bad in log:
                 raise AssertionError("the server reported: " + log[log.index(bad) - 200:][:3000])
+        if died:
+            raise AssertionError(died + "\n" + log[-2000:])
 
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)
