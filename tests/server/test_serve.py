@@ -330,6 +330,101 @@ async def test_hidden_choice_is_not_sent(srv):
     check(sent[0][1] == sent[1][1], "the spectator was told something about seat 1's hidden card")
 
 
+def hidden_key_psycle(text):
+    return "play" if text.startswith("play ") else None
+
+
+def hidden_key_octal(text):
+    return "discard" if text.startswith("discard ") else None
+
+
+def hidden_key_ninja(text):
+    # "scroll +3 on fire-5": the others see the card, not the tile
+    return text.split(" on ", 1)[1] if text.startswith("scroll ") else None
+
+
+async def events_at_least(client, n):
+    while len(client.events) < n:
+        await client.recv()
+
+
+async def hidden_choice_diverges(srv, game, players, seed, key):
+    """Two tables of people with the same seed play the same moves until a seat
+    has two legal moves that the others see alike (the same key); it plays one
+    at each table. Then every other seat and the spectator must have been sent
+    the very same update at both tables. False if no such choice came."""
+    tables, seats, specs = [], [], []
+    for _ in range(2):
+        t = srv.create(game=game, players=players, seed=seed)
+        toks = [srv.join(t, "P%d" % k)["token"] for k in range(players)]
+        tables.append(t)
+        seats.append([await Client(srv, t, tok).connect() for tok in toks])
+        specs.append(await Client(srv, t).connect())
+    everyone = [c for side in seats for c in side] + specs
+    rng = random.Random(seed)
+    n = 0
+    try:
+        while True:
+            for c in everyone:
+                await events_at_least(c, n)
+            while specs[0].last is None:
+                await specs[0].recv()
+            if specs[0].last["status"] == "over":
+                return False
+            j = specs[0].last["view"]["to_move"][0]
+            for side in seats:
+                while not side[j].last or not side[j].last["legal"] or len(side[j].events) < n:
+                    await side[j].recv()
+            legal = seats[0][j].last["legal"]
+            check(legal == seats[1][j].last["legal"], "the tables drifted apart", game)
+            groups = {}
+            for a in legal:
+                k = key(a["text"])
+                if k is not None:
+                    groups.setdefault(k, []).append(a)
+            pair = next((g for g in groups.values() if len(g) >= 2), None)
+            if pair:
+                a1, a2 = rng.sample(pair, 2)
+                await seats[0][j].send({"type": "act", "action": a1["id"]})
+                await seats[1][j].send({"type": "act", "action": a2["id"]})
+                n += 1
+                for c in everyone:
+                    await events_at_least(c, n)
+                viewers = [k for k in range(players) if k != j]
+                for k in viewers + [None]:
+                    a = seats[0][k] if k is not None else specs[0]
+                    b = seats[1][k] if k is not None else specs[1]
+                    ua = {x: v for x, v in a.last.items() if x != "table"}
+                    ub = {x: v for x, v in b.last.items() if x != "table"}
+                    check(ua == ub, game, "viewer", k, "was told which of", a1["text"], a2["text"], "seat", j, "chose")
+                # and the chooser itself does see the difference
+                check(seats[0][j].events[n - 1]["text"] != seats[1][j].events[n - 1]["text"], game)
+                return True
+            pick = rng.choice(legal)
+            for side in seats:
+                await side[j].send({"type": "act", "action": pick["id"]})
+            n += 1
+    finally:
+        for c in everyone:
+            await c.close()
+
+
+async def test_hidden_choices_of_every_game_are_not_sent(srv):
+    """For each game with hidden choices (PSYCLE's card, OCTAL's face-down
+    discard, NINJA's face-down scroll tile) the choice differs between two
+    tables with the same history: no other seat and no spectator can tell.
+    Hidden deals (and Time Masters, whose choices are all public) are checked
+    against the library's determinization in test_table.c."""
+    for game, players, key in (("psycle", 3, hidden_key_psycle), ("octal", 3, hidden_key_octal),
+                               ("ninja", 3, hidden_key_ninja)):
+        found = False
+        for seed in range(500, 520):
+            if await hidden_choice_diverges(srv, game, players, seed, key):
+                found = True
+                break
+        check(found, game, ": no hidden choice came up in 20 games")
+
+
 # ---------------------------------------------------------------------------
 # kill -9 and restart: nothing acknowledged is lost
 # ---------------------------------------------------------------------------
@@ -433,6 +528,7 @@ async def main():
     srv = Server(BINARY, args=["--workers", "2", "--allow-origin", "https://friends.example"]).start()
     tests = [(test_http_api, srv), (test_full_games_of_every_game, srv), (test_websocket_refusals, srv),
              (test_reconnect_to_the_same_seat, srv), (test_hidden_choice_is_not_sent, srv),
+             (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     try:
         for fn, arg in tests:
