@@ -20,6 +20,11 @@ extern "C" {
 
 /* The seat number that asks for the all-seeing view (replays, debugging). */
 #define ASOBI_ALL_SEEING (-1)
+/* The viewer that sees only what is public to everyone at the table (a
+ * spectator, `asobi serve`'s watchers): no hand, no face-down choice, no
+ * hidden tile of any seat. Views, renderings and public texts accept it
+ * wherever they accept a seat; it never acts. */
+#define ASOBI_SPECTATOR (-2)
 
 /* ---------------------------------------------------------------------------
  * The registry. A game is described by an asobi_game_def; the tools never
@@ -113,9 +118,11 @@ typedef struct asobi_result {
 } asobi_result;
 void asobi_state_result(const asobi_state *state, asobi_result *out);
 
-/* The view of seat (or ASOBI_ALL_SEEING): a JSON object holding only what that
- * seat may see. Always has "game", "seat" (null when all-seeing), "to_move"
- * and "terminal"; the game adds its own fields. Caller owns the object. */
+/* The view of seat (or ASOBI_ALL_SEEING, or ASOBI_SPECTATOR): a JSON object
+ * holding only what that viewer may see. Always has "game", "seat" (null when
+ * all-seeing or a spectator), "to_move" and "terminal"; a spectator's view
+ * also has "spectator": true. The game adds its own fields. Caller owns the
+ * object; NULL for a viewer that is none of these. */
 json_t *asobi_state_view(const asobi_state *state, int seat);
 /* A JSON array of the seats in a mask: 0b101 -> [0,2]. */
 json_t *asobi_json_seats(uint32_t mask);

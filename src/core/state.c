@@ -251,12 +251,17 @@ json_t *asobi_json_seats(uint32_t mask)
 
 json_t *asobi_state_view(const asobi_state *state, int seat)
 {
-    if (seat != ASOBI_ALL_SEEING && (seat < 0 || seat >= state->players))
+    if (seat != ASOBI_ALL_SEEING && seat != ASOBI_SPECTATOR && (seat < 0 || seat >= state->players))
         return NULL;
     uint32_t to_move = asobi_state_to_move(state);
     json_t *v = json_object();
     json_object_set_new(v, "game", json_string(state->def->name));
-    json_object_set_new(v, "seat", seat == ASOBI_ALL_SEEING ? json_null() : json_integer(seat));
+    json_object_set_new(v, "seat", seat < 0 ? json_null() : json_integer(seat));
+    /* A game's view shows a seat's private fields only to that seat or to
+     * ASOBI_ALL_SEEING; the spectator is neither, so it sees the public
+     * fields alone without any game knowing about spectators. */
+    if (seat == ASOBI_SPECTATOR)
+        json_object_set_new(v, "spectator", json_true());
     json_object_set_new(v, "to_move", asobi_json_seats(to_move));
     json_object_set_new(v, "terminal", json_boolean(to_move == 0));
     state->def->view(state->data, seat, v);

@@ -105,7 +105,7 @@ static void check_notation(const asobi_state *s, int seat, const int *legal, int
 {
     char text[256];
     for (int i = 0; i < n; i++) {
-        for (int viewer = ASOBI_ALL_SEEING; viewer < asobi_state_players(s); viewer++) {
+        for (int viewer = ASOBI_SPECTATOR; viewer < asobi_state_players(s); viewer++) {
             asobi_state_public_text(s, seat, legal[i], viewer, text, sizeof text);
             assert_true(text[0] != '\0');
         }
@@ -155,6 +155,16 @@ static void check_views(const asobi_state *s, asobi_rng *rng)
     char *text = asobi_state_render(s, ASOBI_ALL_SEEING);
     assert_non_null(text);
     free(text);
+    /* The spectator (asobi serve's watchers) sees only what is public to
+     * everyone: its view must survive every seat's determinization below. */
+    json_t *spectator = asobi_state_view(s, ASOBI_SPECTATOR);
+    assert_non_null(spectator);
+    assert_true(json_is_null(json_object_get(spectator, "seat")));
+    assert_true(json_is_true(json_object_get(spectator, "spectator")));
+    json_decref(spectator);
+    text = asobi_state_render(s, ASOBI_SPECTATOR);
+    assert_non_null(text);
+    free(text);
     for (int seat = 0; seat < players; seat++) {
         json_t *v = asobi_state_view(s, seat);
         assert_non_null(v);
@@ -177,6 +187,9 @@ static void check_views(const asobi_state *s, asobi_rng *rng)
             fail_msg("determinizing for seat %d changed what that seat sees", seat);
         if (!legal_equal(s, d1, seat, max))
             fail_msg("determinizing for seat %d changed its legal actions", seat);
+        if (!views_equal(s, d1, ASOBI_SPECTATOR))
+            fail_msg("determinizing for seat %d changed the spectator's view: it shows hidden information",
+                     seat);
         /* another hidden state with the same view ... */
         asobi_state *other = asobi_state_clone(s);
         asobi_state_determinize(other, seat, &r2);

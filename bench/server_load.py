@@ -1,0 +1,202 @@
+# server_load.py — load generator for `asobi serve`: M concurrent 2-player PSYCLE tables on loopback, random legal moves.
+#
+# Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3] [--procs 2]
+#
+# For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
+# committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
+# and joined through the HTTP API as a person's browser would), and measures over the last `seconds`:
+#   tables finished/s, actions/s, action latency p50/p99 (from sending "act" to the update that shows it, as
+#   the clients see it, and the server's share of it from its /metrics histogram),
+#   server CPU ms per 1000 actions (/proc/PID/stat), bytes sent per action per client (/metrics), RSS.
+# The clients are Python (asyncio) processes on the same 2 cores: at high M their own speed bounds the figures
+# (see docs/server.md).
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "server"))
+from serve_client import Server  # noqa: E402
+
+import websockets  # noqa: E402
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid):
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(("VmRSS", "VmHWM")):
+                out[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return out
+
+
+def histogram(srv, name):
+    """{le: cumulative count} of a Prometheus histogram."""
+    status, text = srv.request("GET", "/metrics")
+    out = {}
+    for line in text.splitlines():
+        if line.startswith(name + "_bucket{le=\""):
+            le = line.split('le="')[1].split('"')[0]
+            out[float("inf") if le == "+Inf" else float(le)] = float(line.split()[1])
+    return out
+
+
+def histogram_quantile(before, after, q):
+    """The upper bound of the bucket holding quantile q of the observations between two scrapes."""
+    counts = sorted((le, after[le] - before.get(le, 0)) for le in after)
+    total = counts[-1][1] if counts else 0
+    for le, c in counts:
+        if total and c >= q * total:
+            return le
+    return float("nan")
+
+
+def metric(srv, name):
+    status, text = srv.request("GET", "/metrics")
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+class Stats:
+    def __init__(self):
+        self.latencies = []
+        self.actions = 0
+        self.finished = 0
+        self.measuring = False
+
+
+async def seat_loop(srv, table, token, rng, stats, stop):
+    """One person: acts on every update that offers moves, times each act until its update."""
+    async with websockets.connect(srv.ws_url(table, token), max_size=None, max_queue=None) as ws:
+        seen = 0
+        sent_at = None
+        while not stop.is_set():
+            try:
+                u = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            except asyncio.TimeoutError:
+                return False
+            if u["type"] == "error":
+                if u["error"]["code"] == "rate_limited":
+                    await asyncio.sleep(0.1)
+                sent_at = None
+                continue
+            if sent_at is not None and any(ev["seat"] == u["seat"] for ev in u["log"]):
+                if stats.measuring:
+                    stats.latencies.append(time.monotonic() - sent_at)
+                    stats.actions += 1
+                sent_at = None
+            seen += len(u["log"])
+            if u["status"] == "over":
+                return True
+            if u["legal"] and sent_at is None:
+                pick = rng.choice(u["legal"])
+                sent_at = time.monotonic()
+                await ws.send(json.dumps({"type": "act", "action": pick["id"]}))
+    return False
+
+
+async def table_loop(srv, rng, stats, stop):
+    while not stop.is_set():
+        t = await asyncio.to_thread(srv.create, game="psycle", players=2)
+        a = await asyncio.to_thread(srv.join, t, "A")
+        b = await asyncio.to_thread(srv.join, t, "B")
+        done = await asyncio.gather(seat_loop(srv, t, a["token"], rng, stats, stop),
+                                    seat_loop(srv, t, b["token"], rng, stats, stop))
+        if all(done) and stats.measuring:
+            stats.finished += 1
+
+
+async def clients(port, m, seconds, warmup, seed):
+    """This process's share of the tables: warm up, then measure for `seconds`."""
+    srv = Server.__new__(Server)
+    srv.port = port
+    stats = Stats()
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    tasks = [asyncio.create_task(table_loop(srv, rng, stats, stop)) for _ in range(m)]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    stop.set()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"latencies": stats.latencies, "finished": stats.finished, "actions": stats.actions}
+
+
+def client_process(port, m, seconds, warmup, seed, out):
+    out.put(asyncio.run(clients(port, m, seconds, warmup, seed)))
+
+
+def run(binary, m, seconds, warmup, procs):
+    """One figure: a fresh server, m tables spread over procs client processes."""
+    srv = Server(binary, args=["--workers", "1"]).start()
+    try:
+        out = multiprocessing.Queue()
+        shares = [m // procs + (1 if i < m % procs else 0) for i in range(procs)]
+        children = [multiprocessing.Process(target=client_process, args=(srv.port, k, seconds, warmup, 1000 * m + i, out))
+                    for i, k in enumerate(shares) if k > 0]
+        for c in children:
+            c.start()
+        time.sleep(warmup)
+        cpu0, bytes0, acts0 = cpu_seconds(srv.proc.pid), metric(srv, "asobi_ws_bytes_sent_total"), \
+            metric(srv, "asobi_actions_accepted_total")
+        hist0 = histogram(srv, "asobi_action_latency_seconds")
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        hist1 = histogram(srv, "asobi_action_latency_seconds")
+        elapsed = time.monotonic() - t0
+        cpu1, bytes1, acts1 = cpu_seconds(srv.proc.pid), metric(srv, "asobi_ws_bytes_sent_total"), \
+            metric(srv, "asobi_actions_accepted_total")
+        mem = rss_mb(srv.proc.pid)
+        results = [out.get(timeout=120) for _ in children]
+        for c in children:
+            c.join(30)
+        lat = sorted(x for r in results for x in r["latencies"])
+        finished = sum(r["finished"] for r in results)
+        actions = acts1 - acts0
+
+        def pct(p):
+            return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+        return {
+            "tables": m, "client_processes": len(children), "seconds": round(elapsed, 1),
+            "tables_finished_per_s": round(finished / elapsed, 2), "actions_per_s": round(actions / elapsed, 1),
+            "latency_p50_ms": round(pct(0.50), 2), "latency_p99_ms": round(pct(0.99), 2),
+            # the server's share: act received to its update written (bucket upper bounds)
+            "server_latency_p50_ms_at_most": histogram_quantile(hist0, hist1, 0.50) * 1000,
+            "server_latency_p99_ms_at_most": histogram_quantile(hist0, hist1, 0.99) * 1000,
+            "server_cpu_ms_per_1000_actions": round((cpu1 - cpu0) * 1000 / max(actions, 1) * 1000, 1),
+            "bytes_per_action_per_client": round((bytes1 - bytes0) / max(actions, 1) / 2, 1),
+            "rss_mb": round(mem.get("VmRSS", 0), 1), "peak_rss_mb": round(mem.get("VmHWM", 0), 1),
+        }
+    finally:
+        srv.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("binary")
+    ap.add_argument("--tables", default="10,100,1000")
+    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument("--procs", type=int, default=2, help="client processes (Python is the bottleneck otherwise)")
+    args = ap.parse_args()
+    for m in [int(x) for x in args.tables.split(",")]:
+        print(json.dumps(run(args.binary, m, args.seconds, args.warmup, args.procs)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

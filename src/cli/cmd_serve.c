@@ -1,0 +1,102 @@
+/* cmd_serve.c — `asobi serve`: the game server (HTTP + WebSockets + SQLite); see docs/server.md. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "server/server.h"
+
+#ifndef ASOBI_WEB_DIR
+#define ASOBI_WEB_DIR "web"
+#endif
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
+            "                   [--workers N] [--grace 120] [--allow-origin URL]...\n\n"
+            "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
+            "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
+            "  --port P          the port (0: any free one; the address is printed)\n"
+            "  --host A          the address to listen on (127.0.0.1: this machine only)\n"
+            "  --db FILE         the SQLite database (created if missing)\n"
+            "  --web DIR         the static files served at / (default %s)\n"
+            "  --workers N       threads for bot moves (default: one per core)\n"
+            "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
+            "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
+            "See docs/server.md.\n",
+            ASOBI_WEB_DIR);
+}
+
+int cli_serve(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"port", required_argument, NULL, 'p'},         {"host", required_argument, NULL, 'H'},
+        {"db", required_argument, NULL, 'd'},           {"web", required_argument, NULL, 'w'},
+        {"workers", required_argument, NULL, 'j'},      {"grace", required_argument, NULL, 'g'},
+        {"allow-origin", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    server_config cfg = {
+        .host = "127.0.0.1",
+        .port = 8080,
+        .db = "asobi.db",
+        .web = ASOBI_WEB_DIR,
+        .workers = cores > 0 ? (int)cores : 1,
+        .grace_ms = 120000,
+    };
+    int c;
+    long v;
+    double seconds;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (!cli_parse_long(optarg, 0, 65535, "--port", &v))
+                return 2;
+            cfg.port = (int)v;
+            break;
+        case 'H':
+            cfg.host = optarg;
+            break;
+        case 'd':
+            cfg.db = optarg;
+            break;
+        case 'w':
+            cfg.web = optarg;
+            break;
+        case 'j':
+            if (!cli_parse_long(optarg, 1, 256, "--workers", &v))
+                return 2;
+            cfg.workers = (int)v;
+            break;
+        case 'g':
+            if (!cli_parse_double(optarg, 0, 86400.0 * 7, "--grace", &seconds))
+                return 2;
+            cfg.grace_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 'a':
+            if (cfg.origins == SERVER_MAX_ORIGINS) {
+                fprintf(stderr, "asobi serve: at most %d --allow-origin values\n", SERVER_MAX_ORIGINS);
+                return 2;
+            }
+            cfg.allow_origin[cfg.origins++] = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "asobi serve: unexpected argument \"%s\"\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    return server_run(&cfg);
+}

@@ -1,0 +1,38 @@
+/* reply.c — the server's refusals as JSON, with the engine protocol's codes where the library refused. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "protocol/protocol.h"
+#include "server/reply.h"
+
+int srv_fail(srv_error *e, int status, const char *code, const char *fmt, ...)
+{
+    e->status = status;
+    snprintf(e->code, sizeof e->code, "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int srv_fail_asobi(srv_error *e, int status, const asobi_error *err)
+{
+    return srv_fail(e, status, asobi_code_name(err->code), "%s", err->message);
+}
+
+json_t *srv_error_json(const srv_error *e)
+{
+    /* Built by the protocol layer when the code is the library's, so the
+     * server's error objects and the engine's can never drift apart; the
+     * engine's reply also has "ok", which HTTP bodies do not carry. */
+    for (int c = 1; c < ASOBI_CODE_COUNT; c++) {
+        if (strcmp(asobi_code_name(c), e->code) == 0) {
+            json_t *reply = protocol_error_reply(c, e->message);
+            json_object_del(reply, "ok");
+            return reply;
+        }
+    }
+    return json_pack("{s:{s:s, s:s}}", "error", "code", e->code, "message", e->message);
+}

@@ -1,0 +1,27 @@
+/* reply.h — the server's refusals: an HTTP status, a stable code and a sentence, as JSON. */
+#ifndef ASOBI_SERVER_REPLY_H
+#define ASOBI_SERVER_REPLY_H
+
+#include "asobi/asobi.h"
+
+/* A refusal. code is one of the library's codes (asobi_code_name, the same
+ * as the engine protocol's) or one of the server's own (docs/server.md);
+ * status is the HTTP status it gets when it answers an HTTP request. */
+typedef struct srv_error {
+    int status;
+    char code[32];
+    char message[ASOBI_MESSAGE_MAX];
+} srv_error;
+
+/* Fill e; returns -1 so callers can `return srv_fail(...)`. */
+int srv_fail(srv_error *e, int status, const char *code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* A library refusal, with the library's code and message unchanged. */
+int srv_fail_asobi(srv_error *e, int status, const asobi_error *err);
+/* {"error":{"code","message"}} */
+json_t *srv_error_json(const srv_error *e);
+
+#endif

@@ -1,0 +1,1262 @@
+/* server.c — `asobi serve`: one libwebsockets event loop for HTTP, static files and WebSockets; bots on a worker pool. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <libwebsockets.h>
+
+#include "protocol/protocol.h"
+#include "server/server.h"
+#include "server/store.h"
+#include "server/table.h"
+
+/* How the pieces fit
+ * ------------------
+ * Everything that touches a table runs on the one event-loop thread (the
+ * lws_service loop): HTTP requests, WebSocket messages, clock deadlines,
+ * bots' results. Only bot moves leave it: a job holds a private copy of the
+ * state, a worker thread computes the move and puts the job on the "done"
+ * queue, and lws_cancel_service wakes the loop, which plays the move if the
+ * table has not moved on. So no table needs a lock.
+ *
+ * What a client receives is built when its socket is writable: an update
+ * is never queued, only marked due, and built from the table as it is then
+ * with the events the client has not yet been told. A slow client thus
+ * costs one flag, never a growing queue, and never stalls the others;
+ * refusals (small) are queued up to a limit, beyond which the client is
+ * disconnected. */
+
+#define MESSAGE_MAX (64 * 1024)   /* bytes in one WebSocket message or HTTP body */
+#define RATE_MAX 20               /* messages a second a connection may send */
+#define RATE_CLOSE 100            /* ... and the count that closes it */
+#define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
+#define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
+#define EVICT_AFTER_MS (60 * 1000) /* a finished table with nobody watching leaves memory */
+
+/* ---------------------------------------------------------------------------
+ * Metrics (GET /metrics, Prometheus text).
+ * ------------------------------------------------------------------------- */
+static const double latency_buckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                         0.01,   0.025,   0.05,   0.1,   0.25,   1.0};
+#define BUCKETS (sizeof latency_buckets / sizeof latency_buckets[0])
+
+typedef struct histogram {
+    uint64_t count[BUCKETS];
+    uint64_t total;
+    double sum;
+} histogram;
+
+static void observe(histogram *h, double seconds)
+{
+    for (size_t i = 0; i < BUCKETS; i++)
+        if (seconds <= latency_buckets[i])
+            h->count[i]++;
+    h->total++;
+    h->sum += seconds;
+}
+
+/* ---------------------------------------------------------------------------
+ * Connections and tables as the loop sees them.
+ * ------------------------------------------------------------------------- */
+typedef struct outmsg {
+    struct outmsg *next;
+    size_t len;
+    unsigned char *bytes; /* LWS_PRE bytes of headroom, then the message */
+} outmsg;
+
+typedef struct conn {
+    struct lws *wsi;
+    int64_t table;
+    int seat;            /* a seat, or ASOBI_SPECTATOR */
+    struct conn *next;   /* in its table's list */
+    int log_from;        /* the first event not yet sent */
+    bool due;            /* an update is to be built and sent */
+    bool closing;        /* send what is queued, then close */
+    int close_status;
+    char close_reason[64];
+    outmsg *errors, *errors_tail;
+    int errors_queued;
+    char *rx;            /* the message being received */
+    size_t rx_len;
+    bool rx_too_long;
+    double rate_tokens;  /* the token bucket: RATE_MAX a second, at most RATE_MAX at once */
+    double rate_at;
+    int64_t rate_second; /* messages in the current second, for closing floods */
+    int rate_count;
+    double act_received; /* when this connection's accepted act arrived (0: none pending) */
+} conn;
+
+typedef struct slot {
+    table *t;
+    conn *conns;
+    int64_t over_ms; /* when the table was seen over (for eviction) */
+} slot;
+
+/* An HTTP request in progress (the protocol's per-session data). */
+typedef struct http_req {
+    conn *ws;            /* set once the connection became a WebSocket */
+    char path[256];
+    bool post;
+    char *body;
+    size_t body_len;
+    bool body_too_long;
+    bool bad_method;     /* neither GET nor POST: refused once any body is read */
+    char *reply;         /* the response body to write */
+    size_t reply_len;
+    size_t reply_sent;
+} http_req;
+
+typedef struct job_node {
+    struct job_node *next;
+    table_job job;
+} job_node;
+
+typedef struct server {
+    server_config cfg;
+    struct lws_context *context;
+    struct lws_vhost *vhost;
+    store *store;
+    slot *slots;        /* indexed by table id */
+    int64_t slots_cap;
+    int64_t tables_in_memory;
+    lws_sorted_usec_list_t tick;
+    char origins[SERVER_MAX_ORIGINS + 3][160];
+    int n_origins;
+    /* the worker pool */
+    pthread_t *threads;
+    int n_threads;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    job_node *todo, *todo_tail, *done, *done_tail;
+    bool stopping;
+    /* metrics (loop thread only, except bot_time under the lock) */
+    uint64_t actions_accepted, refusals, connections, bytes_sent, updates_sent;
+    histogram action_latency, bot_time;
+} server;
+
+static volatile sig_atomic_t stop_requested;
+static server *the_server; /* for the signal handler's wake-up */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Log lines go to stderr, one a line. They quote what clients sent (paths,
+ * origins, action texts), so every control character becomes '?': nobody
+ * can forge a log line or drive the terminal that shows it. */
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "asobi serve: %s\n", line);
+}
+
+static slot *slot_of(server *s, int64_t id)
+{
+    if (id <= 0 || id >= s->slots_cap || !s->slots[id].t)
+        return NULL;
+    return &s->slots[id];
+}
+
+static bool add_table(server *s, table *t)
+{
+    if (t->id >= s->slots_cap) {
+        int64_t cap = s->slots_cap ? s->slots_cap : 1024;
+        while (cap <= t->id)
+            cap *= 2;
+        slot *slots = realloc(s->slots, (size_t)cap * sizeof *slots);
+        if (!slots)
+            return false;
+        memset(slots + s->slots_cap, 0, (size_t)(cap - s->slots_cap) * sizeof *slots);
+        s->slots = slots;
+        s->slots_cap = cap;
+    }
+    s->slots[t->id] = (slot){t, NULL, 0};
+    s->tables_in_memory++;
+    return true;
+}
+
+/* Commit what the tables wrote since the last flush. Called before every
+ * byte that leaves the server (an update, an HTTP reply), so nobody is ever
+ * told of an action the database does not keep; the actions of one loop turn
+ * share one commit. A database that cannot commit stops the server: the
+ * tables in memory are ahead of it, and a restart restores what was kept. */
+static void flush_or_stop(server *s)
+{
+    asobi_error err;
+    if (store_flush(s->store, &err) != ASOBI_OK) {
+        log_line("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
+        exit(1);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * The worker pool.
+ * ------------------------------------------------------------------------- */
+static void *worker_main(void *arg)
+{
+    server *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->todo && !s->stopping)
+            pthread_cond_wait(&s->wake, &s->lock);
+        if (s->stopping)
+            break;
+        job_node *n = s->todo;
+        s->todo = n->next;
+        if (!s->todo)
+            s->todo_tail = NULL;
+        pthread_mutex_unlock(&s->lock);
+        table_job_run(&n->job);
+        pthread_mutex_lock(&s->lock);
+        n->next = NULL;
+        if (s->done_tail)
+            s->done_tail->next = n;
+        else
+            s->done = n;
+        s->done_tail = n;
+        pthread_mutex_unlock(&s->lock);
+        lws_cancel_service(s->context); /* the loop picks it up */
+        pthread_mutex_lock(&s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* Hand every bot move now due at this table to the workers. */
+static void schedule_bots(server *s, table *t)
+{
+    table_job jobs[ASOBI_MAX_SEATS];
+    int n = table_due_jobs(t, now_ms(), s->cfg.grace_ms, jobs, ASOBI_MAX_SEATS);
+    for (int i = 0; i < n; i++) {
+        job_node *node = malloc(sizeof *node);
+        if (!node) {
+            t->seat[jobs[i].seat].busy = false;
+            table_job_release(&jobs[i]);
+            continue;
+        }
+        node->job = jobs[i];
+        node->next = NULL;
+        pthread_mutex_lock(&s->lock);
+        if (s->todo_tail)
+            s->todo_tail->next = node;
+        else
+            s->todo = node;
+        s->todo_tail = node;
+        pthread_cond_signal(&s->wake);
+        pthread_mutex_unlock(&s->lock);
+    }
+}
+
+/* ---------------------------------------------------------------------------
+ * Sending.
+ * ------------------------------------------------------------------------- */
+/* Every connection of the table gets an update when it can take one. */
+static void table_changed(server *s, slot *sl)
+{
+    for (conn *c = sl->conns; c; c = c->next) {
+        c->due = true;
+        lws_callback_on_writable(c->wsi);
+    }
+    if (sl->t->status == TABLE_OVER && !sl->over_ms)
+        sl->over_ms = now_ms();
+    schedule_bots(s, sl->t);
+}
+
+static outmsg *outmsg_new(const char *text)
+{
+    size_t len = strlen(text);
+    outmsg *m = malloc(sizeof *m);
+    unsigned char *bytes = malloc(LWS_PRE + len);
+    if (!m || !bytes) {
+        free(m);
+        free(bytes);
+        return NULL;
+    }
+    memcpy(bytes + LWS_PRE, text, len);
+    *m = (outmsg){NULL, len, bytes};
+    return m;
+}
+
+static void close_after_sending(conn *c, int status, const char *reason)
+{
+    c->closing = true;
+    c->close_status = status;
+    snprintf(c->close_reason, sizeof c->close_reason, "%s", reason);
+    lws_callback_on_writable(c->wsi);
+}
+
+/* A refusal to this connection: {"type":"error","id":N,"error":{...}}. */
+static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
+{
+    s->refusals++;
+    log_line("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
+          c->seat, e->code, e->message);
+    if (c->errors_queued >= ERRORS_QUEUED_MAX) {
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many unread messages");
+        return;
+    }
+    json_t *msg = srv_error_json(e);
+    json_object_set_new(msg, "type", json_string("error"));
+    json_object_set(msg, "id", id ? (json_t *)id : json_null());
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    outmsg *m = text ? outmsg_new(text) : NULL;
+    free(text);
+    if (!m)
+        return;
+    if (c->errors_tail)
+        c->errors_tail->next = m;
+    else
+        c->errors = m;
+    c->errors_tail = m;
+    c->errors_queued++;
+    lws_callback_on_writable(c->wsi);
+}
+
+/* The connection can take one message: a queued refusal first, else the
+ * update if one is due. Returns -1 to close. */
+static int conn_writable(server *s, conn *c)
+{
+    flush_or_stop(s);
+    if (c->errors) {
+        outmsg *m = c->errors;
+        c->errors = m->next;
+        if (!c->errors)
+            c->errors_tail = NULL;
+        c->errors_queued--;
+        int n = lws_write(c->wsi, m->bytes + LWS_PRE, m->len, LWS_WRITE_TEXT);
+        s->bytes_sent += m->len;
+        free(m->bytes);
+        free(m);
+        if (n < 0)
+            return -1;
+        if (c->errors || c->due || c->closing)
+            lws_callback_on_writable(c->wsi);
+        return 0;
+    }
+    if (c->closing) {
+        lws_close_reason(c->wsi, (enum lws_close_status)c->close_status, (unsigned char *)c->close_reason,
+                         strlen(c->close_reason));
+        return -1;
+    }
+    slot *sl = slot_of(s, c->table);
+    if (!c->due || !sl)
+        return 0;
+    json_t *u = table_update(sl->t, c->seat, c->log_from, now_ms());
+    char *text = json_dumps(u, JSON_COMPACT);
+    json_decref(u);
+    if (!text)
+        return -1;
+    size_t len = strlen(text);
+    unsigned char *buf = malloc(LWS_PRE + len);
+    if (!buf) {
+        free(text);
+        return -1;
+    }
+    memcpy(buf + LWS_PRE, text, len);
+    free(text);
+    int n = lws_write(c->wsi, buf + LWS_PRE, len, LWS_WRITE_TEXT);
+    free(buf);
+    if (n < 0)
+        return -1;
+    s->bytes_sent += len;
+    s->updates_sent++;
+    if (c->act_received > 0) {
+        /* the update that shows the actor its own accepted action */
+        observe(&s->action_latency, now_s() - c->act_received);
+        c->act_received = 0;
+    }
+    c->due = false;
+    c->log_from = sl->t->log_count;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * WebSockets: /ws/tables/ID[?token=T]
+ * ------------------------------------------------------------------------- */
+/* The table id of a /ws/tables/ID path, or -1. */
+static int64_t ws_table_id(const char *path)
+{
+    const char *prefix = "/ws/tables/";
+    if (strncmp(path, prefix, strlen(prefix)) != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    long long id = strtoll(path + strlen(prefix), &end, 10);
+    if (errno || *end || end == path + strlen(prefix) || id <= 0)
+        return -1;
+    return id;
+}
+
+/* The value of the token argument of the request's query, if any. */
+static bool query_token(struct lws *wsi, char *out, int cap)
+{
+    char frag[128];
+    for (int i = 0; lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
+        if (strncmp(frag, "token=", 6) == 0) {
+            snprintf(out, (size_t)cap, "%s", frag + 6);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Origin check: a browser's upgrade must come from our own address or an
+ * --allow-origin value; programs that send no Origin are let through. */
+static bool origin_allowed(server *s, struct lws *wsi)
+{
+    int len = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
+    if (len <= 0)
+        return true;
+    char origin[160];
+    if (len >= (int)sizeof origin || lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+        return false;
+    for (int i = 0; i < s->n_origins; i++)
+        if (strcmp(origin, s->origins[i]) == 0)
+            return true;
+    log_line("refused a WebSocket from origin %.100s (bad_origin)", origin);
+    return false;
+}
+
+static int ws_filter(server *s, struct lws *wsi)
+{
+    char path[256];
+    if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) < 0)
+        return 1;
+    if (!origin_allowed(s, wsi))
+        return 1;
+    if (!slot_of(s, ws_table_id(path))) {
+        log_line("refused a WebSocket to %.100s (not_found)", path);
+        return 1;
+    }
+    return 0;
+}
+
+static void ws_established(server *s, struct lws *wsi, http_req *pss)
+{
+    char path[256] = "", token[128];
+    lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
+    int64_t id = ws_table_id(path);
+    conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->wsi = wsi;
+    c->table = id;
+    c->seat = ASOBI_SPECTATOR;
+    pss->ws = c;
+    s->connections++;
+    slot *sl = slot_of(s, id);
+    if (!sl) {
+        srv_error e;
+        srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not_found");
+        return;
+    }
+    if (query_token(wsi, token, sizeof token)) {
+        int seat = table_seat_of_token(sl->t, token);
+        if (seat < 0) {
+            srv_error e;
+            srv_fail(&e, 403, "bad_token", "that token holds no seat at table %lld", (long long)id);
+            send_error(s, c, NULL, &e);
+            close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad_token");
+            return;
+        }
+        c->seat = seat;
+    }
+    c->next = sl->conns;
+    sl->conns = c;
+    table_connect(sl->t, c->seat, now_ms());
+    c->due = true;
+    if (c->seat >= 0)
+        table_changed(s, sl); /* "connected" changed for everyone */
+    else
+        lws_callback_on_writable(wsi);
+}
+
+static void ws_closed(server *s, http_req *pss)
+{
+    conn *c = pss->ws;
+    if (!c)
+        return;
+    pss->ws = NULL;
+    s->connections--;
+    slot *sl = slot_of(s, c->table);
+    if (sl) {
+        for (conn **p = &sl->conns; *p; p = &(*p)->next) {
+            if (*p == c) {
+                *p = c->next;
+                table_disconnect(sl->t, c->seat, now_ms());
+                if (c->seat >= 0)
+                    table_changed(s, sl);
+                break;
+            }
+        }
+    }
+    while (c->errors) {
+        outmsg *m = c->errors;
+        c->errors = m->next;
+        free(m->bytes);
+        free(m);
+    }
+    free(c->rx);
+    free(c);
+}
+
+/* One whole message from a client. */
+static void ws_message(server *s, conn *c, const char *text, size_t len)
+{
+    double started = now_s();
+    srv_error e;
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    const json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    slot *sl = slot_of(s, c->table);
+    if (!json_is_object(msg)) {
+        srv_fail(&e, 400, "bad_json", "a message is a JSON object");
+    } else if (!type || strcmp(type, "act") != 0) {
+        srv_fail(&e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\")",
+                 type ? type : "");
+    } else if (!sl) {
+        srv_fail(&e, 404, "not_found", "the table is gone");
+    } else if (c->seat < 0) {
+        srv_fail(&e, 403, "not_seated", "a spectator cannot act");
+    } else if (json_object_get(msg, "seat") && !(json_is_integer(json_object_get(msg, "seat")) &&
+                                                 json_integer_value(json_object_get(msg, "seat")) == c->seat)) {
+        srv_fail(&e, 403, "wrong_seat", "this connection plays seat %d only", c->seat);
+    } else if (table_act(sl->t, c->seat, json_object_get(msg, "action"), now_ms(), &e) == 0) {
+        s->actions_accepted++;
+        c->act_received = started;
+        table_changed(s, sl);
+        json_decref(msg);
+        return;
+    }
+    send_error(s, c, id, &e);
+    json_decref(msg);
+}
+
+static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len)
+{
+    if (c->closing)
+        return;
+    bool last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
+    if (!c->rx_too_long) {
+        if (c->rx_len + len > MESSAGE_MAX) {
+            c->rx_too_long = true;
+            free(c->rx);
+            c->rx = NULL;
+            c->rx_len = 0;
+        } else {
+            char *rx = realloc(c->rx, c->rx_len + len + 1);
+            if (!rx)
+                return;
+            memcpy(rx + c->rx_len, in, len);
+            c->rx = rx;
+            c->rx_len += len;
+        }
+    }
+    if (!last)
+        return;
+    srv_error e;
+    if (c->rx_too_long) {
+        srv_fail(&e, 413, "message_too_long", "a message may hold at most %d bytes", MESSAGE_MAX);
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message_too_long");
+        return;
+    }
+    /* At most RATE_MAX messages a second, as a token bucket (a burst of
+     * RATE_MAX, then RATE_MAX a second): a burst is judged the same wherever
+     * it falls across the clock's seconds. A flood closes the connection. */
+    double now = now_s();
+    c->rate_tokens += (now - c->rate_at) * RATE_MAX;
+    if (c->rate_at == 0 || c->rate_tokens > RATE_MAX)
+        c->rate_tokens = RATE_MAX;
+    c->rate_at = now;
+    int64_t second = now_ms() / 1000;
+    if (second != c->rate_second) {
+        c->rate_second = second;
+        c->rate_count = 0;
+    }
+    c->rate_count++;
+    if (c->rate_count > RATE_CLOSE) {
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate_limited");
+    } else if (c->rate_tokens < 1) {
+        srv_fail(&e, 429, "rate_limited", "at most %d messages a second", RATE_MAX);
+        json_t *msg = json_loadb(c->rx, c->rx_len, 0, NULL);
+        send_error(s, c, json_is_object(msg) ? json_object_get(msg, "id") : NULL, &e);
+        json_decref(msg);
+    } else {
+        c->rate_tokens -= 1;
+        ws_message(s, c, c->rx, c->rx_len);
+    }
+    free(c->rx);
+    c->rx = NULL;
+    c->rx_len = 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * HTTP
+ * ------------------------------------------------------------------------- */
+static void set_reply(http_req *r, json_t *body)
+{
+    free(r->reply);
+    r->reply = json_dumps(body, JSON_COMPACT);
+    r->reply_len = r->reply ? strlen(r->reply) : 0;
+    json_decref(body);
+}
+
+static int send_headers(server *s, struct lws *wsi, int status, const char *type, size_t len)
+{
+    flush_or_stop(s); /* a created table or a taken seat is kept before it is announced */
+    unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    if (lws_add_http_common_headers(wsi, (unsigned int)status, type, len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:", (const unsigned char *)"no-store",
+                                    8, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    return 0;
+}
+
+/* Answer with a JSON body (status 2xx) or an error. Returns lws's verdict. */
+static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_t *body)
+{
+    set_reply(r, body);
+    if (!r->reply || send_headers(s, wsi, status, "application/json", r->reply_len) < 0)
+        return -1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
+{
+    s->refusals++;
+    log_line("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
+    return reply_json(s, wsi, r, e->status, srv_error_json(e));
+}
+
+static int reply_text(server *s, struct lws *wsi, http_req *r, const char *type, char *text)
+{
+    free(r->reply);
+    r->reply = text;
+    r->reply_len = text ? strlen(text) : 0;
+    if (!text || send_headers(s, wsi, 200, type, r->reply_len) < 0)
+        return -1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static void metric_histogram(FILE *f, const char *name, const char *help, const histogram *h)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    for (size_t i = 0; i < BUCKETS; i++)
+        fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", name, latency_buckets[i], (unsigned long long)h->count[i]);
+    fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n%s_sum %.6f\n%s_count %llu\n", name, (unsigned long long)h->total, name,
+            h->sum, name, (unsigned long long)h->total);
+}
+
+static char *metrics_text(server *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    uint64_t by_status[3] = {0, 0, 0};
+    for (int64_t i = 1; i < s->slots_cap; i++)
+        if (s->slots[i].t)
+            by_status[s->slots[i].t->status]++;
+    fprintf(f, "# HELP asobi_tables Tables in memory by status.\n# TYPE asobi_tables gauge\n");
+    for (int st = 0; st < 3; st++)
+        fprintf(f, "asobi_tables{status=\"%s\"} %llu\n", table_status_name((table_status)st),
+                (unsigned long long)by_status[st]);
+    fprintf(f, "# HELP asobi_connections Open WebSocket connections.\n# TYPE asobi_connections gauge\n"
+               "asobi_connections %llu\n",
+            (unsigned long long)s->connections);
+    fprintf(f, "# HELP asobi_actions_accepted_total Actions accepted (people, bots, timeouts).\n"
+               "# TYPE asobi_actions_accepted_total counter\nasobi_actions_accepted_total %llu\n",
+            (unsigned long long)s->actions_accepted);
+    fprintf(f, "# HELP asobi_refusals_total Requests and messages refused.\n"
+               "# TYPE asobi_refusals_total counter\nasobi_refusals_total %llu\n",
+            (unsigned long long)s->refusals);
+    fprintf(f, "# HELP asobi_updates_sent_total Update messages sent.\n"
+               "# TYPE asobi_updates_sent_total counter\nasobi_updates_sent_total %llu\n",
+            (unsigned long long)s->updates_sent);
+    fprintf(f, "# HELP asobi_ws_bytes_sent_total WebSocket payload bytes sent.\n"
+               "# TYPE asobi_ws_bytes_sent_total counter\nasobi_ws_bytes_sent_total %llu\n",
+            (unsigned long long)s->bytes_sent);
+    metric_histogram(f, "asobi_action_latency_seconds",
+                     "From a person's act message received to the update showing it written to that person's "
+                     "socket.",
+                     &s->action_latency);
+    pthread_mutex_lock(&s->lock);
+    histogram bot = s->bot_time;
+    pthread_mutex_unlock(&s->lock);
+    metric_histogram(f, "asobi_bot_move_seconds", "Time a bot took to choose a move (on a worker).", &bot);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(f, "# HELP process_cpu_seconds_total CPU time of the server.\n# TYPE process_cpu_seconds_total counter\n"
+               "process_cpu_seconds_total %.3f\n",
+            (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                (double)ru.ru_stime.tv_usec / 1e6);
+    fprintf(f, "# HELP process_max_resident_bytes Peak resident memory.\n# TYPE process_max_resident_bytes gauge\n"
+               "process_max_resident_bytes %lld\n",
+            (long long)ru.ru_maxrss * 1024);
+    fclose(f);
+    return text;
+}
+
+/* GET /api/tables: open or playing, newest first. */
+static json_t *list_tables(server *s)
+{
+    json_t *list = json_array();
+    for (int64_t i = s->slots_cap - 1; i > 0; i--)
+        if (s->slots[i].t && s->slots[i].t->status != TABLE_OVER)
+            json_array_append_new(list, table_summary(s->slots[i].t));
+    return json_pack("{s:o}", "tables", list);
+}
+
+static json_t *games_json(void)
+{
+    /* the same entries as the engine protocol's "games" */
+    protocol_session *p = protocol_session_new();
+    json_t *reply = p ? protocol_handle_line(p, "{\"cmd\":\"games\"}", 15) : NULL;
+    protocol_session_free(p);
+    if (reply)
+        json_object_del(reply, "ok");
+    return reply;
+}
+
+/* /api/tables/ID[/join|/record] → the id and what follows it. */
+static int64_t api_table_id(const char *path, const char **rest)
+{
+    const char *prefix = "/api/tables/";
+    if (strncmp(path, prefix, strlen(prefix)) != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    long long id = strtoll(path + strlen(prefix), &end, 10);
+    if (errno || end == path + strlen(prefix) || id <= 0)
+        return -1;
+    *rest = end;
+    return id;
+}
+
+static int serve_api(server *s, struct lws *wsi, http_req *r)
+{
+    srv_error e;
+    const char *rest = "";
+    json_t *body = NULL;
+    if (r->post) {
+        if (r->body_too_long) {
+            srv_fail(&e, 413, "body_too_long", "a request body may hold at most %d bytes", MESSAGE_MAX);
+            return reply_error(s, wsi, r, &e);
+        }
+        json_error_t jerr;
+        body = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &jerr);
+        if (!body) {
+            srv_fail(&e, 400, "bad_json", "not valid JSON: %s", jerr.text);
+            return reply_error(s, wsi, r, &e);
+        }
+    }
+    int rc;
+    int64_t id = api_table_id(r->path, &rest);
+    if (strcmp(r->path, "/api/games") == 0 && !r->post) {
+        json_t *g = games_json();
+        rc = g ? reply_json(s, wsi, r, 200, g) : -1;
+    } else if (strcmp(r->path, "/api/tables") == 0 && r->post) {
+        table *t = table_create(s->store, body, now_ms(), &e);
+        if (!t || !add_table(s, t)) {
+            if (t) {
+                srv_fail(&e, 500, "no_memory", "out of memory");
+                table_free(t);
+            }
+            rc = reply_error(s, wsi, r, &e);
+        } else {
+            log_line("table %lld created: %s for %d", (long long)t->id,
+                  json_string_value(json_object_get(t->spec, "game")), t->players);
+            schedule_bots(s, t);
+            rc = reply_json(s, wsi, r, 201, json_pack("{s:I}", "table", (json_int_t)t->id));
+        }
+    } else if (strcmp(r->path, "/api/tables") == 0) {
+        rc = reply_json(s, wsi, r, 200, list_tables(s));
+    } else if (id > 0 && (strcmp(rest, "") == 0 || strcmp(rest, "/record") == 0) && !r->post) {
+        slot *sl = slot_of(s, id);
+        json_t *summary = NULL, *record = NULL;
+        asobi_error err;
+        if (sl) {
+            summary = table_summary(sl->t);
+            record = sl->t->status == TABLE_OVER ? asobi_match_record(sl->t->match) : NULL;
+        } else if (store_load_finished(s->store, id, &summary, &record, &err) != ASOBI_OK) {
+            summary = record = NULL;
+        }
+        if (!summary) {
+            srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
+            rc = reply_error(s, wsi, r, &e);
+        } else if (strcmp(rest, "") == 0) {
+            rc = reply_json(s, wsi, r, 200, json_incref(summary));
+        } else if (!record) {
+            srv_fail(&e, 409, "game_not_over", "table %lld is not over yet", (long long)id);
+            rc = reply_error(s, wsi, r, &e);
+        } else {
+            rc = reply_json(s, wsi, r, 200, json_incref(record));
+        }
+        json_decref(summary);
+        json_decref(record);
+    } else if (id > 0 && strcmp(rest, "/join") == 0 && r->post) {
+        slot *sl = slot_of(s, id);
+        int seat;
+        char token[TOKEN_CHARS + 1];
+        if (!sl) {
+            srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
+            rc = reply_error(s, wsi, r, &e);
+        } else if (table_join(sl->t, body, now_ms(), &seat, token, &e) != 0) {
+            rc = reply_error(s, wsi, r, &e);
+        } else {
+            log_line("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
+            table_changed(s, sl);
+            rc = reply_json(s, wsi, r, 200, json_pack("{s:i, s:s}", "seat", seat, "token", token));
+        }
+    } else if (strcmp(r->path, "/api/tables") == 0 || (id > 0 && (!*rest || !strcmp(rest, "/record") ||
+                                                              !strcmp(rest, "/join")))) {
+        srv_fail(&e, 405, "method_not_allowed", "%s is not allowed on %.80s", r->post ? "POST" : "GET", r->path);
+        rc = reply_error(s, wsi, r, &e);
+    } else {
+        srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
+        rc = reply_error(s, wsi, r, &e);
+    }
+    json_decref(body);
+    return rc;
+}
+
+static const char *mime_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    static const char *const types[][2] = {{".html", "text/html"},          {".js", "application/javascript"},
+                                           {".css", "text/css"},            {".json", "application/json"},
+                                           {".svg", "image/svg+xml"},       {".png", "image/png"},
+                                           {".ico", "image/x-icon"},        {".txt", "text/plain"},
+                                           {".woff2", "font/woff2"}};
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i][0]) == 0)
+            return types[i][1];
+    return "application/octet-stream";
+}
+
+static int serve_static(server *s, struct lws *wsi, http_req *r)
+{
+    srv_error e;
+    if (r->post || strstr(r->path, "..") || strchr(r->path, '\\')) {
+        srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
+        return reply_error(s, wsi, r, &e);
+    }
+    char file[1024];
+    snprintf(file, sizeof file, "%s%s", s->cfg.web, strcmp(r->path, "/") == 0 ? "/index.html" : r->path);
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
+        return reply_error(s, wsi, r, &e);
+    }
+    fclose(f);
+    int n = lws_serve_http_file(wsi, file, mime_of(file), NULL, 0);
+    if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
+        return -1;
+    return 0;
+}
+
+static int serve_http(server *s, struct lws *wsi, http_req *r)
+{
+    if (strcmp(r->path, "/healthz") == 0)
+        return reply_text(s, wsi, r, "application/json", strdup("{\"ok\":true}"));
+    if (strcmp(r->path, "/metrics") == 0)
+        return reply_text(s, wsi, r, "text/plain; version=0.0.4", metrics_text(s));
+    if (strncmp(r->path, "/api/", 5) == 0 || strcmp(r->path, "/api") == 0)
+        return serve_api(s, wsi, r);
+    return serve_static(s, wsi, r);
+}
+
+/* A request's body is in: answer it. */
+static int http_body_done(server *s, struct lws *wsi, http_req *r)
+{
+    if (r->bad_method) {
+        srv_error e;
+        srv_fail(&e, 405, "method_not_allowed", "only GET and POST are served");
+        return reply_error(s, wsi, r, &e);
+    }
+    return serve_http(s, wsi, r);
+}
+
+/* A request's head is in: GET is answered now, POST once its body is in;
+ * any other method is refused. */
+static int http_request(server *s, struct lws *wsi, http_req *r)
+{
+    static const enum lws_token_indexes others[] = {WSI_TOKEN_PUT_URI, WSI_TOKEN_DELETE_URI, WSI_TOKEN_PATCH_URI,
+                                                     WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_HEAD_URI};
+    srv_error e;
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        if (lws_hdr_total_length(wsi, others[i]) > 0) {
+            r->bad_method = true;
+            /* a body still on its way is read (and dropped) before the answer */
+            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
+                return 0;
+            return http_body_done(s, wsi, r);
+        }
+    }
+    r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    if (!r->post)
+        return serve_http(s, wsi, r);
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
+        return 0; /* answered once the body is in (LWS_CALLBACK_HTTP_BODY_COMPLETION) */
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
+        srv_fail(&e, 411, "length_required", "a request body needs a Content-Length");
+        return reply_error(s, wsi, r, &e);
+    }
+    return serve_http(s, wsi, r); /* no body at all: an empty one */
+}
+
+static int http_writable(struct lws *wsi, http_req *r)
+{
+    if (!r->reply)
+        return 0;
+    size_t chunk = r->reply_len - r->reply_sent;
+    if (chunk > 16384)
+        chunk = 16384;
+    unsigned char *buf = malloc(LWS_PRE + chunk + 1);
+    if (!buf)
+        return -1;
+    memcpy(buf + LWS_PRE, r->reply + r->reply_sent, chunk);
+    bool last = r->reply_sent + chunk == r->reply_len;
+    int n = lws_write(wsi, buf + LWS_PRE, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
+    free(buf);
+    if (n < 0)
+        return -1;
+    r->reply_sent += chunk;
+    if (!last) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    free(r->reply);
+    r->reply = NULL;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+static void http_reset(http_req *r)
+{
+    free(r->body);
+    free(r->reply);
+    conn *ws = r->ws;
+    memset(r, 0, sizeof *r);
+    r->ws = ws;
+}
+
+/* ---------------------------------------------------------------------------
+ * The loop's callback and its timers.
+ * ------------------------------------------------------------------------- */
+static void drain_done(server *s)
+{
+    pthread_mutex_lock(&s->lock);
+    job_node *n = s->done;
+    s->done = s->done_tail = NULL;
+    pthread_mutex_unlock(&s->lock);
+    while (n) {
+        job_node *next = n->next;
+        pthread_mutex_lock(&s->lock);
+        observe(&s->bot_time, n->job.ms / 1000.0);
+        pthread_mutex_unlock(&s->lock);
+        slot *sl = slot_of(s, n->job.table);
+        if (sl) {
+            if (n->job.id < 0)
+                log_line("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
+                      n->job.err.message);
+            srv_error e;
+            int rc = table_job_done(sl->t, &n->job, now_ms(), &e);
+            if (rc < 0)
+                log_line("table %lld: a bot's move was not stored: %s", (long long)sl->t->id, e.message);
+            if (rc > 0)
+                s->actions_accepted++;
+            table_changed(s, sl);
+        } else {
+            table_job_release(&n->job);
+        }
+        free(n);
+        n = next;
+    }
+}
+
+static void evict(server *s, int64_t id)
+{
+    slot *sl = &s->slots[id];
+    table_free(sl->t);
+    sl->t = NULL;
+    s->tables_in_memory--;
+}
+
+/* Every TICK_US: clocks that ran out, seats away past grace, finished
+ * tables nobody watches any more. */
+static void on_tick(lws_sorted_usec_list_t *sul)
+{
+    server *s = lws_container_of(sul, server, tick);
+    int64_t now = now_ms();
+    for (int64_t i = 1; i < s->slots_cap; i++) {
+        slot *sl = &s->slots[i];
+        if (!sl->t)
+            continue;
+        if (sl->t->status == TABLE_PLAYING && table_next_deadline(sl->t, now, s->cfg.grace_ms) <= now) {
+            uint64_t before = sl->t->version;
+            schedule_bots(s, sl->t);
+            if (sl->t->version != before)
+                table_changed(s, sl);
+        } else if (sl->t->status == TABLE_OVER && !sl->over_ms) {
+            sl->over_ms = now; /* finished by a restore's replay */
+        } else if (sl->t->status == TABLE_OVER && !sl->conns && now - sl->over_ms > EVICT_AFTER_MS) {
+            bool busy = false;
+            for (int k = 0; k < sl->t->players; k++)
+                busy |= sl->t->seat[k].busy;
+            if (!busy)
+                evict(s, i);
+        }
+    }
+    flush_or_stop(s); /* bots' moves at tables nobody watches */
+    if (stop_requested) {
+        lws_cancel_service(s->context);
+        return;
+    }
+    lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    server *s = lws_context_user(lws_get_context(wsi));
+    http_req *r = user;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        http_reset(r);
+        snprintf(r->path, sizeof r->path, "%s", (const char *)in);
+        return http_request(s, wsi, r);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (len == 0 || !in)
+            return 0; /* "Content-Length: 0" comes as one empty piece */
+        if (r->body_too_long || r->body_len + len > MESSAGE_MAX) {
+            r->body_too_long = true;
+            return 0;
+        } else {
+            char *b = realloc(r->body, r->body_len + len + 1);
+            if (!b)
+                return -1;
+            memcpy(b + r->body_len, in, len);
+            r->body = b;
+            r->body_len += len;
+        }
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return http_body_done(s, wsi, r);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return http_writable(wsi, r);
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (r) {
+            free(r->body);
+            free(r->reply);
+            r->body = r->reply = NULL;
+        }
+        return 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return ws_filter(s, wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        memset(r, 0, sizeof *r);
+        ws_established(s, wsi, r);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (r->ws)
+            ws_receive(s, wsi, r->ws, in, len);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return r->ws ? conn_writable(s, r->ws) : 0;
+    case LWS_CALLBACK_CLOSED:
+        ws_closed(s, r);
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        drain_done(s);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    {"asobi", callback, sizeof(http_req), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0}, /* the end of the list */
+};
+
+/* ---------------------------------------------------------------------------
+ * Starting and stopping.
+ * ------------------------------------------------------------------------- */
+static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions)
+{
+    server *s = ctx;
+    asobi_error err;
+    table *t = table_restore(s->store, id, spec, seats, actions, now_ms(), &err);
+    if (!t) {
+        /* one broken table must not keep every other one offline */
+        log_line("table %lld cannot be restored: %s", (long long)id, err.message);
+        return ASOBI_OK;
+    }
+    if (!add_table(s, t)) {
+        table_free(t);
+        return asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");
+    }
+    return ASOBI_OK;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    if (the_server && the_server->context)
+        lws_cancel_service(the_server->context);
+}
+
+static void stop_workers(server *s)
+{
+    pthread_mutex_lock(&s->lock);
+    s->stopping = true;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < s->n_threads; i++)
+        pthread_join(s->threads[i], NULL);
+    for (job_node **q = &s->todo; q; q = q == &s->todo ? &s->done : NULL) {
+        while (*q) {
+            job_node *n = *q;
+            *q = n->next;
+            table_job_release(&n->job);
+            free(n);
+        }
+    }
+    free(s->threads);
+}
+
+int server_run(const server_config *cfg)
+{
+    server *s = calloc(1, sizeof *s);
+    if (!s)
+        return 1;
+    s->cfg = *cfg;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    asobi_error err;
+    s->store = store_open(cfg->db, &err);
+    if (!s->store) {
+        fprintf(stderr, "asobi serve: %s\n", err.message);
+        free(s);
+        return 1;
+    }
+    if (store_load_unfinished(s->store, restore_one, s, &err) != ASOBI_OK) {
+        fprintf(stderr, "asobi serve: restoring the tables: %s\n", err.message);
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
+    int restored = (int)s->tables_in_memory;
+    if (store_flush(s->store, &err) != ASOBI_OK) { /* tables a replay finished */
+        fprintf(stderr, "asobi serve: %s\n", err.message);
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.user = s;
+    info.protocols = protocols;
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    s->context = lws_create_context(&info);
+    if (s->context) {
+        info.port = cfg->port;
+        info.iface = cfg->host;
+        info.vhost_name = "asobi";
+        info.timeout_secs = 30;
+        s->vhost = lws_create_vhost(s->context, &info);
+    }
+    if (!s->context || !s->vhost) {
+        fprintf(stderr, "asobi serve: cannot listen on %s:%d (is the port in use?)\n", cfg->host, cfg->port);
+        if (s->context)
+            lws_context_destroy(s->context);
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
+    int port = lws_get_vhost_listen_port(s->vhost);
+    const char *host = strchr(cfg->host, ':') ? NULL : cfg->host;
+    snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://%s:%d", host ? host : "localhost", port);
+    if (strcmp(cfg->host, "127.0.0.1") == 0 || strcmp(cfg->host, "localhost") == 0) {
+        snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://localhost:%d", port);
+        snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://127.0.0.1:%d", port);
+    }
+    for (int i = 0; i < cfg->origins && s->n_origins < (int)(sizeof s->origins / sizeof s->origins[0]); i++)
+        snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "%s", cfg->allow_origin[i]);
+
+    s->n_threads = cfg->workers;
+    s->threads = calloc((size_t)s->n_threads, sizeof *s->threads);
+    for (int i = 0; i < s->n_threads; i++)
+        pthread_create(&s->threads[i], NULL, worker_main, s);
+
+    the_server = s;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    /* the restored tables' bots and clocks pick up where they were */
+    for (int64_t i = 1; i < s->slots_cap; i++)
+        if (s->slots[i].t)
+            schedule_bots(s, s->slots[i].t);
+    lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
+    printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers)\n", cfg->host,
+           port, cfg->db, restored, s->n_threads);
+    fflush(stdout);
+
+    while (!stop_requested)
+        if (lws_service(s->context, 0) < 0)
+            break;
+
+    log_line("stopping");
+    lws_sul_cancel(&s->tick);
+    lws_context_destroy(s->context);
+    stop_workers(s);
+    for (int64_t i = 1; i < s->slots_cap; i++)
+        if (s->slots[i].t)
+            table_free(s->slots[i].t);
+    free(s->slots);
+    store_close(s->store);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    the_server = NULL;
+    free(s);
+    return 0;
+}

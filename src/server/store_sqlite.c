@@ -1,0 +1,255 @@
+/* store_sqlite.c — the store (store.h) in one SQLite file, WAL mode, writes grouped into one transaction per flush. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "server/store.h"
+
+/* Durability: WAL with synchronous=NORMAL makes every committed transaction
+ * survive the death of the process (kill -9): the commit is in the WAL file
+ * before sqlite3_step returns. Only a power cut may lose the last commits;
+ * synchronous=FULL would fsync each action and is not worth the latency on
+ * the event loop (docs/server.md says so). */
+static const char *const schema =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=NORMAL;"
+    "CREATE TABLE IF NOT EXISTS tables("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT, spec TEXT NOT NULL,"
+    "  finished INTEGER NOT NULL DEFAULT 0, summary TEXT, record TEXT);"
+    "CREATE TABLE IF NOT EXISTS seats("
+    "  table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL,"
+    "  PRIMARY KEY(table_id, seat));"
+    "CREATE TABLE IF NOT EXISTS actions("
+    "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,"
+    "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx));";
+
+enum { Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_COUNT };
+static const char *const queries[Q_COUNT] = {
+    [Q_CREATE] = "INSERT INTO tables(spec) VALUES(?1)",
+    [Q_SEAT] = "INSERT INTO seats(table_id, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4)",
+    [Q_ACTION] = "INSERT INTO actions(table_id, idx, seat, action, by, clock_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [Q_FINISH] = "UPDATE tables SET finished = 1, summary = ?2, record = ?3 WHERE id = ?1",
+    [Q_UNFINISHED] = "SELECT id, spec FROM tables WHERE finished = 0 ORDER BY id",
+    [Q_SEATS_OF] = "SELECT seat, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+    [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
+    [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
+};
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *q[Q_COUNT];
+};
+
+static int db_fail(store *st, asobi_error *err, const char *what)
+{
+    return asobi_fail(err, ASOBI_E_IO, "database: %s: %s", what, sqlite3_errmsg(st->db));
+}
+
+store *store_open(const char *path, asobi_error *err)
+{
+    store *st = calloc(1, sizeof *st);
+    if (!st) {
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+            SQLITE_OK ||
+        sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, path);
+        store_close(st);
+        return NULL;
+    }
+    sqlite3_busy_timeout(st->db, 2000);
+    for (int i = 0; i < Q_COUNT; i++) {
+        if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
+            db_fail(st, err, "preparing a query");
+            store_close(st);
+            return NULL;
+        }
+    }
+    asobi_error_clear(err);
+    return st;
+}
+
+void store_close(store *st)
+{
+    if (!st)
+        return;
+    if (st->db)
+        store_flush(st, NULL);
+    for (int i = 0; i < Q_COUNT; i++)
+        sqlite3_finalize(st->q[i]);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+/* Bind a JSON value as its compact text. */
+static int bind_json(sqlite3_stmt *q, int index, const json_t *value)
+{
+    char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!text)
+        return SQLITE_NOMEM;
+    return sqlite3_bind_text(q, index, text, -1, free);
+}
+
+int store_flush(store *st, asobi_error *err)
+{
+    if (sqlite3_get_autocommit(st->db))
+        return ASOBI_OK; /* no transaction open: nothing written since */
+    if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, "committing");
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+        return ASOBI_E_IO;
+    }
+    return ASOBI_OK;
+}
+
+/* Run a prepared write to its end (inside the open transaction, begun if
+ * none is) and reset it, whatever happened. */
+static int run_write(store *st, sqlite3_stmt *q, asobi_error *err, const char *what)
+{
+    if (sqlite3_get_autocommit(st->db) && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_reset(q);
+        sqlite3_clear_bindings(q);
+        return db_fail(st, err, "beginning a transaction");
+    }
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc != SQLITE_DONE)
+        return db_fail(st, err, what);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_CREATE];
+    if (bind_json(q, 1, spec) != SQLITE_OK)
+        return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    int rc = run_write(st, q, err, "creating a table");
+    if (rc == ASOBI_OK)
+        *id = sqlite3_last_insert_rowid(st->db);
+    return rc;
+}
+
+int store_add_seat(store *st, int64_t table, int seat, const char *name, const char *token_hash,
+                   asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_SEAT];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, seat);
+    sqlite3_bind_text(q, 3, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 4, token_hash, -1, SQLITE_TRANSIENT);
+    return run_write(st, q, err, "adding a seat");
+}
+
+int store_add_action(store *st, int64_t table, int index, int seat, const char *action, const char *by,
+                     int64_t clock_ms, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_ACTION];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, index);
+    sqlite3_bind_int(q, 3, seat);
+    sqlite3_bind_text(q, 4, action, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(q, 5, by, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 6, clock_ms);
+    return run_write(st, q, err, "adding an action");
+}
+
+int store_finish(store *st, int64_t table, const json_t *summary, const json_t *record, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_FINISH];
+    sqlite3_bind_int64(q, 1, table);
+    if (bind_json(q, 2, summary) != SQLITE_OK || bind_json(q, 3, record) != SQLITE_OK) {
+        sqlite3_reset(q);
+        sqlite3_clear_bindings(q);
+        return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    }
+    return run_write(st, q, err, "finishing a table");
+}
+
+static json_t *column_json(sqlite3_stmt *q, int col)
+{
+    const char *text = (const char *)sqlite3_column_text(q, col);
+    return text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+/* The rows of one table's seats or actions as a JSON array. */
+static json_t *rows_of(store *st, int which, int64_t table)
+{
+    sqlite3_stmt *q = st->q[which];
+    sqlite3_bind_int64(q, 1, table);
+    json_t *rows = json_array();
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (which == Q_SEATS_OF)
+            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", sqlite3_column_int(q, 0), "name",
+                                                  (const char *)sqlite3_column_text(q, 1), "token_hash",
+                                                  (const char *)sqlite3_column_text(q, 2)));
+        else
+            json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", sqlite3_column_int(q, 0),
+                                                  "action", (const char *)sqlite3_column_text(q, 1), "by",
+                                                  (const char *)sqlite3_column_text(q, 2), "clock_ms",
+                                                  (json_int_t)sqlite3_column_int64(q, 3)));
+    }
+    sqlite3_reset(q);
+    return rows;
+}
+
+int store_load_unfinished(store *st, store_table_fn on_table, void *ctx, asobi_error *err)
+{
+    /* Collect the ids first: on_table may write (finish a table that a
+     * replay ended), which must not run under an open read cursor. */
+    sqlite3_stmt *q = st->q[Q_UNFINISHED];
+    json_t *pending = json_array();
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *spec = column_json(q, 1);
+        json_array_append_new(pending, json_pack("{s:I, s:o?}", "id", (json_int_t)sqlite3_column_int64(q, 0),
+                                                 "spec", spec));
+    }
+    sqlite3_reset(q);
+    if (step != SQLITE_DONE) {
+        json_decref(pending);
+        return db_fail(st, err, "listing unfinished tables");
+    }
+    int rc = ASOBI_OK;
+    size_t i;
+    json_t *row;
+    json_array_foreach(pending, i, row)
+    {
+        int64_t id = json_integer_value(json_object_get(row, "id"));
+        json_t *seats = rows_of(st, Q_SEATS_OF, id), *actions = rows_of(st, Q_ACTIONS_OF, id);
+        const json_t *spec = json_object_get(row, "spec");
+        rc = spec ? on_table(ctx, id, spec, seats, actions)
+                  : asobi_fail(err, ASOBI_E_IO, "database: table %lld has no readable description", (long long)id);
+        json_decref(seats);
+        json_decref(actions);
+        if (rc != ASOBI_OK)
+            break;
+    }
+    json_decref(pending);
+    if (rc == ASOBI_OK)
+        asobi_error_clear(err);
+    return rc;
+}
+
+int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_FINISHED];
+    sqlite3_bind_int64(q, 1, table);
+    int rc = ASOBI_E_BAD_ARGUMENT;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        *summary = column_json(q, 0);
+        *record = column_json(q, 1);
+        rc = *summary && *record ? ASOBI_OK : ASOBI_E_IO;
+    }
+    sqlite3_reset(q);
+    if (rc == ASOBI_E_BAD_ARGUMENT)
+        return asobi_fail(err, rc, "there is no finished table %lld", (long long)table);
+    if (rc != ASOBI_OK)
+        return asobi_fail(err, rc, "database: table %lld's record cannot be read", (long long)table);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}

@@ -1,0 +1,742 @@
+/* table.c — one table's rules of play around the game: seats, joins, actions, bots, clocks, what each viewer is told. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "protocol/protocol.h"
+#include "server/table.h"
+
+const char *table_status_name(table_status s)
+{
+    return s == TABLE_OPEN ? "open" : s == TABLE_PLAYING ? "playing" : "over";
+}
+
+/* ---------------------------------------------------------------------------
+ * Names: 1-24 characters of valid UTF-8, none of them a control character
+ * (C0, DEL, C1), not only spaces. JSON escaping (jansson) makes them safe in
+ * every message; a browser client must still insert them as text, not HTML.
+ * ------------------------------------------------------------------------- */
+bool table_name_valid(const char *name, srv_error *e)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    int chars = 0;
+    bool visible = false;
+    while (*p) {
+        uint32_t c;
+        int len;
+        if (p[0] < 0x80) {
+            c = p[0];
+            len = 1;
+        } else if ((p[0] & 0xe0) == 0xc0) {
+            c = p[0] & 0x1fu;
+            len = 2;
+        } else if ((p[0] & 0xf0) == 0xe0) {
+            c = p[0] & 0x0fu;
+            len = 3;
+        } else if ((p[0] & 0xf8) == 0xf0) {
+            c = p[0] & 0x07u;
+            len = 4;
+        } else {
+            return srv_fail(e, 400, "bad_name", "a name must be valid UTF-8") == 0;
+        }
+        for (int i = 1; i < len; i++) {
+            if ((p[i] & 0xc0) != 0x80)
+                return srv_fail(e, 400, "bad_name", "a name must be valid UTF-8") == 0;
+            c = c << 6 | (p[i] & 0x3fu);
+        }
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return srv_fail(e, 400, "bad_name", "a name must be valid UTF-8") == 0;
+        if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+            return srv_fail(e, 400, "bad_name", "a name may not hold control characters") == 0;
+        if (c != ' ')
+            visible = true;
+        chars++;
+        p += len;
+    }
+    if (chars < 1 || chars > TABLE_NAME_MAX || !visible)
+        return srv_fail(e, 400, "bad_name", "a name is 1 to %d characters, not only spaces", TABLE_NAME_MAX) == 0;
+    return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Creating and freeing.
+ * ------------------------------------------------------------------------- */
+static int64_t seconds_ms(const json_t *v, bool *ok)
+{
+    if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 86400.0 * 7) {
+        *ok = false;
+        return 0;
+    }
+    return (int64_t)(json_number_value(v) * 1000.0 + 0.5);
+}
+
+/* Read the clock object into t (absent: no clock). */
+static int parse_clock(table *t, const json_t *clock, srv_error *e)
+{
+    t->clock = CLOCK_NONE;
+    if (!clock || json_is_null(clock))
+        return 0;
+    const char *kind = json_string_value(json_object_get(clock, "kind"));
+    if (!json_is_object(clock) || !kind)
+        return srv_fail(e, 400, "bad_clock", "\"clock\" is {\"kind\":\"none\"|\"move\"|\"fischer\", ...}");
+    bool ok = true;
+    if (strcmp(kind, "none") == 0)
+        return 0;
+    if (strcmp(kind, "move") == 0) {
+        t->clock = CLOCK_MOVE;
+        t->move_ms = seconds_ms(json_object_get(clock, "seconds"), &ok);
+        if (!ok || t->move_ms < 1000)
+            return srv_fail(e, 400, "bad_clock", "a move clock needs \"seconds\" from 1 to 604800");
+        return 0;
+    }
+    if (strcmp(kind, "fischer") == 0) {
+        t->clock = CLOCK_FISCHER;
+        t->base_ms = seconds_ms(json_object_get(clock, "base"), &ok);
+        t->increment_ms = seconds_ms(json_object_get(clock, "increment"), &ok);
+        if (!ok || t->base_ms < 1000)
+            return srv_fail(e, 400, "bad_clock",
+                            "a fischer clock needs \"base\" (1 to 604800 seconds) and \"increment\" (0 or more)");
+        return 0;
+    }
+    return srv_fail(e, 400, "bad_clock", "clock kind \"%.40s\" is none of none, move, fischer", kind);
+}
+
+static void start_clocks(table *t, uint32_t started, int64_t now)
+{
+    for (int s = 0; s < t->players; s++)
+        if (started & (1u << s))
+            t->seat[s].since_ms = now;
+}
+
+/* Every human seat taken: the game starts, clocks run for whoever is to move. */
+static void maybe_start(table *t, int64_t now)
+{
+    if (t->status != TABLE_OPEN)
+        return;
+    for (int s = 0; s < t->players; s++)
+        if (!t->seat[s].taken)
+            return;
+    t->status = asobi_state_terminal(asobi_match_state(t->match)) ? TABLE_OVER : TABLE_PLAYING;
+    start_clocks(t, asobi_state_to_move(asobi_match_state(t->match)), now);
+    t->version++;
+}
+
+/* The part of creating a table shared by a new table and a restored one:
+ * everything from the stored description. */
+static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
+{
+    table *t = calloc(1, sizeof *t);
+    if (!t) {
+        srv_fail(e, 500, "no_memory", "out of memory");
+        return NULL;
+    }
+    t->store = st;
+    t->spec = json_deep_copy(spec);
+    const char *game = json_string_value(json_object_get(spec, "game"));
+    int players = (int)json_integer_value(json_object_get(spec, "players"));
+    uint64_t seed = (uint64_t)json_integer_value(json_object_get(spec, "seed"));
+    const json_t *options = json_object_get(spec, "options");
+    asobi_error err;
+    t->match = asobi_match_new(game ? game : "", players, json_is_object(options) ? options : NULL, seed, &err);
+    if (!t->match) {
+        srv_fail_asobi(e, 400, &err);
+        table_free(t);
+        return NULL;
+    }
+    t->players = players;
+    if (parse_clock(t, json_object_get(spec, "clock"), e) != 0) {
+        table_free(t);
+        return NULL;
+    }
+    const json_t *bots = json_object_get(spec, "bots");
+    for (int s = 0; s < players; s++) {
+        const char *bot = json_string_value(json_array_get(bots, (size_t)s));
+        table_seat *seat = &t->seat[s];
+        seat->bank_ms = t->base_ms;
+        if (!bot)
+            continue;
+        asobi_bot *check = asobi_bot_new(bot, asobi_state_game(asobi_match_state(t->match)), players, s, 0, &err);
+        if (!check) {
+            srv_fail_asobi(e, 400, &err);
+            table_free(t);
+            return NULL;
+        }
+        asobi_bot_free(check);
+        seat->bot = strdup(bot);
+        seat->taken = true;
+        snprintf(seat->name, sizeof seat->name, "%s", bot);
+    }
+    return t;
+}
+
+table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
+{
+    if (!json_is_object(req)) {
+        srv_fail(e, 400, "bad_request", "the body must be a JSON object");
+        return NULL;
+    }
+    const json_t *game = json_object_get(req, "game"), *players = json_object_get(req, "players");
+    const json_t *options = json_object_get(req, "options"), *seed = json_object_get(req, "seed");
+    const json_t *bots = json_object_get(req, "bots"), *clock = json_object_get(req, "clock");
+    if (!json_is_string(game)) {
+        srv_fail(e, 400, "bad_request", "\"game\" (a string) is required");
+        return NULL;
+    }
+    const asobi_game_def *def = asobi_game_find(json_string_value(game));
+    if (!def) {
+        srv_fail(e, 400, "unknown_game", "there is no game \"%.60s\"", json_string_value(game));
+        return NULL;
+    }
+    if ((players && !json_is_integer(players)) || (options && !json_is_object(options) && !json_is_null(options)) ||
+        (seed && !json_is_integer(seed) && !json_is_null(seed)) ||
+        (bots && !json_is_array(bots) && !json_is_null(bots))) {
+        srv_fail(e, 400, "bad_request",
+                 "\"players\" is an integer, \"options\" an object, \"seed\" an integer, \"bots\" an array");
+        return NULL;
+    }
+    json_int_t n = players ? json_integer_value(players) : asobi_game_min_players(def);
+    if (n < asobi_game_min_players(def) || n > asobi_game_max_players(def)) {
+        srv_fail(e, 400, "bad_players", "%s is for %d to %d players, not %lld", asobi_game_title(def),
+                 asobi_game_min_players(def), asobi_game_max_players(def), (long long)n);
+        return NULL;
+    }
+    json_t *bot_list = json_array();
+    for (json_int_t s = 0; s < n; s++) {
+        const json_t *b = json_array_get(bots, (size_t)s);
+        if (b && !json_is_null(b) && !json_is_string(b)) {
+            json_decref(bot_list);
+            srv_fail(e, 400, "bad_request", "\"bots\" holds a bot spec or null per seat");
+            return NULL;
+        }
+        json_array_append_new(bot_list, b && json_is_string(b) ? json_copy((json_t *)b) : json_null());
+    }
+    if (bots && json_array_size(bots) > (size_t)n) {
+        json_decref(bot_list);
+        srv_fail(e, 400, "bad_request", "\"bots\" has %zu entries for %lld seats", json_array_size(bots),
+                 (long long)n);
+        return NULL;
+    }
+    if (json_is_integer(seed) && json_integer_value(seed) < 0) {
+        json_decref(bot_list);
+        srv_fail(e, 400, "bad_request", "\"seed\" is an integer from 0 to 2^63-1");
+        return NULL;
+    }
+    json_int_t s = json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)protocol_fresh_seed();
+    json_t *spec = json_pack("{s:s, s:I, s:o, s:I, s:o, s:O, s:I}", "game", asobi_game_name(def), "players",
+                             (json_int_t)n, "options",
+                             json_is_object(options) ? json_copy((json_t *)options) : json_object(),
+                             "seed", s, "bots", bot_list, "clock", clock ? (json_t *)clock : json_null(), "created",
+                             (json_int_t)time(NULL));
+    table *t = table_from_spec(st, spec, e);
+    if (t) {
+        /* the full options (defaults filled in) are what the table plays */
+        json_object_set(t->spec, "options", (json_t *)asobi_match_options(t->match));
+        asobi_error err;
+        if (store_create_table(st, t->spec, &t->id, &err) != ASOBI_OK) {
+            srv_fail_asobi(e, 500, &err);
+            table_free(t);
+            t = NULL;
+        }
+    }
+    json_decref(spec);
+    if (t)
+        maybe_start(t, now);
+    return t;
+}
+
+static void free_event(table_event *ev, int players)
+{
+    if (!ev->text)
+        return;
+    for (int v = 0; v <= players; v++)
+        free(ev->text[v]);
+    free(ev->text);
+}
+
+void table_free(table *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->log_count; i++)
+        free_event(&t->log[i], t->players);
+    free(t->log);
+    for (int s = 0; s < ASOBI_MAX_SEATS; s++)
+        free(t->seat[s].bot);
+    asobi_match_free(t->match);
+    json_decref(t->spec);
+    free(t);
+}
+
+/* ---------------------------------------------------------------------------
+ * Seats.
+ * ------------------------------------------------------------------------- */
+int table_join(table *t, const json_t *req, int64_t now, int *seat, char token[TOKEN_CHARS + 1], srv_error *e)
+{
+    if (!json_is_object(req))
+        return srv_fail(e, 400, "bad_request", "the body must be a JSON object");
+    const json_t *name = json_object_get(req, "name"), *want = json_object_get(req, "seat");
+    if (!json_is_string(name))
+        return srv_fail(e, 400, "bad_name", "\"name\" (a string) is required");
+    if (!table_name_valid(json_string_value(name), e))
+        return -1;
+    if (want && !json_is_null(want) && !json_is_integer(want))
+        return srv_fail(e, 400, "bad_request", "\"seat\" must be an integer");
+    int k = -1;
+    if (want && json_is_integer(want)) {
+        json_int_t w = json_integer_value(want);
+        if (w < 0 || w >= t->players)
+            return srv_fail(e, 400, "bad_seat", "seat %lld does not exist (seats are 0 to %d)", (long long)w,
+                            t->players - 1);
+        k = (int)w;
+        if (t->seat[k].bot)
+            return srv_fail(e, 409, "seat_taken", "seat %d is played by a bot", k);
+        if (t->seat[k].taken)
+            return srv_fail(e, 409, "seat_taken", "seat %d is taken", k);
+    } else {
+        for (int s = 0; s < t->players && k < 0; s++)
+            if (!t->seat[s].taken)
+                k = s;
+        if (k < 0)
+            return srv_fail(e, 409, "table_full", "every seat of table %lld is taken", (long long)t->id);
+    }
+    char hash[TOKEN_HASH_CHARS + 1];
+    if (!token_new(token))
+        return srv_fail(e, 500, "internal", "the system gave no random bits for a token");
+    token_hash(token, hash);
+    asobi_error err;
+    if (store_add_seat(t->store, t->id, k, json_string_value(name), hash, &err) != ASOBI_OK)
+        return srv_fail_asobi(e, 500, &err);
+    table_seat *ts = &t->seat[k];
+    ts->taken = true;
+    snprintf(ts->name, sizeof ts->name, "%s", json_string_value(name));
+    memcpy(ts->token_hash, hash, sizeof hash);
+    ts->left_ms = now;
+    *seat = k;
+    t->version++;
+    maybe_start(t, now);
+    return 0;
+}
+
+int table_seat_of_token(const table *t, const char *token)
+{
+    for (int s = 0; s < t->players; s++)
+        if (t->seat[s].taken && !t->seat[s].bot && token_matches(token, t->seat[s].token_hash))
+            return s;
+    return -1;
+}
+
+void table_connect(table *t, int seat, int64_t now)
+{
+    (void)now;
+    if (seat == ASOBI_SPECTATOR) {
+        t->spectators++;
+        return;
+    }
+    table_seat *s = &t->seat[seat];
+    s->connections++;
+    /* the person is back: the seat is theirs again */
+    s->handed = false;
+    s->timeouts = 0;
+    t->version++;
+}
+
+void table_disconnect(table *t, int seat, int64_t now)
+{
+    if (seat == ASOBI_SPECTATOR) {
+        t->spectators--;
+        return;
+    }
+    table_seat *s = &t->seat[seat];
+    if (--s->connections == 0)
+        s->left_ms = now;
+    t->version++;
+}
+
+/* ---------------------------------------------------------------------------
+ * Actions: one path for a person's, a bot's and a timeout's move, and for
+ * the replay of stored actions on restore.
+ * ------------------------------------------------------------------------- */
+static int64_t remaining_ms(const table *t, int s, int64_t now)
+{
+    bool running = t->status == TABLE_PLAYING && (asobi_state_to_move(asobi_match_state(t->match)) & (1u << s));
+    int64_t used = running ? now - t->seat[s].since_ms : 0;
+    if (t->clock == CLOCK_MOVE)
+        return t->move_ms - used;
+    return t->seat[s].bank_ms - used;
+}
+
+/* The public texts of seat's action id for every viewer, from the state
+ * before it is applied (as asobi_state_public_text requires). */
+static char **public_texts(const asobi_state *pre, int seat, int id, int players)
+{
+    char **text = calloc((size_t)players + 1, sizeof *text);
+    char buf[256];
+    for (int v = 0; v <= players && text; v++) {
+        asobi_state_public_text(pre, seat, id, v == players ? ASOBI_SPECTATOR : v, buf, sizeof buf);
+        text[v] = strdup(buf);
+    }
+    return text;
+}
+
+/* The bookkeeping after seat's action (already applied to the match). */
+static void after_action(table *t, int seat, const char *by, uint32_t before, int64_t now, int64_t clock_ms)
+{
+    table_seat *ts = &t->seat[seat];
+    if (t->clock == CLOCK_FISCHER)
+        ts->bank_ms = clock_ms;
+    if (strcmp(by, "timeout") == 0) {
+        if (++ts->timeouts >= TABLE_TIMEOUTS_HANDOVER && !ts->bot)
+            ts->handed = true;
+    } else if (strcmp(by, "human") == 0) {
+        ts->timeouts = 0;
+        ts->handed = false;
+    }
+    uint32_t after = asobi_state_to_move(asobi_match_state(t->match));
+    /* a seat starts a fresh clock when it becomes to move, or moves again */
+    start_clocks(t, (after & ~before) | (after & (1u << seat)), now);
+    if (after == 0)
+        t->status = TABLE_OVER;
+    t->version++;
+}
+
+/* The actor's clock after acting now (the value stored with the action). */
+static int64_t clock_after(const table *t, int seat, int64_t now)
+{
+    if (t->clock != CLOCK_FISCHER)
+        return -1;
+    int64_t left = remaining_ms(t, seat, now);
+    return (left < 0 ? 0 : left) + t->increment_ms;
+}
+
+static void append_event(table *t, int seat, const char *by, char **text)
+{
+    if (t->log_count == t->log_cap) {
+        int cap = t->log_cap ? 2 * t->log_cap : 64;
+        table_event *log = realloc(t->log, (size_t)cap * sizeof *log);
+        if (!log) {
+            /* the game goes on; this event is simply not shown */
+            table_event ev = {seat, by, text};
+            free_event(&ev, t->players);
+            return;
+        }
+        t->log = log;
+        t->log_cap = cap;
+    }
+    t->log[t->log_count++] = (table_event){seat, by, text};
+}
+
+static void finish_if_over(table *t)
+{
+    if (t->status != TABLE_OVER)
+        return;
+    json_t *summary = table_summary(t), *record = asobi_match_record(t->match);
+    asobi_error err;
+    /* A failure here leaves the table unfinished in the store: restoring it
+     * replays to the same end and finishes it then. */
+    store_finish(t->store, t->id, summary, record, &err);
+    json_decref(summary);
+    json_decref(record);
+}
+
+/* Apply action for seat, commit it, log it. The one place an action enters
+ * a table. On a store failure the match is rebuilt without it. */
+static int apply_action(table *t, int seat, const json_t *action, const char *by, int64_t now, bool commit,
+                        int64_t stored_clock, srv_error *e)
+{
+    const asobi_state *state = asobi_match_state(t->match);
+    asobi_state *pre = asobi_state_clone(state);
+    if (!pre)
+        return srv_fail(e, 500, "no_memory", "out of memory");
+    uint32_t before = asobi_state_to_move(state);
+    int64_t clock_ms = commit ? clock_after(t, seat, now) : stored_clock;
+    asobi_error err;
+    if (protocol_act(t->match, seat, action, &err) != ASOBI_OK) {
+        asobi_state_free(pre);
+        return srv_fail_asobi(e, err.code == ASOBI_E_BAD_REQUEST ? 400 : 409, &err);
+    }
+    int n = asobi_match_length(t->match);
+    const char *text = asobi_match_action_text(t->match, n - 1);
+    if (commit && store_add_action(t->store, t->id, n - 1, seat, text, by, clock_ms, &err) != ASOBI_OK) {
+        json_t *record = asobi_match_record(t->match);
+        asobi_match *back = asobi_match_load_prefix(record, n - 1, NULL);
+        json_decref(record);
+        if (back) {
+            asobi_match_free(t->match);
+            t->match = back;
+        }
+        asobi_state_free(pre);
+        return srv_fail_asobi(e, 500, &err);
+    }
+    int id = -1;
+    asobi_state_parse_action(pre, seat, text, &id, NULL);
+    append_event(t, seat, by, id >= 0 ? public_texts(pre, seat, id, t->players) : NULL);
+    asobi_state_free(pre);
+    after_action(t, seat, by, before, now, clock_ms);
+    if (commit)
+        finish_if_over(t);
+    return 0;
+}
+
+int table_act(table *t, int seat, const json_t *action, int64_t now, srv_error *e)
+{
+    if (seat < 0 || seat >= t->players)
+        return srv_fail(e, 403, "not_seated", "a spectator cannot act");
+    if (t->status == TABLE_OPEN)
+        return srv_fail(e, 409, "not_started", "the game starts when every seat is taken");
+    if (t->status == TABLE_OVER) {
+        asobi_error err;
+        asobi_state_may_act(asobi_match_state(t->match), seat, &err);
+        return srv_fail_asobi(e, 409, &err);
+    }
+    return apply_action(t, seat, action, "human", now, true, -1, e);
+}
+
+/* ---------------------------------------------------------------------------
+ * Bots, clocks and leavers.
+ * ------------------------------------------------------------------------- */
+/* Who must move for seat now, if not its person: its bot spec and why. */
+static const char *due_spec(const table *t, int s, int64_t now, int64_t grace, const char **by)
+{
+    const table_seat *ts = &t->seat[s];
+    if (ts->bot) {
+        *by = "bot";
+        return ts->bot;
+    }
+    if (ts->handed) {
+        *by = "bot";
+        return "heuristic";
+    }
+    *by = "timeout";
+    if (t->clock != CLOCK_NONE && remaining_ms(t, s, now) <= 0)
+        return "heuristic";
+    if (ts->connections == 0 && grace >= 0) {
+        int64_t from = ts->left_ms > ts->since_ms ? ts->left_ms : ts->since_ms;
+        if (now - from >= grace)
+            return "heuristic";
+    }
+    return NULL;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int cap)
+{
+    if (t->status != TABLE_PLAYING)
+        return 0;
+    uint32_t to_move = asobi_state_to_move(asobi_match_state(t->match));
+    int n = 0;
+    for (int s = 0; s < t->players && n < cap; s++) {
+        if (!(to_move & (1u << s)) || t->seat[s].busy)
+            continue;
+        const char *by = NULL, *spec = due_spec(t, s, now, grace, &by);
+        if (!spec)
+            continue;
+        table_job *j = &jobs[n];
+        memset(j, 0, sizeof *j);
+        j->state = asobi_state_clone(asobi_match_state(t->match));
+        j->spec = strdup(spec);
+        if (!j->state || !j->spec) {
+            table_job_release(j);
+            break;
+        }
+        j->table = t->id;
+        j->seat = s;
+        j->at = asobi_match_length(t->match);
+        j->by = by;
+        j->id = -1;
+        /* deterministic per table, move and seat: a restored table's bots
+         * choose as they would have */
+        uint64_t table_seed = (uint64_t)json_integer_value(json_object_get(t->spec, "seed"));
+        j->seed = mix(table_seed ^ mix((uint64_t)j->at << 8 | (uint64_t)s));
+        t->seat[s].busy = true;
+        n++;
+    }
+    return n;
+}
+
+void table_job_run(table_job *job)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    asobi_bot *bot = asobi_bot_new(job->spec, asobi_state_game(job->state), asobi_state_players(job->state),
+                                   job->seat, job->seed, &job->err);
+    job->id = bot ? asobi_bot_choose(bot, job->state, &job->err) : -1;
+    asobi_bot_free(bot);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    job->ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+void table_job_release(table_job *job)
+{
+    asobi_state_free(job->state);
+    free(job->spec);
+    job->state = NULL;
+    job->spec = NULL;
+}
+
+int table_job_done(table *t, table_job *job, int64_t now, srv_error *e)
+{
+    int rc = 0;
+    if (job->seat >= 0 && job->seat < t->players)
+        t->seat[job->seat].busy = false;
+    /* stale: the table moved on (the person acted meanwhile) */
+    bool current = t->status == TABLE_PLAYING && job->at == asobi_match_length(t->match) && job->id >= 0;
+    if (current) {
+        json_t *id = json_integer(job->id);
+        rc = apply_action(t, job->seat, id, job->by, now, true, -1, e) == 0 ? 1 : -1;
+        json_decref(id);
+    }
+    table_job_release(job);
+    return rc;
+}
+
+int64_t table_next_deadline(const table *t, int64_t now, int64_t grace)
+{
+    if (t->status != TABLE_PLAYING)
+        return INT64_MAX;
+    uint32_t to_move = asobi_state_to_move(asobi_match_state(t->match));
+    int64_t next = INT64_MAX;
+    for (int s = 0; s < t->players; s++) {
+        const table_seat *ts = &t->seat[s];
+        if (!(to_move & (1u << s)) || ts->bot || ts->handed)
+            continue;
+        if (t->clock != CLOCK_NONE) {
+            int64_t at = now + remaining_ms(t, s, now);
+            next = at < next ? at : next;
+        }
+        if (ts->connections == 0 && grace >= 0) {
+            int64_t at = (ts->left_ms > ts->since_ms ? ts->left_ms : ts->since_ms) + grace;
+            next = at < next ? at : next;
+        }
+    }
+    return next;
+}
+
+/* ---------------------------------------------------------------------------
+ * Restoring: the stored actions replayed through the same path.
+ * ------------------------------------------------------------------------- */
+table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions,
+                     int64_t now, asobi_error *err)
+{
+    srv_error e;
+    table *t = table_from_spec(st, spec, &e);
+    if (!t) {
+        asobi_fail(err, ASOBI_E_BAD_RECORD, "table %lld: %s", (long long)id, e.message);
+        return NULL;
+    }
+    t->id = id;
+    size_t i;
+    const json_t *row;
+    json_array_foreach(seats, i, row)
+    {
+        int s = (int)json_integer_value(json_object_get(row, "seat"));
+        if (s < 0 || s >= t->players)
+            continue;
+        t->seat[s].taken = true;
+        snprintf(t->seat[s].name, sizeof t->seat[s].name, "%s", json_string_value(json_object_get(row, "name")));
+        snprintf(t->seat[s].token_hash, sizeof t->seat[s].token_hash, "%s",
+                 json_string_value(json_object_get(row, "token_hash")));
+        t->seat[s].left_ms = now;
+    }
+    maybe_start(t, now);
+    json_array_foreach(actions, i, row)
+    {
+        const char *by = json_string_value(json_object_get(row, "by"));
+        by = by && strcmp(by, "bot") == 0 ? "bot" : by && strcmp(by, "timeout") == 0 ? "timeout" : "human";
+        if (apply_action(t, (int)json_integer_value(json_object_get(row, "seat")), json_object_get(row, "action"),
+                         by, now, false, json_integer_value(json_object_get(row, "clock_ms")), &e) != 0) {
+            asobi_fail(err, ASOBI_E_BAD_RECORD, "table %lld: action %zu does not replay: %s", (long long)id, i,
+                       e.message);
+            table_free(t);
+            return NULL;
+        }
+    }
+    finish_if_over(t); /* a table whose last action was stored but not its end */
+    return t;
+}
+
+/* ---------------------------------------------------------------------------
+ * What is sent.
+ * ------------------------------------------------------------------------- */
+json_t *table_clock_json(const table *t, int64_t now)
+{
+    if (t->clock == CLOCK_NONE)
+        return NULL;
+    json_t *left = json_array(), *timeouts = json_array();
+    for (int s = 0; s < t->players; s++) {
+        int64_t ms = remaining_ms(t, s, now);
+        json_array_append_new(left, json_integer(ms < 0 ? 0 : ms));
+        json_array_append_new(timeouts, json_integer(t->seat[s].timeouts));
+    }
+    json_t *c = json_pack("{s:s, s:o, s:o, s:o}", "kind", t->clock == CLOCK_MOVE ? "move" : "fischer",
+                          "remaining_ms", left, "running",
+                          asobi_json_seats(t->status == TABLE_PLAYING
+                                               ? asobi_state_to_move(asobi_match_state(t->match))
+                                               : 0),
+                          "timeouts", timeouts);
+    return c;
+}
+
+static json_t *seats_json(const table *t)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < t->players; s++) {
+        const table_seat *ts = &t->seat[s];
+        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:b, s:b}", "seat", s, "name",
+                                           ts->taken ? json_string(ts->name) : json_null(), "bot",
+                                           ts->bot ? json_string(ts->bot) : json_null(), "connected",
+                                           ts->bot || ts->connections > 0, "handed", ts->handed));
+    }
+    return a;
+}
+
+json_t *table_summary(const table *t)
+{
+    json_t *r = json_pack("{s:I, s:O, s:i, s:O, s:s, s:o, s:i, s:I}", "table", (json_int_t)t->id, "game",
+                          json_object_get(t->spec, "game"), "players", t->players, "options",
+                          json_object_get(t->spec, "options"), "status", table_status_name(t->status), "seats",
+                          seats_json(t), "actions", asobi_match_length(t->match), "created",
+                          json_integer_value(json_object_get(t->spec, "created")));
+    const json_t *clock = json_object_get(t->spec, "clock");
+    if (clock && !json_is_null(clock))
+        json_object_set(r, "clock", (json_t *)clock);
+    return r;
+}
+
+json_t *table_update(const table *t, int viewer, int log_from, int64_t now)
+{
+    return table_update_of(t, asobi_match_state(t->match), viewer, log_from, now);
+}
+
+json_t *table_update_of(const table *t, const asobi_state *s, int viewer, int log_from, int64_t now)
+{
+    int column = viewer == ASOBI_SPECTATOR ? t->players : viewer;
+    json_t *log = json_array();
+    for (int i = log_from < 0 ? 0 : log_from; i < t->log_count; i++) {
+        const table_event *ev = &t->log[i];
+        json_array_append_new(log, json_pack("{s:i, s:i, s:s, s:s}", "index", i, "seat", ev->seat, "text",
+                                             ev->text && ev->text[column] ? ev->text[column] : "acts", "by",
+                                             ev->by));
+    }
+    json_t *u = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "type", "update", "table", (json_int_t)t->id,
+                          "seat", viewer == ASOBI_SPECTATOR ? json_null() : json_integer(viewer), "view",
+                          asobi_state_view(s, viewer), "legal",
+                          viewer == ASOBI_SPECTATOR || t->status != TABLE_PLAYING ? json_array()
+                                                                                   : protocol_legal_actions(s, viewer),
+                          "log", log, "status", table_status_name(t->status), "seats", seats_json(t));
+    if (t->status == TABLE_OVER)
+        json_object_set_new(u, "result", protocol_result(s));
+    json_t *clock = table_clock_json(t, now);
+    if (clock)
+        json_object_set_new(u, "clock", clock);
+    return u;
+}

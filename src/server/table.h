@@ -1,0 +1,133 @@
+/* table.h — one game table of `asobi serve`: seats, joins, actions, bots, clocks, updates; no sockets here. */
+#ifndef ASOBI_SERVER_TABLE_H
+#define ASOBI_SERVER_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "asobi/asobi.h"
+#include "server/reply.h"
+#include "server/store.h"
+#include "server/token.h"
+
+/* Why no sockets: everything a table decides (who may sit, who may act,
+ * what each viewer is told, when a clock runs out) is here and takes the
+ * time as an argument (milliseconds of any monotonic clock), so the unit
+ * tests drive it with an injected clock and without a network. server.c
+ * only moves bytes and calls these functions on its one event-loop thread. */
+
+#define TABLE_NAME_MAX 24      /* characters (code points) in a person's name */
+#define TABLE_TIMEOUTS_HANDOVER 3 /* timeouts in a row that hand a seat to the bot */
+
+typedef enum table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_OVER } table_status;
+typedef enum table_clock_kind { CLOCK_NONE, CLOCK_MOVE, CLOCK_FISCHER } table_clock_kind;
+
+typedef struct table_seat {
+    char *bot;          /* the bot's spec for a bot seat; NULL for a person's */
+    bool taken;         /* a person joined (always true for a bot seat) */
+    char name[4 * TABLE_NAME_MAX + 1];
+    char token_hash[TOKEN_HASH_CHARS + 1];
+    int connections;    /* open WebSockets of this seat */
+    int64_t left_ms;    /* when the last one closed (grace starts) */
+    int timeouts;       /* timeouts in a row */
+    bool handed;        /* handed to the heuristic bot until the person is back */
+    bool busy;          /* a bot move for this seat is being computed */
+    int64_t since_ms;   /* when this seat's clock started running */
+    int64_t bank_ms;    /* Fischer: time left when the clock is not running */
+} table_seat;
+
+/* One accepted action as each viewer was told it: text[v] for seat v,
+ * text[players] for spectators (asobi_state_public_text before applying). */
+typedef struct table_event {
+    int seat;
+    const char *by; /* "human", "bot" or "timeout" */
+    char **text;
+} table_event;
+
+typedef struct table {
+    int64_t id;
+    json_t *spec; /* as stored: game, players, options, seed, bots, clock, created */
+    asobi_match *match;
+    int players;
+    table_status status;
+    table_clock_kind clock;
+    int64_t move_ms, base_ms, increment_ms;
+    table_seat seat[ASOBI_MAX_SEATS];
+    table_event *log;
+    int log_count, log_cap;
+    int spectators;
+    uint64_t version; /* bumped by every change a client may see */
+    store *store;
+} table;
+
+/* A bot move to compute (on a worker): the state is a private copy. */
+typedef struct table_job {
+    int64_t table;
+    int seat;
+    int at;          /* the table's action count when the job was made */
+    const char *by;  /* "bot" or "timeout" */
+    char *spec;
+    uint64_t seed;
+    asobi_state *state;
+    int id;          /* the result: an action id, or -1 */
+    double ms;       /* how long the bot took */
+    asobi_error err;
+} table_job;
+
+/* POST /api/tables: a new table from the request (see docs/server.md),
+ * stored before it exists. NULL and e filled on refusal. */
+table *table_create(store *st, const json_t *request, int64_t now_ms, srv_error *e);
+/* A table from the store as it was (replaying its actions); NULL on error. */
+table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions,
+                     int64_t now_ms, asobi_error *err);
+void table_free(table *t);
+
+/* POST /api/tables/ID/join: a person takes a seat (request.seat, or the
+ * first free one). token receives the new token, shown once. */
+int table_join(table *t, const json_t *request, int64_t now_ms, int *seat, char token[TOKEN_CHARS + 1],
+               srv_error *e);
+/* The seat whose token this is, or -1. */
+int table_seat_of_token(const table *t, const char *token);
+
+/* A WebSocket of seat (or ASOBI_SPECTATOR) opened or closed. Opening hands
+ * a handed seat back to its person. */
+void table_connect(table *t, int seat, int64_t now_ms);
+void table_disconnect(table *t, int seat, int64_t now_ms);
+
+/* A person's action (a text or an id, as the engine protocol takes it) for
+ * seat; written to the store before it returns 0 (kept at the store's next
+ * flush, which comes before anyone is told). On refusal nothing changes and
+ * e says why (the library's code and message). */
+int table_act(table *t, int seat, const json_t *action, int64_t now_ms, srv_error *e);
+
+/* The bot moves due now (bot seats, handed seats, clocks run out, seats
+ * away longer than grace_ms on their turn): at most cap jobs, each seat
+ * marked busy until table_job_done. */
+int table_due_jobs(table *t, int64_t now_ms, int64_t grace_ms, table_job *jobs, int cap);
+/* Compute a job's move (any thread: touches only the job). */
+void table_job_run(table_job *job);
+/* Play a finished job's move if the table has not moved on meanwhile;
+ * 1 if played, 0 if stale, -1 on a store error (e). Frees the job's copy. */
+int table_job_done(table *t, table_job *job, int64_t now_ms, srv_error *e);
+void table_job_release(table_job *job);
+
+/* When the next clock or grace deadline falls (INT64_MAX: none). */
+int64_t table_next_deadline(const table *t, int64_t now_ms, int64_t grace_ms);
+
+/* What a viewer (a seat or ASOBI_SPECTATOR) is sent: the "update" message
+ * with the events from index log_from on. Built only from that viewer's
+ * view, legal actions and public texts. */
+json_t *table_update(const table *t, int viewer, int log_from, int64_t now_ms);
+/* The same message built from another state of the same game (the tests
+ * pass determinizations: what a viewer is sent must not change). */
+json_t *table_update_of(const table *t, const asobi_state *state, int viewer, int log_from, int64_t now_ms);
+/* GET /api/tables/ID */
+json_t *table_summary(const table *t);
+/* The clock object of updates and summaries, or NULL without a clock. */
+json_t *table_clock_json(const table *t, int64_t now_ms);
+const char *table_status_name(table_status s);
+
+/* A name a person may use: 1-24 printable characters of valid UTF-8. */
+bool table_name_valid(const char *name, srv_error *e);
+
+#endif

@@ -1,0 +1,170 @@
+# serve_client.py — starts `asobi serve` on a free loopback port and talks to it (HTTP and WebSockets), for tests and bench/.
+import asyncio
+import json
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import websockets
+
+
+class Server:
+    """An `asobi serve` process on 127.0.0.1 and a port the OS chose (--port 0)."""
+
+    def __init__(self, binary, db=None, args=()):
+        self.binary = binary
+        self.dir = tempfile.mkdtemp(prefix="asobi-serve-test-")
+        self.db = db or os.path.join(self.dir, "asobi.db")
+        self.args = list(args)
+        self.proc = None
+        self.port = None
+
+    def start(self):
+        self.log = open(os.path.join(self.dir, "server.log"), "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", self.db] + self.args,
+            stdout=subprocess.PIPE, stderr=self.log)
+        line = self.proc.stdout.readline().decode()
+        if "listening on http://127.0.0.1:" not in line:
+            raise RuntimeError("asobi serve did not start: " + line + self.log_text())
+        self.port = int(line.split("127.0.0.1:")[1].split()[0])
+        return self
+
+    def log_text(self):
+        with open(os.path.join(self.dir, "server.log"), "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def kill9(self):
+        self.proc.kill()  # SIGKILL: no chance to flush or close anything
+        self.proc.wait()
+
+    def stop(self, remove=True):
+        """SIGTERM, then the sanitizers' verdict (an ASan build reports in the log), then clean up."""
+        died = None
+        if self.proc and self.proc.poll() is not None and self.proc.returncode != -9:
+            died = "the server died by itself (exit status %d)" % self.proc.returncode
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            if self.proc.returncode != 0:
+                died = "the server stopped badly on SIGTERM (exit status %d)" % self.proc.returncode
+        log = self.log_text() if os.path.exists(os.path.join(self.dir, "server.log")) else ""
+        if remove:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        for bad in ("AddressSanitizer", "LeakSanitizer", "runtime error:"):
+            if bad in log:
+                raise AssertionError("the server reported: " + log[log.index(bad) - 200:][:3000])
+        if died:
+            raise AssertionError(died + "\n" + log[-2000:])
+
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def ws_url(self, table, token=None):
+        return "ws://127.0.0.1:%d/ws/tables/%d%s" % (self.port, table, "?token=" + token if token else "")
+
+    def request(self, method, path, body=None, raw=None):
+        """(status, parsed JSON or text) of one HTTP request."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url(path), data=data, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                status, text, ctype = r.status, r.read().decode(), r.headers.get("content-type", "")
+        except urllib.error.HTTPError as e:
+            status, text, ctype = e.code, e.read().decode(), e.headers.get("content-type", "")
+        return status, (json.loads(text) if ctype.startswith("application/json") else text)
+
+    def create(self, **body):
+        status, reply = self.request("POST", "/api/tables", body)
+        assert status == 201, (status, reply)
+        return reply["table"]
+
+    def join(self, table, name, seat=None):
+        body = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        status, reply = self.request("POST", "/api/tables/%d/join" % table, body)
+        assert status == 200, (status, reply)
+        return reply
+
+
+class Client:
+    """One WebSocket: a seat (with its token) or a spectator. Keeps every message."""
+
+    def __init__(self, server, table, token=None, **kw):
+        self.server, self.table, self.token, self.kw = server, table, token, kw
+        self.received = []   # every message, parsed
+        self.raw = []        # every message as sent (text)
+        self.events = {}     # log index -> event, as this client was told
+        self.last = None     # the latest update
+
+    async def connect(self):
+        # max_queue=None: a client that reads nothing still drains the socket, so
+        # closing it never waits behind unread updates
+        self.ws = await websockets.connect(self.server.ws_url(self.table, self.token), max_size=None,
+                                           max_queue=None, close_timeout=2, **self.kw)
+        return self
+
+    async def recv(self, timeout=20):
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text)
+        msg = json.loads(text)
+        self.received.append(msg)
+        if msg.get("type") == "update":
+            self.last = msg
+            for ev in msg["log"]:
+                if ev["index"] in self.events:
+                    assert self.events[ev["index"]] == ev, ("an event changed", ev)
+                self.events[ev["index"]] = ev
+        return msg
+
+    async def until(self, pred, timeout=30):
+        """Messages until one satisfies pred; that one."""
+        end = time.monotonic() + timeout
+        while True:
+            msg = await self.recv(max(0.1, end - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    async def send(self, msg):
+        await self.ws.send(json.dumps(msg) if not isinstance(msg, (str, bytes)) else msg)
+
+    async def close(self):
+        await self.ws.close()
+
+
+async def play_randomly(client, rng, stop=lambda c: False, send_text=False):
+    """Play random legal moves from this seat's own updates until the game is over."""
+    acted_at = -1
+    msg_id = 0
+    while True:
+        u = client.last
+        if u is None or u["type"] != "update":
+            await client.recv()
+            continue
+        if u["status"] == "over" or stop(client):
+            return u
+        known = len(client.events)
+        if u["legal"] and acted_at != known:
+            pick = rng.choice(u["legal"])
+            msg_id += 1
+            await client.send({"type": "act", "action": pick["text"] if send_text and msg_id % 2 else pick["id"],
+                               "id": msg_id})
+            acted_at = known
+        msg = await client.recv(60)
+        if msg["type"] == "error":
+            # a move of ours that crossed a bot's, a timeout's or the end of
+            # the game; or faster than the server's 20 messages a second
+            assert msg["error"]["code"] in ("not_your_turn", "illegal_action", "game_over", "rate_limited"), msg
+            if msg["error"]["code"] == "rate_limited":
+                await asyncio.sleep(0.25)
+            acted_at = -1

@@ -1,0 +1,555 @@
+# test_serve.py — `asobi serve` end to end: real HTTP and WebSocket clients against the real binary on 127.0.0.1.
+#
+# Usage: python3 test_serve.py PATH/TO/asobi   (CTest runs it; it stops by itself: every wait has a timeout)
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_client import Client, Server, play_randomly  # noqa: E402
+
+import websockets  # noqa: E402
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ASOBI_BINARY", "build/asobi")
+signal.alarm(280)  # the whole file, whatever happens
+
+
+def check(cond, *what):
+    if not cond:
+        raise AssertionError(" ".join(str(w) for w in what))
+
+
+def error_code(reply):
+    return reply["error"]["code"]
+
+
+# ---------------------------------------------------------------------------
+# HTTP
+# ---------------------------------------------------------------------------
+async def test_http_api(srv):
+    status, body = srv.request("GET", "/healthz")
+    check(status == 200 and body == {"ok": True}, status, body)
+    status, body = srv.request("GET", "/api/games")
+    check(status == 200 and {g["name"] for g in body["games"]} >= {"psycle", "ninja", "octal", "timemasters"}, body)
+
+    for req, code in [({"game": "chess"}, "unknown_game"), ({"game": "psycle", "players": 9}, "bad_players"),
+                      ({"game": "psycle", "options": {"x": 1}}, "bad_option"),
+                      ({"game": "psycle", "bots": ["nobot", None]}, "bad_bot"),
+                      ({"game": "psycle", "clock": {"kind": "sundial"}}, "bad_clock"), ({}, "bad_request")]:
+        status, body = srv.request("POST", "/api/tables", req)
+        check(status == 400 and error_code(body) == code, req, status, body)
+    status, body = srv.request("POST", "/api/tables", raw=b"{not json")
+    check(status == 400 and error_code(body) == "bad_json", status, body)
+    status, body = srv.request("POST", "/api/tables", raw=b'{"game":"' + b"x" * 70000 + b'"}')
+    check(status == 413 and error_code(body) == "body_too_long", status, body)
+
+    t1 = srv.create(game="octal", players=3, bots=[None, "random", None], seed=5)
+    t2 = srv.create(game="psycle", clock={"kind": "fischer", "base": 300, "increment": 5})
+    status, body = srv.request("GET", "/api/tables")
+    ids = [t["table"] for t in body["tables"]]
+    check(ids.index(t2) < ids.index(t1), "newest first", ids)
+    status, body = srv.request("GET", "/api/tables/%d" % t1)
+    check(status == 200 and body["status"] == "open" and body["game"] == "octal" and body["players"] == 3, body)
+    check([s["bot"] for s in body["seats"]] == [None, "random", None], body)
+    status, body = srv.request("GET", "/api/tables/%d" % t2)
+    check(body["clock"] == {"kind": "fischer", "base": 300, "increment": 5}, body)
+
+    for name, code in [("", "bad_name"), ("x" * 25, "bad_name"), ("a\u0007b", "bad_name"), (7, "bad_name")]:
+        status, body = srv.request("POST", "/api/tables/%d/join" % t1, {"name": name})
+        check(status == 400 and error_code(body) == code, name, status, body)
+    status, body = srv.request("POST", "/api/tables/%d/join" % t1, {"name": "Aki", "seat": 1})
+    check(status == 409 and error_code(body) == "seat_taken", status, body)
+    a = srv.join(t1, "<script>x</script>")
+    check(a["seat"] == 0 and len(a["token"]) == 32, a)
+    status, body = srv.request("POST", "/api/tables/%d/join" % t1, {"name": "Ben", "seat": 0})
+    check(status == 409 and error_code(body) == "seat_taken", body)
+    b = srv.join(t1, "ベン")
+    check(b["seat"] == 2, b)
+    status, body = srv.request("POST", "/api/tables/%d/join" % t1, {"name": "Cho"})
+    check(status == 409 and error_code(body) == "table_full", body)
+    status, body = srv.request("GET", "/api/tables/%d" % t1)
+    check(body["status"] == "playing" and body["seats"][2]["name"] == "ベン", body)
+    check(body["seats"][0]["name"] == "<script>x</script>", "names come back as they were given (JSON-escaped)")
+
+    status, body = srv.request("GET", "/api/tables/%d/record" % t1)
+    check(status == 409 and error_code(body) == "game_not_over", status, body)
+    status, body = srv.request("GET", "/api/tables/999999")
+    check(status == 404 and error_code(body) == "not_found", status, body)
+    status, body = srv.request("POST", "/api/tables/999999/join", {"name": "A"})
+    check(status == 404 and error_code(body) == "not_found", status, body)
+    status, body = srv.request("GET", "/api/nothing")
+    check(status == 404 and error_code(body) == "not_found", status, body)
+    status, body = srv.request("POST", "/api/tables/%d" % t1, {})
+    check(status == 405 and error_code(body) == "method_not_allowed", status, body)
+    for method in ("PUT", "DELETE", "PATCH"):
+        status, body = srv.request(method, "/api/tables", {})
+        check(status == 405 and error_code(body) == "method_not_allowed", method, status, body)
+    status, body = srv.request("POST", "/api/tables/%d/join" % t1)  # no body at all
+    check(status == 400 and error_code(body) == "bad_json", status, body)
+    status, body = srv.request("GET", "/../../etc/passwd")
+    check(status == 404, status)
+    status, body = srv.request("GET", "/")
+    check(status == 200 and "<html" in body, status)
+
+    # the database keeps token hashes, never tokens
+    con = sqlite3.connect(srv.db)
+    rows = con.execute("SELECT token_hash FROM seats").fetchall()
+    con.close()
+    check(len(rows) >= 2 and all(len(r[0]) == 64 for r in rows), rows)
+    with open(srv.db, "rb") as f:
+        data = f.read()
+    for suffix in ("-wal",):
+        if os.path.exists(srv.db + suffix):
+            with open(srv.db + suffix, "rb") as f:
+                data += f.read()
+    check(a["token"].encode() not in data and b["token"].encode() not in data, "a token reached the database")
+
+    status, text = srv.request("GET", "/metrics")
+    for name in ("asobi_tables{status=\"open\"}", "asobi_connections", "asobi_actions_accepted_total",
+                 "asobi_action_latency_seconds_bucket", "asobi_bot_move_seconds_count"):
+        check(name in text, name, "missing from /metrics")
+
+
+# ---------------------------------------------------------------------------
+# Full games: several people, a bot, a spectator
+# ---------------------------------------------------------------------------
+GAMES = [
+    ("psycle", 3, [None, None, "heuristic"]),
+    ("ninja", 4, [None, "random", None, None]),
+    ("octal", 4, [None, None, "heuristic", None]),
+    ("timemasters", 3, [None, "random", None]),
+]
+
+
+def hidden_fields_of_others(view, seat):
+    """The private fields of other seats in a view: they must all be null."""
+    leaks = []
+    for p in view.get("players", []):
+        if p.get("seat") == seat:
+            continue
+        for key in ("hand", "scrolls", "discards", "deck_cards", "choice"):
+            if p.get(key) is not None:
+                leaks.append((p.get("seat"), key, p.get(key)))
+    return leaks
+
+
+async def full_game(srv, game, players, bots, seed):
+    t = srv.create(game=game, players=players, bots=bots, seed=seed)
+    people = {}
+    for s, b in enumerate(bots):
+        if b is None:
+            people[s] = srv.join(t, "P%d" % s, seat=s)["token"]
+    clients = {s: await Client(srv, t, tok).connect() for s, tok in people.items()}
+    spectator = await Client(srv, t).connect()
+    rng = random.Random(seed)
+    finals = await asyncio.gather(*(play_randomly(c, rng, send_text=True) for c in clients.values()))
+    for u in finals:
+        check(u["status"] == "over" and "result" in u and u["result"]["terminal"], game, u.get("result"))
+    final = await spectator.until(lambda m: m["type"] == "update" and m["status"] == "over")
+    check(final["seat"] is None and final["view"]["spectator"] is True and final["legal"] == [], game)
+    status, record = srv.request("GET", "/api/tables/%d/record" % t)
+    check(status == 200 and record["game"] == game and record["seed"] == seed, status, record)
+    n = len(record["actions"])
+    # every client was told every action, in order, each as its viewer may see it
+    for s, c in list(clients.items()) + [(None, spectator)]:
+        check(sorted(c.events) == list(range(n)), game, "seat", s, "missed events", len(c.events), n)
+        for i, ev in c.events.items():
+            check(ev["seat"] == record["actions"][i]["seat"], game, ev)
+            if ev["seat"] == s:
+                check(ev["text"] == record["actions"][i]["action"], game, "own action text", ev)
+        for m in c.received:
+            if m["type"] == "update":
+                check(m["seat"] == s, game, m["seat"], s)
+                check(not hidden_fields_of_others(m["view"], s), game, "seat", s, "sees",
+                      hidden_fields_of_others(m["view"], s))
+    for c in list(clients.values()) + [spectator]:
+        await c.close()
+    return t
+
+
+async def test_full_games_of_every_game(srv):
+    for i, (game, players, bots) in enumerate(GAMES):
+        await full_game(srv, game, players, bots, 100 + i)
+
+
+# ---------------------------------------------------------------------------
+# Refusals over the WebSocket
+# ---------------------------------------------------------------------------
+async def test_websocket_refusals(srv):
+    t = srv.create(game="ninja", players=3, seed=8)
+    a = srv.join(t, "A")
+    b = srv.join(t, "B")
+    # acting before the game started
+    ca = await Client(srv, t, a["token"]).connect()
+    await ca.recv()
+    await ca.send({"type": "act", "action": 0, "id": 1})
+    m = await ca.until(lambda m: m["type"] == "error")
+    check(m["id"] == 1 and error_code(m) == "not_started", m)
+    c = srv.join(t, "C")
+    cb = await Client(srv, t, b["token"]).connect()
+    cc = await Client(srv, t, c["token"]).connect()
+    spectator = await Client(srv, t).connect()
+    u = await ca.until(lambda m: m["type"] == "update" and m["status"] == "playing")
+    mover = u["view"]["to_move"][0]
+    movers = {0: ca, 1: cb, 2: cc}
+    waiting = movers[(mover + 1) % 3]
+    await waiting.send({"type": "act", "action": 0, "id": 2})
+    check(error_code(await waiting.until(lambda m: m["type"] == "error")) == "not_your_turn")
+    await waiting.send({"type": "act", "action": 0, "seat": mover, "id": 3})
+    m = await waiting.until(lambda m: m["type"] == "error")
+    check(m["id"] == 3 and error_code(m) == "wrong_seat", m)
+    await spectator.send({"type": "act", "action": 0, "id": 4})
+    check(error_code(await spectator.until(lambda m: m["type"] == "error")) == "not_seated")
+    await movers[mover].send({"type": "act", "action": "fly away", "id": 5})
+    m = await movers[mover].until(lambda m: m["type"] == "error")
+    check(error_code(m) == "illegal_action" and m["error"]["message"], m)
+    await movers[mover].send({"type": "act", "action": "x\nasobi serve: forged line", "id": 7})
+    check(error_code(await movers[mover].until(lambda m: m["type"] == "error")) == "illegal_action")
+    check("\nasobi serve: forged line" not in srv.log_text(), "a client wrote a line of the log")
+    await movers[mover].send({"type": "dance", "id": 6})
+    check(error_code(await movers[mover].until(lambda m: m["type"] == "error")) == "unknown_type")
+    await movers[mover].send("[1,2")
+    check(error_code(await movers[mover].until(lambda m: m["type"] == "error")) == "bad_json")
+    # nothing changed: no update came, the table is as it was
+    status, body = srv.request("GET", "/api/tables/%d" % t)
+    check(body["actions"] == 0, body)
+
+    # more than 20 messages a second: refused, connection kept
+    await asyncio.sleep(1.1)  # a full bucket: the messages above used some of it
+    burst = [{"type": "act", "action": "fly away", "id": 100 + i} for i in range(30)]
+    await asyncio.gather(*(movers[mover].send(m) for m in burst))
+    codes = []
+    while len(codes) < 30:
+        m = await movers[mover].until(lambda m: m["type"] == "error")
+        codes.append(error_code(m))
+    check(codes.count("illegal_action") >= 20 and codes.count("rate_limited") >= 5, codes)
+    await asyncio.sleep(1.1)
+    await movers[mover].send({"type": "act", "action": "fly away", "id": 200})
+    check(error_code(await movers[mover].until(lambda m: m["type"] == "error")) == "illegal_action")
+
+    # a message over 64 KiB: refused and the connection closed
+    big = await Client(srv, t).connect()
+    await big.recv()
+    await big.send(json.dumps({"type": "act", "pad": "x" * 70000}))
+    m = await big.until(lambda m: m["type"] == "error")
+    check(error_code(m) == "message_too_long", m)
+    try:
+        await big.recv(5)
+        check(False, "the connection stayed open after a message over 64 KiB")
+    except websockets.ConnectionClosed as e:
+        check(e.code == 1009, e.code)
+
+    # a wrong token: refused and closed
+    bad = await Client(srv, t, "0" * 32).connect()
+    m = await bad.recv()
+    check(m["type"] == "error" and error_code(m) == "bad_token", m)
+    try:
+        await bad.recv(5)
+        check(False, "the connection stayed open with a wrong token")
+    except websockets.ConnectionClosed as e:
+        check(e.code == 1008, e.code)
+
+    # no such table; a foreign Origin; our own Origin
+    for url, kw in [(srv.ws_url(999999), {}), (srv.ws_url(t), {"origin": "http://evil.example"})]:
+        try:
+            ws = await websockets.connect(url, **kw)
+            await ws.recv()
+            check(False, "upgrade accepted", url, kw)
+        except (websockets.InvalidStatusCode, websockets.InvalidHandshake, websockets.ConnectionClosed,
+                ConnectionError):
+            pass
+    own = await Client(srv, t, origin="http://127.0.0.1:%d" % srv.port).connect()
+    check((await own.recv())["type"] == "update")
+    allowed = await Client(srv, t, origin="https://friends.example").connect()
+    check((await allowed.recv())["type"] == "update")
+
+    # acting at a finished table
+    rng = random.Random(1)
+    await asyncio.gather(*(play_randomly(c, rng) for c in movers.values()))
+    await ca.send({"type": "act", "action": 0, "id": 300})
+    m = await ca.until(lambda m: m["type"] == "error")
+    check(error_code(m) == "game_over", m)
+    for cl in (ca, cb, cc, spectator, own, allowed):
+        await cl.close()
+    check("refused" in srv.log_text() and "bad_token" in srv.log_text(), "refusals are logged")
+
+
+# ---------------------------------------------------------------------------
+# Reconnecting
+# ---------------------------------------------------------------------------
+async def test_reconnect_to_the_same_seat(srv):
+    t = srv.create(game="octal", players=3, bots=[None, None, "random"], seed=9)
+    a, b = srv.join(t, "A"), srv.join(t, "B")
+    ca, cb = await Client(srv, t, a["token"]).connect(), await Client(srv, t, b["token"]).connect()
+    rng = random.Random(2)
+    await asyncio.gather(play_randomly(ca, rng, stop=lambda c: len(c.events) >= 12),
+                         play_randomly(cb, rng, stop=lambda c: len(c.events) >= 12))
+    seen = dict(ca.events)
+    await ca.close()
+    u = await cb.until(lambda m: m["type"] == "update" and not m["seats"][0]["connected"])
+    again = await Client(srv, t, a["token"]).connect()
+    first = await again.recv()
+    check(first["seat"] == 0 and first["seats"][0]["connected"], first["seats"])
+    for i, ev in seen.items():
+        check(again.events.get(i) == ev, "the reconnected seat is told the same history", i)
+    await asyncio.gather(play_randomly(again, rng), play_randomly(cb, rng))
+    await again.close()
+    await cb.close()
+
+
+# ---------------------------------------------------------------------------
+# Hidden information: what a seat is sent does not depend on what it may not see
+# ---------------------------------------------------------------------------
+async def test_hidden_choice_is_not_sent(srv):
+    """PSYCLE: two tables with the same seed; seat 1 chooses a different card
+    at each; seat 0's and the spectator's messages are byte-identical (but
+    for the table number) until the cards are revealed."""
+    sent = []
+    for card in (1, 4):
+        t = srv.create(game="psycle", players=2, seed=77)
+        a, b = srv.join(t, "A"), srv.join(t, "B")
+        ca = await Client(srv, t, a["token"]).connect()
+        sp = await Client(srv, t).connect()
+        cb = await Client(srv, t, b["token"]).connect()
+        await cb.until(lambda m: m["type"] == "update" and m["status"] == "playing")
+        await cb.send({"type": "act", "action": "play %d" % card, "id": 1})
+        await cb.until(lambda m: m["type"] == "update" and len(m["log"]) > 0)
+        ua = await ca.until(lambda m: m["type"] == "update" and len(ca.events) == 1)
+        us = await sp.until(lambda m: m["type"] == "update" and len(sp.events) == 1)
+        check(ua["log"][0]["text"] != "play %d" % card, ua["log"])
+        sent.append([json.dumps({k: v for k, v in u.items() if k != "table"}, sort_keys=True) for u in (ua, us)])
+        for c in (ca, sp, cb):
+            await c.close()
+    check(sent[0][0] == sent[1][0], "seat 0 was told something about seat 1's hidden card")
+    check(sent[0][1] == sent[1][1], "the spectator was told something about seat 1's hidden card")
+
+
+def hidden_key_psycle(text):
+    return "play" if text.startswith("play ") else None
+
+
+def hidden_key_octal(text):
+    return "discard" if text.startswith("discard ") else None
+
+
+def hidden_key_ninja(text):
+    # "scroll +3 on fire-5": the others see the card, not the tile
+    return text.split(" on ", 1)[1] if text.startswith("scroll ") else None
+
+
+async def events_at_least(client, n):
+    while len(client.events) < n:
+        await client.recv()
+
+
+async def hidden_choice_diverges(srv, game, players, seed, key):
+    """Two tables of people with the same seed play the same moves until a seat
+    has two legal moves that the others see alike (the same key); it plays one
+    at each table. Then every other seat and the spectator must have been sent
+    the very same update at both tables. False if no such choice came."""
+    tables, seats, specs = [], [], []
+    for _ in range(2):
+        t = srv.create(game=game, players=players, seed=seed)
+        toks = [srv.join(t, "P%d" % k)["token"] for k in range(players)]
+        tables.append(t)
+        seats.append([await Client(srv, t, tok).connect() for tok in toks])
+        specs.append(await Client(srv, t).connect())
+    everyone = [c for side in seats for c in side] + specs
+    rng = random.Random(seed)
+    n = 0
+    try:
+        while True:
+            for c in everyone:
+                await events_at_least(c, n)
+            while specs[0].last is None:
+                await specs[0].recv()
+            if specs[0].last["status"] == "over":
+                return False
+            j = specs[0].last["view"]["to_move"][0]
+            for side in seats:
+                while not side[j].last or not side[j].last["legal"] or len(side[j].events) < n:
+                    await side[j].recv()
+            legal = seats[0][j].last["legal"]
+            check(legal == seats[1][j].last["legal"], "the tables drifted apart", game)
+            groups = {}
+            for a in legal:
+                k = key(a["text"])
+                if k is not None:
+                    groups.setdefault(k, []).append(a)
+            pair = next((g for g in groups.values() if len(g) >= 2), None)
+            if pair:
+                a1, a2 = rng.sample(pair, 2)
+                await seats[0][j].send({"type": "act", "action": a1["id"]})
+                await seats[1][j].send({"type": "act", "action": a2["id"]})
+                n += 1
+                for c in everyone:
+                    await events_at_least(c, n)
+                viewers = [k for k in range(players) if k != j]
+                for k in viewers + [None]:
+                    a = seats[0][k] if k is not None else specs[0]
+                    b = seats[1][k] if k is not None else specs[1]
+                    ua = {x: v for x, v in a.last.items() if x != "table"}
+                    ub = {x: v for x, v in b.last.items() if x != "table"}
+                    check(ua == ub, game, "viewer", k, "was told which of", a1["text"], a2["text"], "seat", j, "chose")
+                # and the chooser itself does see the difference
+                check(seats[0][j].events[n - 1]["text"] != seats[1][j].events[n - 1]["text"], game)
+                return True
+            pick = rng.choice(legal)
+            for side in seats:
+                await side[j].send({"type": "act", "action": pick["id"]})
+            n += 1
+    finally:
+        for c in everyone:
+            await c.close()
+
+
+async def test_hidden_choices_of_every_game_are_not_sent(srv):
+    """For each game with hidden choices (PSYCLE's card, OCTAL's face-down
+    discard, NINJA's face-down scroll tile) the choice differs between two
+    tables with the same history: no other seat and no spectator can tell.
+    Hidden deals (and Time Masters, whose choices are all public) are checked
+    against the library's determinization in test_table.c."""
+    for game, players, key in (("psycle", 3, hidden_key_psycle), ("octal", 3, hidden_key_octal),
+                               ("ninja", 3, hidden_key_ninja)):
+        found = False
+        for seed in range(500, 520):
+            if await hidden_choice_diverges(srv, game, players, seed, key):
+                found = True
+                break
+        check(found, game, ": no hidden choice came up in 20 games")
+
+
+# ---------------------------------------------------------------------------
+# kill -9 and restart: nothing acknowledged is lost
+# ---------------------------------------------------------------------------
+async def test_kill9_and_restart(binary):
+    srv = first = Server(binary, args=["--workers", "2"]).start()
+    try:
+        tables = []
+        for game, players, bots in GAMES:
+            t = srv.create(game=game, players=players, bots=bots, seed=300 + len(tables))
+            toks = {s: srv.join(t, "P%d" % s, seat=s)["token"] for s, b in enumerate(bots) if b is None}
+            tables.append((t, toks))
+        clients = {}
+        rng = random.Random(3)
+        for t, toks in tables:
+            clients[t] = {s: await Client(srv, t, tok).connect() for s, tok in toks.items()}
+        # play a while, then kill the server in the middle of everything
+        await asyncio.gather(*(play_randomly(c, rng, stop=lambda c: len(c.events) >= 10)
+                               for cs in clients.values() for c in cs.values()))
+        acknowledged = {t: max((dict(c.events) for c in cs.values()), key=len) for t, cs in clients.items()}
+        srv.kill9()
+        first = srv
+        for cs in clients.values():
+            for c in cs.values():
+                try:
+                    await c.close()
+                except Exception:
+                    pass
+        srv = Server(binary, db=srv.db, args=["--workers", "2"]).start()
+        running = 0
+        for t, toks in tables:
+            status, body = srv.request("GET", "/api/tables/%d" % t)
+            check(status == 200 and body["status"] in ("playing", "over"), body)
+            if body["status"] == "over":
+                # a game may end early (OCTAL can), even by a move no client saw before
+                # the kill: it comes back over, with every acknowledged action in its record
+                status, record = srv.request("GET", "/api/tables/%d/record" % t)
+                check(status == 200 and len(record["actions"]) >= len(acknowledged[t]), "actions were lost", t)
+                for i, ev in acknowledged[t].items():
+                    check(record["actions"][i]["seat"] == ev["seat"], "the record differs from what was told", t, i)
+                continue
+            running += 1
+            check(all(s["connected"] == (s["bot"] is not None) for s in body["seats"]), "nobody is back yet", body)
+            check(body["actions"] >= len(acknowledged[t]), "actions were lost", t, body["actions"],
+                  len(acknowledged[t]))
+            again = {s: await Client(srv, t, tok).connect() for s, tok in toks.items()}
+            for c in again.values():
+                await c.recv()
+                # every action any client saw accepted is there, told to this
+                # seat exactly as it was told before the crash
+                check(all(i in c.events for i in acknowledged[t]), "an acknowledged action is gone", t)
+                before = clients[t][c.last["seat"]].events
+                for i, ev in before.items():
+                    check(c.events[i] == ev, "history changed across the restart", t, i)
+            await asyncio.gather(*(play_randomly(c, rng) for c in again.values()))
+            status, record = srv.request("GET", "/api/tables/%d/record" % t)
+            check(status == 200, status, record)
+            for c in again.values():
+                await c.close()
+        check(running >= 2, "too few games were still running at the kill for this test to mean much", running)
+    finally:
+        srv.stop()
+        if srv is not first:
+            first.stop()  # removes the first directory (the database) too
+
+
+# ---------------------------------------------------------------------------
+# Clocks and leavers
+# ---------------------------------------------------------------------------
+async def test_clock_timeouts_and_grace(binary):
+    srv = Server(binary, args=["--workers", "1", "--grace", "1"]).start()
+    try:
+        # a move clock of 1 s: the heuristic moves for the idle seat; three
+        # timeouts in a row hand it over; reconnecting takes it back
+        t = srv.create(game="octal", players=3, bots=[None, "random", "random"], seed=4,
+                       clock={"kind": "move", "seconds": 1})
+        a = srv.join(t, "Idle")
+        ca = await Client(srv, t, a["token"]).connect()
+        u = await ca.until(lambda m: m["type"] == "update" and m["seats"][0]["handed"], timeout=30)
+        timeouts = [ev for ev in ca.events.values() if ev["seat"] == 0 and ev["by"] == "timeout"]
+        check(len(timeouts) >= 3, timeouts)
+        check("clock" in u and u["clock"]["kind"] == "move" and len(u["clock"]["remaining_ms"]) == 3, u.get("clock"))
+        await ca.close()
+        back = await Client(srv, t, a["token"]).connect()
+        u = await back.recv()
+        check(not u["seats"][0]["handed"], u["seats"])
+        await back.close()
+        # no clock, but a person who left: after --grace 1 s on its turn a bot moves for it
+        t = srv.create(game="ninja", players=2, bots=[None, None], seed=6)
+        a, b = srv.join(t, "Stays"), srv.join(t, "Leaves")
+        ca = await Client(srv, t, a["token"]).connect()
+        await asyncio.wait_for(play_randomly(ca, random.Random(5), stop=lambda c: any(
+            ev["by"] == "timeout" for ev in c.events.values())), 60)
+        check(any(ev["seat"] == 1 and ev["by"] == "timeout" for ev in ca.events.values()), ca.events)
+        await ca.close()
+    finally:
+        srv.stop()
+
+
+async def main():
+    failures = 0
+    srv = Server(BINARY, args=["--workers", "2", "--allow-origin", "https://friends.example"]).start()
+    tests = [(test_http_api, srv), (test_full_games_of_every_game, srv), (test_websocket_refusals, srv),
+             (test_reconnect_to_the_same_seat, srv), (test_hidden_choice_is_not_sent, srv),
+             (test_hidden_choices_of_every_game_are_not_sent, srv),
+             (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
+    try:
+        for fn, arg in tests:
+            started = time.monotonic()
+            try:
+                await fn(arg)
+                print("ok   %s (%.1f s)" % (fn.__name__, time.monotonic() - started), flush=True)
+            except Exception:
+                failures += 1
+                print("FAIL %s" % fn.__name__, flush=True)
+                traceback.print_exc()
+        if failures:
+            print("--- server log ---\n" + srv.log_text()[-4000:])
+    finally:
+        try:
+            srv.stop()
+        except AssertionError:
+            failures += 1
+            traceback.print_exc()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
