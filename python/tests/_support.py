@@ -34,9 +34,12 @@ def player_counts():
 
 
 def random_step(state, rng):
-    """Every seat to move plays a random legal action."""
+    """Every seat to move plays a random legal action. A seat whose turn an
+    earlier seat's action ended is skipped (THE OCTAL's late Octo! window: the
+    next player's placing closes it)."""
     for seat in state.current_players():
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if seat in state.current_players():
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
 def random_states(name, players, seed, every=1):

@@ -31,7 +31,7 @@ class TestGames(unittest.TestCase):
     def test_defaults_are_the_smallest_player_count_and_filled_options(self):
         s = asobi.new_game("octal", seed=4)
         self.assertEqual(s.num_players(), 3)
-        self.assertEqual(s.record()["options"], {"mode": "auto", "ranks": 1, "max_turns": 1000})
+        self.assertEqual(s.record()["options"], {"mode": "auto", "ranks": 1, "max_turns": 1000, "twin_same_condition": "exchange"})
 
 
 class TestMoves(unittest.TestCase):
