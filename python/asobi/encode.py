@@ -15,7 +15,7 @@ NINJA_PHASES = ("trump", "open", "scroll", "flip", "battle", "over")
 OCTAL_CONDITIONS = "大小同異倍約"
 OCTAL_ARROWS = "↑↕"
 OCTAL_BUCKETS = 8 * len(OCTAL_CONDITIONS) * len(OCTAL_ARROWS) + 1  # number x condition x arrow, + ALL
-OCTAL_ACTIONS = ("play", "lay", "override", "pass", "discard")
+OCTAL_ACTIONS = ("play", "lay", "override", "pass", "discard", "octo")
 TM_PHASES = ("timer", "main", "pass", "access", "over")
 TM_CHOICES = ("recover", "remove", "delay", "focus_back", "recall")
 # The card names of asobi's own Time Masters set (src/games/timemasters/
@@ -190,11 +190,16 @@ def _encode_octal(view, players):
                     len(OCTAL_CONDITIONS))
         out.one_hot(q["reference"] - 1 if q and q["reference"] is not None else None, 8)
         out.scalar(len(cards), 10)
+        out.flag(q and q["all_on_top"])
+        out.flag(q and q["below_allowed"])
     out.scalar(view["deck_size"], 34)
     out.scalar(view["discard_size"], 34)
     out.scalar(view["passes_in_a_row"], players)
     out.one_hot(None if view["last_placer"] is None else rel(view["last_placer"]), players)
     out.flag(view["lay_allowed"])
+    out.scalar(view["lay_passes_needed"], 2 * players)
+    undeclared = view["undeclared_octo"]
+    out.one_hot(None if undeclared is None else rel(undeclared), players)
     out.scalar(view["turns"], view["max_turns"])
     for p in sorted(view["players"], key=lambda p: rel(p["seat"])):
         out.counts([_octal_card(c) for c in p["hand"] or ()], OCTAL_BUCKETS)
@@ -211,7 +216,9 @@ def _encode_octal(view, players):
     for key in ("point_below", "octo", "drew"):
         out.flag(last and last[key])
     out.scalar(last and last["penalty"], 2)
+    out.one_hot(rel(last["penalty_seat"]) if last and last["penalty_seat"] is not None else None, players)
     out.scalar(last and last["refilled"], 5)
+    out.scalar(last and last["refilled_discards"], 5)
     return out.v
 
 
