@@ -40,14 +40,50 @@ echo '{"game":"psycle"' >"$tmp/broken.json"
 "$asobi" replay "$tmp/broken.json" >/dev/null 2>"$tmp/err"; check "broken record refused" test $? -eq 1
 
 # play as a person: bad entries get a message and a new prompt, never a crash
-printf 'play 9\nhello\n0\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --bots random --seed 3 >"$tmp/human" 2>&1
+printf 'play 9\nhello\nz\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --bots random --seed 3 >"$tmp/human" 2>&1
 check "human session exits 0" test $? -eq 0
 check "bad card refused" contains "$tmp/human" "no card 9"
 check "bad text refused" contains "$tmp/human" "not a PSYCLE action"
-check "bad number refused" contains "$tmp/human" "There is no action"
+check "bad menu letter refused" contains "$tmp/human" "There is no action z: choose from a to"
+check "a bare number out of range is no card" contains "$tmp/human" "no card 99"
 check "view shows JSON" contains "$tmp/human" '"victory_tiles"'
 check "quit leaves" contains "$tmp/human" "You left the game"
 check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
+
+# issue 12, leaks: what play prints for a seat comes from its view and public texts only
+# PSYCLE: 'record' lists the game as seat 0 saw it, the bots' face-down choices as such
+printf '3\nrecord\nquit\n' | "$asobi" play psycle --players 3 --bots random --seed 3 >"$tmp/leak" 2>&1
+check "record at the prompt: the others' choices face down" contains "$tmp/leak" "seat 1: chooses face down"
+check "record at the prompt: never the record itself" bash -c "! grep -q '\"action\"' '$tmp/leak'"
+check "record at the prompt: no other seat's card" bash -c "! grep -qE '^ +[0-9]+\. seat [12]: play' '$tmp/leak'"
+# the seed decides every hidden card: told at the end, not at the start
+check "no seed at the start of a game with a person" bash -c "! head -1 '$tmp/leak' | grep -q seed"
+check "the seed at the end" contains "$tmp/leak" "The seed was 3"
+# terminal: a bare number is the card, not a menu line (issue 12)
+check "a bare 3 plays the card 3" contains "$tmp/leak" "seat 0: play 3"
+check "PSYCLE's menu uses letters" contains "$tmp/leak" "a) play 0"
+# THE OCTAL (two people at one terminal): seat 1's record shows seat 0's discards face down
+(for i in $(seq 1 12); do echo 1; done; echo record; echo quit) |
+  "$asobi" play octal --bots random --seat 0,1 --seed 5 >"$tmp/leak_octal" 2>&1
+sed -n '/The game so far, as seat 1/,/Your move/p' "$tmp/leak_octal" >"$tmp/leak_octal_log"
+check "octal record: another seat's discard is face down" contains "$tmp/leak_octal_log" "seat 0: discard a card face down"
+check "octal record: its own discards in full" grep -qE 'seat 1: discard [1-8A]' "$tmp/leak_octal_log"
+check "octal record: never another seat's discarded card" bash -c "! grep -qE 'seat 0: discard [1-8A]' '$tmp/leak_octal_log'"
+# Time Masters: a bot's delay card goes face down (public_text)
+yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 3 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
+check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 1 (random): puts a card face down under timer"
+check "tm: never the delay card itself" bash -c "! grep -A1 'seat 1 (random): delay' '$tmp/leak_tm' | grep -q 'seat 1 (random): pick'"
+# replay --seat K: only what seat K saw at each step
+"$asobi" play octal --bots random --seat none --seed 3 --record "$tmp/octal.json" --quiet >/dev/null
+"$asobi" replay "$tmp/octal.json" --seat 1 >"$tmp/replay_seat"
+"$asobi" replay "$tmp/octal.json" >"$tmp/replay_all"
+check "replay (all-seeing) shows discards" grep -qE 'seat [02]: discard [1-8A]' "$tmp/replay_all"
+check "replay --seat 1: the others' discards face down" contains "$tmp/replay_seat" "discard a card face down"
+check "replay --seat 1: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_seat'"
+check "replay --seat 1: no seed" bash -c "! head -1 '$tmp/replay_seat' | grep -q seed"
+printf '\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nq\n' |
+  "$asobi" replay "$tmp/octal.json" --seat 1 --step >"$tmp/replay_step"
+check "replay --seat 1 --step: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_step'"
 : | "$asobi" play psycle --bots random --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
 yes 1 | head -400 | "$asobi" play psycle --bots random --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
 check "a full human game ends" contains "$tmp/full" "Result:"

@@ -165,6 +165,20 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
                       text);
 }
 
+/* How the other seats see an action: all of them are done in the open
+ * except the card put under a timer to delay it, which goes face down
+ * ("活性化させたくないタイマーカードの下に手札のカード1枚を裏向きに置かなければいけません",
+ * §1 タイマー遅延, and the same after a pass): they see that a card went under
+ * which timer, never which card. */
+static int tm_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    const tm_state *s = st;
+    (void)viewer;
+    if (s->choice == TM_CH_DELAY && id >= TM_ID_PICK && id < TM_ID_TAKE)
+        return snprintf(buf, cap, "puts a card face down under timer %d", s->choice_timer + 1);
+    return tm_action_text(st, seat, id, buf, cap);
+}
+
 static const char *const phase_names[] = {"timer", "main", "pass", "access", "over"};
 
 static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap)
@@ -435,6 +449,7 @@ const asobi_game_def asobi_game_timemasters = {
     .legal = tm_state_legal,
     .apply = tm_apply,
     .action_text = tm_action_text,
+    .public_text = tm_public_text,
     .parse_action = tm_parse_action,
     .explain_illegal = tm_explain_illegal,
     .result = tm_result,
