@@ -31,6 +31,9 @@ void assert_refused(asobi_state *state, int seat, int id, int code)
         fail_msg("seat %d action %d: expected %s, got %s (%s)", seat, id, asobi_code_name(code),
                  asobi_code_name(rc), rc ? err.message : "accepted");
     assert_true(err.message[0] != '\0');
+    /* refusals are read by people: they say what to do, never cite the seed (issue 12) */
+    if (strstr(err.message, "seed §"))
+        fail_msg("a refusal cites the seed: \"%s\"", err.message);
     assert_true(asobi_state_equal(before, state));
     asobi_state_free(before);
 }

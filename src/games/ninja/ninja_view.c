@@ -248,8 +248,9 @@ void ninja_render(const void *st, int seat, FILE *out)
     fprintf(out, "NINJA SCROLL TRICK - round %d of 3 - %s phase - trump: %s - start player: seat %d\n",
             s->round, phase_names[s->phase], s->trump < 0 ? "not chosen" : ninja_table.kind_names[s->trump],
             s->start);
-    fprintf(out, "Scroll pile: %d tiles. Out of play: %d cards face down.\n", s->pile_n,
-            __builtin_popcountll(s->leftover));
+    int out_of_play = __builtin_popcountll(s->leftover);
+    fprintf(out, "Scroll pile: %d tile%s. Out of play: %d card%s face down.\n", s->pile_n, s->pile_n == 1 ? "" : "s",
+            out_of_play, out_of_play == 1 ? "" : "s");
     if (s->last_n) {
         fputs("Last trick:", out);
         for (int i = 0; i < s->last_n; i++) {

@@ -156,7 +156,8 @@ void octal_render(const void *st, int seat, FILE *out)
                 fprintf(out, " - forgot Octo! and drew %d", s->last.penalty);
         }
         if (s->last.refilled)
-            fprintf(out, " - %d cards of the questions went under the deck", s->last.refilled);
+            fprintf(out, " - %d card%s of the questions went under the deck", s->last.refilled,
+                    s->last.refilled == 1 ? "" : "s");
         fputc('\n', out);
     }
     fprintf(out, "THE OCTAL (%s mode) - turn %d - deck %d - discards %d - passes in a row %d\n",

@@ -225,9 +225,10 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
         if (s->taken & (1u << (l - 1)))
             snprintf(buf, cap, "one card per sphere per turn: you already took from sphere %d", l);
         else if (s->n_sphere[l - 1] < 1 + second)
-            snprintf(buf, cap, "sphere %d holds %d card(s)", l, s->n_sphere[l - 1]);
+            snprintf(buf, cap, "sphere %d holds %d card%s", l, s->n_sphere[l - 1], s->n_sphere[l - 1] == 1 ? "" : "s");
         else
-            snprintf(buf, cap, "%s costs %d access points and you have %d", what, l + second, s->access);
+            snprintf(buf, cap, "%s costs %d access point%s and you have %d", what, l + second,
+                     l + second == 1 ? "" : "s", s->access);
         return;
     }
     if (id >= TM_ID_PLAY && id < TM_ID_SET) {

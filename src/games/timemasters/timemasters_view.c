@@ -189,7 +189,7 @@ void tm_render(const void *st, int seat, FILE *out)
         if (p->slow_next)
             fprintf(out, ", at most %d Kè next turn", p->slow_next);
         if (mine || s->over)
-            fprintf(out, ", %d points", tm_points(s, i));
+            fprintf(out, ", %d point%s", tm_points(s, i), tm_points(s, i) == 1 ? "" : "s");
         fprintf(out, "\n  hand %d, deck %d, discard %d", p->n_hand, p->n_deck, p->n_discard);
         if (p->n_removed)
             fprintf(out, ", removed %d", p->n_removed);
