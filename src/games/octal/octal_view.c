@@ -167,9 +167,15 @@ void octal_render(const void *st, int seat, FILE *out)
         const octal_stack *stk = &s->stack[q];
         int condition, reference;
         octal_question(s, q, &condition, &reference);
-        if (reference)
-            fprintf(out, "  Question %d: %s%d  (", q + 1, octal_condition_letter[condition], reference);
-        else
+        if (reference) {
+            /* in the cards' own notation, number then condition (4小), with
+             * the numbers that answer it spelled out for the cyclic ends */
+            fprintf(out, "  Question %d: %d%s - answered by", q + 1, reference, octal_condition_letter[condition]);
+            for (int m = 1; m <= 8; m++)
+                if (octal_condition_allows(condition, reference, m))
+                    fprintf(out, " %d", m);
+            fprintf(out, " or ALL  (");
+        } else
             fprintf(out, "  Question %d: ALL on top - any number card, condition %s stays  (", q + 1,
                     octal_condition_letter[condition]);
         int from = stk->size > 6 ? stk->size - 6 : 0;
