@@ -13,7 +13,7 @@ check() { # check NAME CONDITION...
 contains() { grep -q -- "$2" "$1"; }
 
 # every subcommand has --help and exits 0 with it
-for cmd in play engine sim bench replay; do
+for cmd in play engine sim bench replay rules; do
   "$asobi" $cmd --help >"$tmp/help" 2>&1; check "$cmd --help exit" test $? -eq 0
   check "$cmd --help text" contains "$tmp/help" "usage: asobi $cmd"
 done
@@ -88,6 +88,37 @@ check "replay --seat 1 --step: no other seat's discarded card" bash -c "! grep -
 yes 1 | head -400 | "$asobi" play psycle --bots random --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
 check "a full human game ends" contains "$tmp/full" "Result:"
 check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
+
+# issue 12, the terminal for people
+# a legend on demand: asobi rules GAME [--lang], and help/rules at the prompt
+"$asobi" rules psycle --lang en >"$tmp/rules_en"; check "rules psycle exits 0" test $? -eq 0
+check "rules psycle: 1 beats 5" grep -qE '^ +1 +0 and 5 +3$' "$tmp/rules_en"
+check "rules psycle: 0 beats nothing" grep -qE '^ +0 +nothing +0$' "$tmp/rules_en"
+"$asobi" rules psycle --lang ja >"$tmp/rules_ja"; check "rules psycle --lang ja" contains "$tmp/rules_ja" "リソースジェム"
+LANG=ja_JP.UTF-8 LC_ALL= LC_MESSAGES= "$asobi" rules octal >"$tmp/rules_env"; check "rules: the language from LANG" contains "$tmp/rules_env" "竜の問い掛け"
+LANG=C LC_ALL= LC_MESSAGES= "$asobi" rules octal >"$tmp/rules_c"; check "rules: English otherwise" contains "$tmp/rules_c" "ASCII: G L S X M D"
+for g in ninja timemasters; do
+  "$asobi" rules $g --lang en >/dev/null; check "rules $g en" test $? -eq 0
+  "$asobi" rules $g --lang ja >/dev/null; check "rules $g ja" test $? -eq 0
+done
+"$asobi" rules ninja --lang en >"$tmp/rules_ninja"; check "ninja legend: open cards of the led kind first" contains "$tmp/rules_ninja" "an open card"
+"$asobi" rules timemasters --lang en >"$tmp/rules_tm"; check "tm legend: the phases" contains "$tmp/rules_tm" "sphere access"
+"$asobi" rules nosuchgame >/dev/null 2>&1; check "rules of no game exits 2" test $? -eq 2
+"$asobi" rules psycle --lang fr >/dev/null 2>&1; check "rules --lang fr exits 2" test $? -eq 2
+printf 'rules\nhelp\nquit\n' | LANG=C LC_ALL= "$asobi" play psycle --bots random --seed 3 >"$tmp/help" 2>&1
+check "rules at the prompt: the legend" contains "$tmp/help" "Strength: a card beats"
+# THE OCTAL: menus in hand order, big groups folded, listed by their start; questions as cards
+(echo 1; echo override; echo 'override 7小↑'; echo quit) | "$asobi" play octal --bots random --seed 5 >"$tmp/octal_menu" 2>&1
+check "octal: the override group is folded" contains "$tmp/octal_menu" 'override ... (54 ways: type "override" to list them)'
+check "octal: typing override lists its groups" contains "$tmp/octal_menu" "override 7小↑ ... (23 ways)"
+check "octal: narrowing further" contains "$tmp/octal_menu" "override 7小↑ 5約↑ ... (7 ways)"
+check "octal: the question in card notation" contains "$tmp/octal_menu" "Question 1: 4小 - answered by 1 2 3 or ALL"
+check "octal: plays in the order of the hand" bash -c "grep -A4 ' 1) pass' '$tmp/octal_menu' | sed -n 2,4p | tr -d ' ' | tr '\n' ' ' | grep -q '2)play2同↑on1 3)play2倍↕on1 4)play2倍↕on1pointbelow'"
+# NINJA: the others' tiles are a count; a new round starts without the last round's trick
+yes 1 | head -2000 | "$asobi" play ninja --bots random --seed 2 --players 3 >"$tmp/ninja" 2>&1
+check "ninja: 3 tiles in hand" contains "$tmp/ninja" "      3 tiles in hand"
+check "ninja: never 'tiles in hand: 3'" bash -c "! grep -q 'tiles in hand: [0-9]' '$tmp/ninja'"
+check "ninja: the last trick is cleared at a new round" bash -c "[ \$(awk '/^NINJA SCROLL TRICK - round [0-9] of 3 - / { phase=\$10; n=NR } /^Last trick/ && NR==n+2 && phase!=\"battle\" && phase!=\"over\" { bad++ } END { print bad+0 }' '$tmp/ninja') -eq 0 ]"
 
 # the default opponents: the strongest practical bot (issue 6)
 echo quit | "$asobi" play psycle --players 3 --seed 2 >"$tmp/default" 2>&1
