@@ -296,9 +296,9 @@ static bool human_turn(asobi_match *m, int seat)
         if (strcmp(p, "quit") == 0 || strcmp(p, "q") == 0 || strcmp(p, "exit") == 0)
             break;
         if (strcmp(p, "help") == 0 || strcmp(p, "?") == 0 || strcmp(p, "rules") == 0) {
-            printf("%s, or its text (the start of a text lists the actions it begins). 'view': your\n"
-                   "view as JSON; 'record': the game so far as you saw it; 'board': the table and the\n"
-                   "menu again; 'quit': leave the game.\n\n",
+            printf("%s, or its text; the start of a text lists the actions it begins.\n"
+                   "'view': your view as JSON; 'record': the game so far as you saw it; 'board': the\n"
+                   "table and the menu again; 'quit': leave the game.\n\n",
                    labels == LABEL_NUMBERS   ? "Type the number of an action"
                    : labels == LABEL_LETTERS ? "Type the letter of an action"
                                              : "Type one of the listed actions");
