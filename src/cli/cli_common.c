@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "protocol/protocol.h"
 
 bool cli_parse_long(const char *text, long min, long max, const char *what, long *out)
 {
@@ -119,15 +120,7 @@ int cli_parse_bot_list(const char *list, char **specs, int cap)
     return n > 0 ? n : -1;
 }
 
-uint64_t cli_fresh_seed(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
-    asobi_rng r;
-    asobi_rng_seed(&r, x);
-    return asobi_rng_next(&r) >> 1; /* below 2^63: easy to type back */
-}
+uint64_t cli_fresh_seed(void) { return protocol_fresh_seed(); }
 
 bool cli_write_record(const asobi_match *match, const char *path)
 {

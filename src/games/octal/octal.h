@@ -66,6 +66,7 @@ extern const char octal_condition_ascii[OCTAL_CONDITIONS];         /* 'G' ... */
 typedef struct octal_entry {
     uint8_t card;
     uint8_t cond_from;
+    uint8_t exact; /* laid exactly on the card beneath, covering it fully (docs ruling 6) */
 } octal_entry;
 
 typedef struct octal_stack {
@@ -81,7 +82,8 @@ enum octal_event {
     OCTAL_EV_LAY,
     OCTAL_EV_OVERRIDE,
     OCTAL_EV_PASS,
-    OCTAL_EV_DISCARD
+    OCTAL_EV_DISCARD,
+    OCTAL_EV_DECLARE /* a late Octo! (§⑦ "次のプレイヤーがカードを出すまでに宣言すればOK") */
 };
 
 /* The last action, as everybody saw it (a discard is face down: no card). */
@@ -91,11 +93,13 @@ typedef struct octal_last {
     uint8_t question;   /* 0 or 1 */
     uint8_t below;      /* a ↕ card pointed at the card beneath the top */
     uint8_t octo;       /* Octo! was declared */
-    uint8_t penalty;    /* cards drawn as the Octo! penalty */
+    uint8_t penalty;    /* cards drawn as the Octo! penalty during this action ... */
+    int8_t penalty_seat; /* ... by this seat (the one that forgot it; -1: none) */
     uint8_t drew;       /* a pass drew a card (0 when the deck was empty) */
     uint8_t ncards;
     uint8_t cards[OCTAL_OVERRIDE_MAX]; /* as placed, bottom first */
-    uint8_t refilled;   /* cards of the stacks put under the deck by this action */
+    uint8_t refilled;   /* cards put under the deck by this action (discards included) */
+    uint8_t refilled_discards; /* of which discards */
 } octal_last;
 
 /* The whole game in one flat struct (copied with memcpy by search). Hands and
@@ -113,6 +117,8 @@ typedef struct octal_state {
     uint8_t capped;          /* the game ended by the max_turns cap */
     uint8_t blocked;         /* the game ended because it could never change again */
     int8_t last_placer;      /* the last seat that placed a card, -1: nobody yet */
+    int8_t octo_late;        /* the seat that placed leaving one card without Octo! and may
+                              * still declare while the seat to move has not acted; -1: none */
     uint8_t last_question;   /* where it placed it */
     uint8_t finished_count;
     uint8_t finished_rank[OCTAL_MAX_PLAYERS]; /* 0: still playing */
@@ -128,9 +134,14 @@ typedef struct octal_state {
 /* ---- action ids (octal_actions.c) -----------------------------------------
  *   0                    pass
  *   1 + kind             discard kind (kind 0..31 a number card, 32 an ALL)
- *   PLAY + ((kind*2 + q)*2 + below)*2 + octo
- *   LAY + (card*2 + q)*2 + octo          (card 0..31: the two-rounds lay)
- *   OVERRIDE + ((mask*24 + perm)*2 + q)*2 + octo
+ *   PLAY + ((kind*2 + q)*2 + below)*2 + silent
+ *   LAY + (card*2 + q)*2 + silent        (card 0..31: the two-rounds lay)
+ *   OVERRIDE + ((mask*24 + perm)*2 + q)*2 + silent
+ *   DECLARE              a late Octo!
+ * silent = 1 - octo: a placing with Octo! has the lower id, so that every
+ * list of legal actions (menus) offers it before the same placing without
+ * the declaration (issue 11). A placing that does not leave one card has
+ * octo = 0, silent = 1.
  * An override names its cards by a mask over the seat's own hand in hand
  * order (octal_hand_order) and the order they are placed in by a
  * permutation index: naming up to 4 cards by identity would need ~10^6 ids. */
@@ -140,7 +151,8 @@ typedef struct octal_state {
 #define OCTAL_ID_LAY (OCTAL_ID_PLAY + OCTAL_KINDS * 8)
 #define OCTAL_ID_OVERRIDE (OCTAL_ID_LAY + OCTAL_NUMBER_CARDS * 4)
 #define OCTAL_PERMS 24
-#define OCTAL_MAX_ACTIONS (OCTAL_ID_OVERRIDE + 32 * OCTAL_PERMS * 4)
+#define OCTAL_ID_DECLARE (OCTAL_ID_OVERRIDE + 32 * OCTAL_PERMS * 4)
+#define OCTAL_MAX_ACTIONS (OCTAL_ID_DECLARE + 1)
 
 /* A decoded action. */
 typedef struct octal_action {
@@ -170,6 +182,13 @@ void octal_question(const octal_state *s, int q, int *condition, int *reference)
 bool octal_satisfies(const octal_state *s, int q, int card);
 /* May seat lay any number card exactly on its last card (§⑧)? */
 bool octal_lay_allowed(const octal_state *s, int seat);
+/* Passes in a row that open the lay to the last placer: every other active
+ * player passed twice since its placing (docs ruling 9). */
+int octal_lay_passes_needed(const octal_state *s);
+/* The question with an ALL on top, that the next card must cover (§③), or -1. */
+int octal_open_all(const octal_state *s);
+/* May a ↕ card played on question q point at the card beneath the top? */
+bool octal_may_point_below(const octal_state *s, int q);
 bool octal_blocked(const octal_state *s);
 int octal_active_players(const octal_state *s);
 /* The override placing order: the k cards of the mask in hand order, as
@@ -179,7 +198,8 @@ int octal_override_cards(const octal_state *s, int seat, int mask, int perm, uin
 void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap);
 int octal_legal(const void *st, int seat, int *ids);
 void octal_apply(void *st, int seat, int id);
-void octal_setup(octal_state *s);
+/* exchange: twin mode exchanges a question equal to the other (option twin_same_condition). */
+void octal_setup(octal_state *s, bool exchange);
 uint32_t octal_to_move(const void *st);
 void octal_result(const void *st, asobi_result *out);
 

@@ -16,23 +16,26 @@ void octal_decode(int id, octal_action *a)
     } else if (id < OCTAL_ID_LAY) {
         int x = id - OCTAL_ID_PLAY;
         a->event = OCTAL_EV_PLAY;
-        a->octo = (uint8_t)(x & 1);
+        a->octo = (uint8_t)!(x & 1); /* the lowest bit is "silent" (octal.h) */
         a->below = (uint8_t)(x >> 1 & 1);
         a->question = (uint8_t)(x >> 2 & 1);
         a->kind = (uint8_t)(x >> 3);
     } else if (id < OCTAL_ID_OVERRIDE) {
         int x = id - OCTAL_ID_LAY;
         a->event = OCTAL_EV_LAY;
-        a->octo = (uint8_t)(x & 1);
+        a->octo = (uint8_t)!(x & 1);
         a->question = (uint8_t)(x >> 1 & 1);
         a->kind = (uint8_t)(x >> 2);
-    } else {
+    } else if (id < OCTAL_ID_DECLARE) {
         int x = id - OCTAL_ID_OVERRIDE;
         a->event = OCTAL_EV_OVERRIDE;
-        a->octo = (uint8_t)(x & 1);
+        a->octo = (uint8_t)!(x & 1);
         a->question = (uint8_t)(x >> 1 & 1);
         a->perm = (uint8_t)((x >> 2) % OCTAL_PERMS);
         a->mask = (uint8_t)((x >> 2) / OCTAL_PERMS);
+    } else {
+        a->event = OCTAL_EV_DECLARE;
+        a->octo = 1;
     }
 }
 
@@ -41,10 +44,11 @@ int octal_encode(const octal_action *a)
     switch (a->event) {
     case OCTAL_EV_PASS: return OCTAL_ID_PASS;
     case OCTAL_EV_DISCARD: return OCTAL_ID_DISCARD + a->kind;
-    case OCTAL_EV_PLAY: return OCTAL_ID_PLAY + ((a->kind * 2 + a->question) * 2 + a->below) * 2 + a->octo;
-    case OCTAL_EV_LAY: return OCTAL_ID_LAY + (a->kind * 2 + a->question) * 2 + a->octo;
+    case OCTAL_EV_PLAY: return OCTAL_ID_PLAY + ((a->kind * 2 + a->question) * 2 + a->below) * 2 + !a->octo;
+    case OCTAL_EV_LAY: return OCTAL_ID_LAY + (a->kind * 2 + a->question) * 2 + !a->octo;
     case OCTAL_EV_OVERRIDE:
-        return OCTAL_ID_OVERRIDE + ((a->mask * OCTAL_PERMS + a->perm) * 2 + a->question) * 2 + a->octo;
+        return OCTAL_ID_OVERRIDE + ((a->mask * OCTAL_PERMS + a->perm) * 2 + a->question) * 2 + !a->octo;
+    case OCTAL_EV_DECLARE: return OCTAL_ID_DECLARE;
     default: return -1;
     }
 }
@@ -108,6 +112,7 @@ int octal_action_text(const void *st, int seat, int id, char *buf, size_t cap)
     buf[0] = '\0';
     switch (a.event) {
     case OCTAL_EV_PASS: add(buf, cap, &len, "pass"); return len;
+    case OCTAL_EV_DECLARE: add(buf, cap, &len, "Octo!"); return len;
     case OCTAL_EV_DISCARD:
         octal_card_text(a.kind, card, sizeof card);
         add(buf, cap, &len, "discard ");
@@ -289,7 +294,7 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
 {
     const octal_state *s = st;
     static const char usage[] = "write pass, discard CARD, play CARD on Q [point below] [Octo!], "
-                                "lay CARD on Q, or override CARD CARD... on Q [Octo!]";
+                                "lay CARD on Q, override CARD CARD... on Q [Octo!], or Octo! (late)";
     char tok[MAX_TOKENS][32], orig[MAX_TOKENS][32], why[160];
     int n = split(text, tok, orig);
     if (n <= 0)
@@ -299,6 +304,10 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
     int t = 1;
     if (strcmp(tok[0], "pass") == 0 && n == 1) {
         *id = OCTAL_ID_PASS;
+        return ASOBI_OK;
+    }
+    if (is_octo(tok[0]) && n == 1) { /* §⑦ the late declaration */
+        *id = OCTAL_ID_DECLARE;
         return ASOBI_OK;
     }
     if (strcmp(tok[0], "discard") == 0) {

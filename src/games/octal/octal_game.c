@@ -27,7 +27,8 @@ static int octal_init(void *st, int players, const json_t *options, uint64_t see
     s->questions = twin ? 2 : 1;
     s->ranks_wanted = (uint8_t)ranks;
     s->max_turns = (uint16_t)asobi_option_int(options, "max_turns");
-    octal_setup(s);
+    /* §モードの選択 "一方を交換することもできます": the table's choice (ruling 3). */
+    octal_setup(s, strcmp(asobi_option_string(options, "twin_same_condition"), "exchange") == 0);
     return ASOBI_OK;
 }
 
@@ -105,6 +106,7 @@ static void octal_determinize(void *st, int viewer, asobi_rng *rng)
 }
 
 static const char *const mode_choices[] = {"twin", "single", "auto", NULL};
+static const char *const same_condition_choices[] = {"exchange", "keep", NULL};
 
 static const asobi_option_def octal_options[] = {
     {.name = "mode",
@@ -125,6 +127,12 @@ static const asobi_option_def octal_options[] = {
      .max = 60000,
      .default_json = "1000",
      .help = "safety cap: the game stops after this many turns; fewer cards in hand then rank better"},
+    {.name = "twin_same_condition",
+     .type = ASOBI_OPT_ENUM,
+     .choices = same_condition_choices,
+     .default_json = "\"exchange\"",
+     .help = "twin mode, when both questions come out the same (letter and number) at set-up: exchange "
+             "question 2's condition card until they differ, or keep them"},
 };
 
 const asobi_game_def asobi_game_octal = {
@@ -136,7 +144,7 @@ const asobi_game_def asobi_game_octal = {
     .rng_offset = offsetof(octal_state, rng),
     .max_actions = OCTAL_MAX_ACTIONS,
     .options = octal_options,
-    .option_count = 3,
+    .option_count = 4,
     .init = octal_init,
     .to_move = octal_to_move,
     .legal = octal_legal,

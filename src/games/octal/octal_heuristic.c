@@ -35,7 +35,8 @@ static int score_move(const octal_state *s, int seat, int id)
     octal_action a;
     octal_decode(id, &a);
     int before = octal_hand_size(s, seat);
-    /* The bots always declare Octo! (issue 3): never leave it out. */
+    /* The bots always declare Octo! with the placing (issue 3; issue 11: on
+     * time, never counting on the late declaration): never leave it out. */
     if (!a.octo && a.event != OCTAL_EV_PASS && a.event != OCTAL_EV_DISCARD) {
         int placed = a.event == OCTAL_EV_OVERRIDE ? __builtin_popcount(a.mask) : 1;
         if (before - placed == 1)
@@ -61,6 +62,10 @@ int octal_heuristic(const void *st, int seat, asobi_rng *rng)
     const octal_state *s = st;
     int ids[OCTAL_MAX_ACTIONS];
     int n = octal_legal(s, seat, ids);
+    /* Out of turn the only action is the late Octo! (§⑦). The heuristic
+     * itself never needs it: it declares with the placing (score_move). */
+    if (seat != s->seat)
+        return ids[0];
     if (s->phase == OCTAL_PHASE_DISCARD) {
         int best = ids[0], worst = 1 << 30;
         for (int i = 0; i < n; i++) {

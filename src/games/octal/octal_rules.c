@@ -64,14 +64,41 @@ int octal_active_players(const octal_state *s)
 
 /* §⑧ "二巡しても全てのプレイヤーがカードを配置出来なかった場合に限り、最後に
  * カードを配置したプレイヤーは自分が最後に置いたカードの上に好きな数値カード
- * を重ねて置くことが出来ます". Two full rounds = every active player passed
- * twice since that card was placed (docs ruling 9). On an ALL any number card
- * may be laid anyway, so the lay is offered only on a number card. */
+ * を重ねて置くことが出来ます". Two rounds in which nobody placed = every other
+ * active player passed twice since that card was placed; at the placer's
+ * turn that is 2 x (active - 1) passes of the others plus its own one pass in
+ * between (3 players: 5 passes; docs ruling 9, issue 11). */
+int octal_lay_passes_needed(const octal_state *s) { return 2 * octal_active_players(s) - 1; }
+
+/* §③ "次の手番プレイヤーはすきな数値カードをALLカードの上にぴったり重ねて配置
+ * します": an ALL on top waits for a number card (docs ruling 5). */
+int octal_open_all(const octal_state *s)
+{
+    for (int q = 0; q < s->questions; q++)
+        if (octal_is_all(s->stack[q].e[s->stack[q].size - 1].card))
+            return q;
+    return -1;
+}
+
+/* One rule for every exactly-stacked card (docs ruling 6): a ↕ may point at
+ * the card beneath the top only if its condition can be seen, that is, the
+ * top does not lie exactly on it (a lay, an override's upper cards, a card
+ * on an ALL), the top is not an ALL (the next card lies exactly on it), and
+ * the card beneath is not an ALL (it bears no condition). */
+bool octal_may_point_below(const octal_state *s, int q)
+{
+    const octal_stack *st = &s->stack[q];
+    const octal_entry *top = &st->e[st->size - 1];
+    return !top->exact && !octal_is_all(top->card) && !octal_is_all(st->e[st->size - 2].card);
+}
+
+/* On an ALL the next card is placed anyway (ruling 5), so the lay is offered
+ * only on a number card. */
 bool octal_lay_allowed(const octal_state *s, int seat)
 {
-    if (s->phase != OCTAL_PHASE_PLAY || s->last_placer != seat)
+    if (s->phase != OCTAL_PHASE_PLAY || s->last_placer != seat || s->seat != seat)
         return false;
-    if (s->passes_in_a_row < 2 * octal_active_players(s))
+    if (s->passes_in_a_row < octal_lay_passes_needed(s) || octal_open_all(s) >= 0)
         return false;
     const octal_stack *st = &s->stack[s->last_question];
     return !octal_is_all(st->e[st->size - 1].card);
@@ -152,6 +179,16 @@ static bool check_play(const octal_state *s, int seat, const octal_action *a, ch
     int left = octal_hand_size(s, seat) - 1;
     const octal_stack *st = &s->stack[a->question];
     int top = st->size - 1;
+    int open = octal_open_all(s);
+    if (open >= 0 && octal_is_all(card))
+        return WHY("an ALL lies on question %d: the next card placed is a number card laid exactly on it, "
+                   "never another ALL (seed §③ 次の手番プレイヤーはすきな数値カードをALLカードの上に"
+                   "ぴったり重ねて配置します)", open + 1),
+               false;
+    if (open >= 0 && a->question != open)
+        return WHY("an ALL lies on question %d: place a number card exactly on it there, or pass "
+                   "(seed §③)", open + 1),
+               false;
     if (octal_is_all(card)) {
         if (left == 0) /* §③ "最後の1枚として配置することは出来ません" */
             return WHY("an ALL may never be your last card (seed §③)"), false;
@@ -169,6 +206,10 @@ static bool check_play(const octal_state *s, int seat, const octal_action *a, ch
             return WHY("%s has the arrow ↑: it must point at the top card (seed §②)", name), false;
         if (octal_is_all(st->e[top].card))
             return WHY("a card laid on an ALL lies exactly on it and points nowhere else (seed §③)"), false;
+        if (st->e[top].exact)
+            return WHY("the top of question %d lies exactly on the card beneath it: that card's condition "
+                       "cannot be seen, so a ↕ points at the top (ruling 6)", a->question + 1),
+                   false;
         if (octal_is_all(st->e[top - 1].card))
             return WHY("the card beneath the top of question %d is an ALL: it bears no condition",
                        a->question + 1),
@@ -185,9 +226,10 @@ static bool check_lay(const octal_state *s, int seat, const octal_action *a, cha
     if (!octal_lay_allowed(s, seat)) {
         if (s->last_placer != seat)
             return WHY("only the last player who placed a card may lay a card on it (seed §⑧)"), false;
-        if (s->passes_in_a_row < 2 * octal_active_players(s))
-            return WHY("laying on your last card needs two full rounds of passes (%d of %d so far; "
-                       "seed §⑧)", s->passes_in_a_row, 2 * octal_active_players(s)),
+        if (s->passes_in_a_row < octal_lay_passes_needed(s))
+            return WHY("laying on your last card needs every other player to pass twice since you placed "
+                       "it (%d of %d passes so far; seed §⑧ 二巡しても…)", s->passes_in_a_row,
+                       octal_lay_passes_needed(s)),
                    false;
         return WHY("your last card is an ALL: play any number card on it instead"), false;
     }
@@ -201,6 +243,11 @@ static bool check_lay(const octal_state *s, int seat, const octal_action *a, cha
 static bool check_override(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap)
 {
     int n = octal_hand_size(s, seat);
+    int open = octal_open_all(s);
+    if (open >= 0)
+        return WHY("an ALL lies on question %d: the next card placed is one number card laid exactly on it "
+                   "(seed §③)", open + 1),
+               false;
     if (n != OCTAL_HAND_LIMIT) /* §⑨ "手札が5枚になった場合に限り" */
         return WHY("an override needs exactly 5 cards in hand; you hold %d (seed §⑨)", n), false;
     int k = __builtin_popcount(a->mask);
@@ -225,8 +272,10 @@ static bool check_override(const octal_state *s, int seat, const octal_action *a
                 return WHY("an override is placed from the highest number down (ALL counts highest), "
                            "the smallest on top (seed §⑨)"),
                        false;
-            if (hi == 9 && lo == 9 && placed[i] < placed[i - 1])
-                return WHY("two ALLs are alike: write them once, as ALL ALL"), false;
+            if (hi == 9 && lo == 9) /* each card lies exactly on the one before */
+                return WHY("an ALL may not lie on an ALL: the card on an ALL is a number card (seed §③ "
+                           "すきな数値カードをALLカードの上にぴったり重ねて), so an override places one ALL at most"),
+                       false;
         }
     }
     /* With both ALLs in hand, "one ALL" is always the first of them. */
@@ -240,6 +289,20 @@ static bool check(const octal_state *s, int seat, const octal_action *a, char *b
 {
     if (buf && cap)
         buf[0] = '\0';
+    if (seat != s->seat) {
+        /* §⑦ "（次のプレイヤーがカードを出すまでに宣言すればOK）": the only
+         * action open out of turn is the late declaration. */
+        if (seat != s->octo_late)
+            return WHY("it is seat %d's turn", s->seat), false;
+        if (a->event != OCTAL_EV_DECLARE)
+            return WHY("it is seat %d's turn; you may still declare Octo! before it acts (seed §⑦)", s->seat),
+                   false;
+        return true;
+    }
+    if (a->event == OCTAL_EV_DECLARE)
+        return WHY("a late Octo! is for a player who placed leaving one card without declaring it, until the "
+                   "next player acts (seed §⑦)"),
+               false;
     if (s->phase == OCTAL_PHASE_DISCARD) {
         if (a->event != OCTAL_EV_DISCARD)
             return WHY("you hold %d cards: discard one first (seed §⑤ 上限を超えた場合は即座に…捨てる)",
@@ -306,8 +369,8 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
         int k = __builtin_popcount((unsigned)mask);
         if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
             continue;
-        if (two_alls && !(mask >> 3 & 1) && (mask >> 4 & 1))
-            continue; /* one ALL is always the first */
+        if (two_alls && (mask >> 4 & 1))
+            continue; /* one ALL is always the first; never both (ALL on ALL, ruling 5) */
         int chosen[OCTAL_OVERRIDE_MAX], c = 0;
         for (int i = 0; i < n; i++)
             if (mask >> i & 1)
@@ -328,9 +391,9 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
                 if ((sat[q] & (unsigned)mask) != (unsigned)mask)
                     continue;
                 int base = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2;
-                if (n - k == 1)
+                if (n - k == 1) /* with Octo! first (octal.h: the silent bit) */
                     ids[count++] = base;
-                ids[count++] = base + (n - k == 1);
+                ids[count++] = base + 1;
             }
         }
     }
@@ -343,6 +406,11 @@ int octal_legal(const void *st, int seat, int *ids)
     int n = 0;
     uint64_t hand = s->hand[seat];
     bool has_all = (hand >> OCTAL_ALL) & 3u;
+    if (seat != s->seat) { /* the late Octo! (§⑦), the only action out of turn */
+        if (seat == s->octo_late)
+            ids[n++] = OCTAL_ID_DECLARE;
+        return n;
+    }
     if (s->phase == OCTAL_PHASE_DISCARD) {
         for (int kind = 0; kind < OCTAL_KINDS; kind++)
             if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
@@ -354,28 +422,28 @@ int octal_legal(const void *st, int seat, int *ids)
     int left = octal_hand_size(s, seat) - 1;
     unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
     bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
+    int open = octal_open_all(s);
     for (int q = 0; q < s->questions; q++) {
-        const octal_stack *stk = &s->stack[q];
         int condition, reference;
         octal_question(s, q, &condition, &reference);
-        allowed[q] = reference ? octal_table.allows[condition][reference] : 0x1FEu;
-        may_point_below[q] = !octal_is_all(stk->e[stk->size - 1].card) && !octal_is_all(stk->e[stk->size - 2].card);
+        allowed[q] = open >= 0 && q != open ? 0 : reference ? octal_table.allows[condition][reference] : 0x1FEu;
+        may_point_below[q] = octal_may_point_below(s, q);
     }
     for (int kind = 0; kind < OCTAL_KINDS; kind++) {
         bool all = kind == OCTAL_ALL;
         if (!(all ? has_all : (hand >> kind & 1u)))
             continue;
-        if (all && left == 0)
-            continue; /* never the last card */
+        if (all && (left == 0 || open >= 0))
+            continue; /* never the last card, never on an ALL */
         for (int q = 0; q < s->questions; q++) {
             if (!all && !(allowed[q] >> octal_number(kind) & 1u))
                 continue;
             bool below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && may_point_below[q];
             for (int b = 0; b <= (int)below; b++) {
                 int id = OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + b) * 2;
-                if (left == 1)
+                if (left == 1) /* with Octo! first (octal.h: the silent bit) */
                     ids[n++] = id;
-                ids[n++] = id + (left == 1);
+                ids[n++] = id + 1;
             }
         }
     }
@@ -385,39 +453,63 @@ int octal_legal(const void *st, int seat, int *ids)
                 for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
                     if (legal_id(s, seat, id))
                         ids[n++] = id;
-    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT)
+    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT && open < 0)
         n += legal_overrides(s, seat, ids + n);
     return n;
 }
 
 /* ---- what actions do ----------------------------------------------------- */
 
+/* The cards of question q that a refill may take: every card below the
+ * lowest one still in use. In use are the cards from the top down to the one
+ * whose condition is in force, and the card beneath the top (a ↕ may point
+ * at it). */
+static int unused_below(const octal_stack *st)
+{
+    int top = st->size - 1;
+    int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
+    return keep > 0 ? keep : 0;
+}
+
+static int discard_total(const octal_state *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->players; i++)
+        n += __builtin_popcountll(s->discarded[i]);
+    return n;
+}
+
 /* §⑥ "山札が少なくなり、残り1枚になった段階で『捨て札』と『竜の問い掛け』使用
- * カード以外を回収し、リシャッフルして山札の下に加え、補充します". The cards
- * in use are, on each question, every card from the top down to the one whose
- * condition is in force, and the card beneath the top (a ↕ may point at it).
- * The rest are shuffled and put under the deck. Discards never come back. */
+ * カード以外を回収し、リシャッフルして山札の下に加え、補充します": the
+ * discards (§⑤ keeps them in one place for this) and the question cards no
+ * longer in use are collected, shuffled and put under the deck (docs ruling 8). */
 static void refill(octal_state *s)
 {
     uint8_t pool[OCTAL_CARDS];
     int n = 0;
     for (int q = 0; q < s->questions; q++) {
         octal_stack *st = &s->stack[q];
-        int top = st->size - 1;
-        int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
-        if (keep <= 0)
+        int keep = unused_below(st);
+        if (keep == 0)
             continue;
         for (int i = 0; i < keep; i++)
             pool[n++] = st->e[i].card;
         for (int i = keep; i < st->size; i++) {
-            st->e[i - keep].card = st->e[i].card;
+            st->e[i - keep] = st->e[i];
             st->e[i - keep].cond_from = (uint8_t)(st->e[i].cond_from >= keep ? st->e[i].cond_from - keep : 0);
         }
-        for (int i = st->size - keep; i < st->size; i++) {
-            st->e[i].card = 0;
-            st->e[i].cond_from = 0;
-        }
+        for (int i = st->size - keep; i < st->size; i++)
+            memset(&st->e[i], 0, sizeof st->e[i]);
         st->size = (uint8_t)(st->size - keep);
+    }
+    int discards = 0;
+    for (int i = 0; i < s->players; i++) {
+        for (int c = 0; c < OCTAL_CARDS; c++)
+            if (s->discarded[i] >> c & 1u) {
+                pool[n++] = (uint8_t)c;
+                discards++;
+            }
+        s->discarded[i] = 0;
     }
     if (n == 0)
         return;
@@ -426,6 +518,7 @@ static void refill(octal_state *s)
     memcpy(s->deck, pool, (size_t)n);
     s->deck_size = (uint8_t)(s->deck_size + n);
     s->last.refilled = (uint8_t)(s->last.refilled + n);
+    s->last.refilled_discards = (uint8_t)(s->last.refilled_discards + discards);
 }
 
 /* One card from the top of the deck into seat's hand. The refill happens the
@@ -458,19 +551,17 @@ static int next_active(const octal_state *s, int seat)
 /* Cards a refill would collect now (see refill). */
 static int refillable(const octal_state *s)
 {
-    int n = 0;
-    for (int q = 0; q < s->questions; q++) {
-        const octal_stack *st = &s->stack[q];
-        int top = st->size - 1;
-        int keep = st->e[top].cond_from < top - 1 ? st->e[top].cond_from : top - 1;
-        n += keep > 0 ? keep : 0;
-    }
+    int n = discard_total(s);
+    for (int q = 0; q < s->questions; q++)
+        n += unused_below(&s->stack[q]);
     return n;
 }
 
 /* A game that can never change again (docs ruling 14): nothing to draw, no
- * cards to refill the deck with, and no active seat holds a card it could
- * place, not even with the lay of §⑧. Passing would go on for ever. */
+ * cards to refill the deck with (no discards, no unused question cards:
+ * every card is in a hand or in use on a question), and no active seat holds
+ * a card it could place, not even with the lay of §⑧. Passing would go on
+ * for ever. */
 bool octal_blocked(const octal_state *s)
 {
     if (s->deck_size > 0 || refillable(s) > 0)
@@ -478,11 +569,14 @@ bool octal_blocked(const octal_state *s)
     octal_state probe;
     memcpy(&probe, s, sizeof probe);
     probe.phase = OCTAL_PHASE_PLAY;
+    probe.octo_late = -1;
     probe.passes_in_a_row = 60000; /* as if everybody had passed long enough for the lay */
     int ids[OCTAL_MAX_ACTIONS];
-    for (int i = 0; i < s->players; i++)
+    for (int i = 0; i < s->players; i++) {
+        probe.seat = (uint8_t)i;
         if (!s->finished_rank[i] && octal_legal(&probe, i, ids) > 1)
             return false;
+    }
     return true;
 }
 
@@ -519,16 +613,20 @@ static void after_draws(octal_state *s, int seat)
     end_turn(s);
 }
 
-static void push(octal_state *s, int q, int card, int cond_from)
+static void push(octal_state *s, int q, int card, int cond_from, bool exact)
 {
     octal_stack *st = &s->stack[q];
     st->e[st->size].card = (uint8_t)card;
     st->e[st->size].cond_from = (uint8_t)cond_from;
+    st->e[st->size].exact = exact;
     st->size++;
 }
 
-/* Common to every placing: who placed last, Octo! (§⑦ "宣言し忘れた場合は
- * ペナルティとして山札からカードを2枚引き"), an emptied hand (§遊び方 ③). */
+/* Common to every placing: who placed last, an emptied hand (§遊び方 ③),
+ * Octo! (§⑦). A placing that leaves one card without the declaration opens
+ * the window "（次のプレイヤーがカードを出すまでに宣言すればOK）": the seat may
+ * still declare while the next player is to move; the penalty "山札からカード
+ * を2枚引き" falls when the next player acts (docs ruling 12). */
 static void after_placing(octal_state *s, int seat, int q, bool octo)
 {
     s->last_placer = (int8_t)seat;
@@ -543,20 +641,23 @@ static void after_placing(octal_state *s, int seat, int q, bool octo)
         end_turn(s);
         return;
     }
-    if (left == 1 && !octo) {
-        for (int i = 0; i < OCTAL_OCTO_PENALTY; i++)
-            if (draw_one(s, seat))
-                s->last.penalty++;
-    }
+    if (left == 1 && !octo)
+        s->octo_late = (int8_t)seat;
     after_draws(s, seat);
 }
 
-static void begin_last(octal_state *s, int seat, int event, int q)
+/* The late declaration's window closes when the player to move acts: the
+ * seat that forgot draws its 2 cards now, before that action takes effect. */
+static void close_octo_window(octal_state *s)
 {
-    memset(&s->last, 0, sizeof s->last);
-    s->last.seat = (int8_t)seat;
-    s->last.event = (uint8_t)event;
-    s->last.question = (uint8_t)q;
+    int late = s->octo_late;
+    if (late < 0)
+        return;
+    s->octo_late = -1;
+    s->last.penalty_seat = (int8_t)late;
+    for (int i = 0; i < OCTAL_OCTO_PENALTY; i++)
+        if (draw_one(s, late))
+            s->last.penalty++;
 }
 
 void octal_apply(void *st, int seat, int id)
@@ -564,9 +665,19 @@ void octal_apply(void *st, int seat, int id)
     octal_state *s = st;
     octal_action a;
     octal_decode(id, &a);
+    memset(&s->last, 0, sizeof s->last);
+    s->last.seat = (int8_t)seat;
+    s->last.event = a.event;
+    s->last.penalty_seat = -1;
+    if (a.event == OCTAL_EV_DECLARE) {
+        /* §⑦ in time: no penalty; the player to move is still to move. */
+        s->last.octo = 1;
+        s->octo_late = -1;
+        return;
+    }
+    close_octo_window(s);
     if (a.event == OCTAL_EV_DISCARD) {
         /* §⑤ face down, to the discards: a discard keeps no card to show. */
-        begin_last(s, seat, OCTAL_EV_DISCARD, 0);
         int card = held_card(s, seat, a.kind);
         s->hand[seat] &= ~(1ull << card);
         s->discarded[seat] |= 1ull << card;
@@ -575,13 +686,13 @@ void octal_apply(void *st, int seat, int id)
     }
     if (a.event == OCTAL_EV_PASS) {
         /* §⑧ "『パス』をする場合は山札の一番上からカードを1枚引き". */
-        begin_last(s, seat, OCTAL_EV_PASS, 0);
         s->last.drew = draw_one(s, seat);
         s->passes_in_a_row++;
         after_draws(s, seat);
         return;
     }
     int q = a.question;
+    s->last.question = (uint8_t)q;
     octal_stack *stk = &s->stack[q];
     int top = stk->size - 1;
     bool top_all = octal_is_all(stk->e[top].card);
@@ -589,16 +700,16 @@ void octal_apply(void *st, int seat, int id)
      * shows the top card's condition (§③ "一番上にあるカードの条件を見える
      * ように配置"); a card laid exactly on another keeps its condition. */
     int shows_top = top_all ? stk->e[top].cond_from : top;
-    begin_last(s, seat, a.event, q);
     if (a.event == OCTAL_EV_OVERRIDE) {
         /* §⑨: highest first, the smallest on top, pointing at the condition
          * of the card that was on top before ("条件はカードを配置する前に一番
-         * 上にあったカードの条件を指し示す"). */
+         * 上にあったカードの条件を指し示す"): each card after the first lies
+         * exactly on the one before. */
         uint8_t placed[OCTAL_OVERRIDE_MAX];
         int k = octal_override_cards(s, seat, a.mask, a.perm, placed);
         for (int i = 0; i < k; i++) {
             s->hand[seat] &= ~(1ull << placed[i]);
-            push(s, q, placed[i], shows_top);
+            push(s, q, placed[i], shows_top, i > 0);
             s->last.cards[i] = placed[i];
         }
         s->last.ncards = (uint8_t)k;
@@ -608,13 +719,19 @@ void octal_apply(void *st, int seat, int id)
     int card = held_card(s, seat, a.kind);
     s->hand[seat] &= ~(1ull << card);
     int cond_from;
-    if (a.event == OCTAL_EV_LAY)
+    bool exact = false;
+    if (a.event == OCTAL_EV_LAY) {
         cond_from = stk->e[top].cond_from; /* §⑧ "指し示す条件は先に指し示していた条件と同じ" */
-    else if (top_all || octal_is_all(card))
+        exact = true;                      /* "ぴったりと重ねて置く" */
+    } else if (top_all) {
+        cond_from = shows_top; /* §③ "ALLカードの上にぴったり重ねて" */
+        exact = true;
+    } else if (octal_is_all(card)) {
         cond_from = shows_top;
-    else
+    } else {
         cond_from = a.below ? top - 1 : top; /* §② ↑: the top; ↕: the top or the one beneath */
-    push(s, q, card, cond_from);
+    }
+    push(s, q, card, cond_from, exact);
     s->last.cards[0] = (uint8_t)card;
     s->last.ncards = 1;
     s->last.below = a.below;
@@ -636,10 +753,17 @@ static int draw_number_card(octal_state *s)
     }
 }
 
-static int condition_of(int card) { return octal_table.cards[card].condition; }
+/* Two questions are the same condition when both the letter and the number
+ * are: "書かれた文字と②数値と合わせて条件が決定する" (§カードの説明 ③). */
+static bool same_question(const octal_state *s)
+{
+    const octal_entry *a = s->stack[0].e, *b = s->stack[1].e;
+    return octal_table.cards[a[0].card].condition == octal_table.cards[b[0].card].condition &&
+           octal_number(a[1].card) == octal_number(b[1].card);
+}
 
 /* §ゲームの準備 ② and ③, §モードの選択. Seat 0 starts (docs ruling 1). */
-void octal_setup(octal_state *s)
+void octal_setup(octal_state *s, bool exchange)
 {
     for (int c = 0; c < OCTAL_CARDS; c++)
         s->deck[c] = (uint8_t)c;
@@ -654,15 +778,16 @@ void octal_setup(octal_state *s)
     /* The condition cards first, then the pointers ("条件となる数値カードを
      * 2枚選び…さらに条件を指し示す数値カードを2枚選び"). */
     for (int q = 0; q < s->questions; q++)
-        push(s, q, draw_number_card(s), 0);
+        push(s, q, draw_number_card(s), 0, false);
     for (int q = 0; q < s->questions; q++)
-        push(s, q, draw_number_card(s), 0);
-    /* Twin mode, "もし2ヶ所とも同じ条件になった場合は…一方を交換することも
-     * できます": question 2's condition card goes under the deck and the next
-     * number card replaces it, until the conditions differ (docs ruling 3). */
-    if (s->questions == 2) {
-        for (int guard = 0; guard < 64 && condition_of(s->stack[1].e[0].card) == condition_of(s->stack[0].e[0].card);
-             guard++) {
+        push(s, q, draw_number_card(s), 0, false);
+    /* Twin mode, "もし2ヶ所とも同じ条件になった場合はプレイヤー間で相談し、
+     * 一方を交換することもできます": a choice of the table (option
+     * twin_same_condition). Exchanging puts question 2's condition card
+     * under the deck and the next number card replaces it, until the two
+     * questions differ (docs ruling 3). */
+    if (s->questions == 2 && exchange) {
+        for (int guard = 0; guard < 64 && same_question(s); guard++) {
             int old = s->stack[1].e[0].card;
             s->stack[1].e[0].card = (uint8_t)draw_number_card(s);
             memmove(s->deck + 1, s->deck, s->deck_size);
@@ -673,11 +798,17 @@ void octal_setup(octal_state *s)
     s->seat = 0;
     s->phase = OCTAL_PHASE_PLAY;
     s->last_placer = -1;
+    s->octo_late = -1;
     s->last.seat = -1;
+    s->last.penalty_seat = -1;
 }
 
+/* The seat to move; during the late-declaration window also the seat that
+ * may still declare Octo! (§⑦): two seats at once, either may act first. */
 uint32_t octal_to_move(const void *st)
 {
     const octal_state *s = st;
-    return s->over ? 0 : 1u << s->seat;
+    if (s->over)
+        return 0;
+    return (1u << s->seat) | (s->octo_late >= 0 ? 1u << s->octo_late : 0u);
 }

@@ -30,9 +30,16 @@ static int discard_size(const octal_state *s)
     return n;
 }
 
+/* Does some placing of seat now leave it exactly one card (so needs Octo!)? */
+static bool octo_needed_soon(const octal_state *s, int seat)
+{
+    int n = octal_hand_size(s, seat);
+    return n == 2 || n == OCTAL_HAND_LIMIT;
+}
+
 static const char *event_name(int event)
 {
-    static const char *const names[] = {"none", "play", "lay", "override", "pass", "discard"};
+    static const char *const names[] = {"none", "play", "lay", "override", "pass", "discard", "octo"};
     return names[event];
 }
 
@@ -60,6 +67,8 @@ void octal_view(const void *st, int seat, json_t *view)
         json_object_set_new(qv, "condition", json_string(octal_condition_letter[condition]));
         json_object_set_new(qv, "reference", reference ? json_integer(reference) : json_null());
         json_object_set_new(qv, "condition_card", json_integer(stk->e[stk->size - 1].cond_from));
+        json_object_set_new(qv, "all_on_top", json_boolean(octal_is_all(stk->e[stk->size - 1].card)));
+        json_object_set_new(qv, "below_allowed", json_boolean(octal_may_point_below(s, q)));
         json_array_append_new(questions, qv);
     }
     json_object_set_new(view, "questions", questions);
@@ -68,6 +77,9 @@ void octal_view(const void *st, int seat, json_t *view)
     json_object_set_new(view, "passes_in_a_row", json_integer(s->passes_in_a_row));
     json_object_set_new(view, "last_placer", s->last_placer >= 0 ? json_integer(s->last_placer) : json_null());
     json_object_set_new(view, "lay_allowed", json_boolean(!s->over && octal_lay_allowed(s, s->seat)));
+    json_object_set_new(view, "lay_passes_needed", json_integer(octal_lay_passes_needed(s)));
+    json_object_set_new(view, "undeclared_octo",
+                        !s->over && s->octo_late >= 0 ? json_integer(s->octo_late) : json_null());
     json_object_set_new(view, "turns", json_integer(s->turns));
     json_object_set_new(view, "max_turns", json_integer(s->max_turns));
     json_object_set_new(view, "ranks", json_integer(s->ranks_wanted));
@@ -101,8 +113,10 @@ void octal_view(const void *st, int seat, json_t *view)
         json_object_set_new(l, "point_below", json_boolean(s->last.below));
         json_object_set_new(l, "octo", json_boolean(s->last.octo));
         json_object_set_new(l, "penalty", json_integer(s->last.penalty));
+        json_object_set_new(l, "penalty_seat", s->last.penalty ? json_integer(s->last.penalty_seat) : json_null());
         json_object_set_new(l, "drew", json_boolean(s->last.drew));
         json_object_set_new(l, "refilled", json_integer(s->last.refilled));
+        json_object_set_new(l, "refilled_discards", json_integer(s->last.refilled_discards));
         json_object_set_new(view, "last", l);
     } else {
         json_object_set_new(view, "last", json_null());
@@ -142,6 +156,7 @@ void octal_render(const void *st, int seat, FILE *out)
         switch (s->last.event) {
         case OCTAL_EV_PASS: fprintf(out, "passed%s", s->last.drew ? " and drew a card" : " (the deck is empty)"); break;
         case OCTAL_EV_DISCARD: fprintf(out, "discarded a card face down"); break;
+        case OCTAL_EV_DECLARE: fprintf(out, "declared \"Octo!\" late, in time"); break;
         default:
             fprintf(out, "%s", s->last.event == OCTAL_EV_OVERRIDE ? "overrode with"
                                : s->last.event == OCTAL_EV_LAY    ? "laid"
@@ -152,12 +167,13 @@ void octal_render(const void *st, int seat, FILE *out)
             }
             fprintf(out, " on question %d%s%s", s->last.question + 1, s->last.below ? " pointing below" : "",
                     s->last.octo ? " - \"Octo!\"" : "");
-            if (s->last.penalty)
-                fprintf(out, " - forgot Octo! and drew %d", s->last.penalty);
         }
+        if (s->last.penalty)
+            fprintf(out, " - seat %d forgot Octo! and drew %d", s->last.penalty_seat, s->last.penalty);
         if (s->last.refilled)
-            fprintf(out, " - %d card%s of the questions went under the deck", s->last.refilled,
-                    s->last.refilled == 1 ? "" : "s");
+            fprintf(out, " - %d card%s (%d discard%s, the rest unused question cards) went under the deck",
+                    s->last.refilled, s->last.refilled == 1 ? "" : "s", s->last.refilled_discards,
+                    s->last.refilled_discards == 1 ? "" : "s");
         fputc('\n', out);
     }
     fprintf(out, "THE OCTAL (%s mode) - turn %d - deck %d - discards %d - passes in a row %d\n",
@@ -175,9 +191,10 @@ void octal_render(const void *st, int seat, FILE *out)
                 if (octal_condition_allows(condition, reference, m))
                     fprintf(out, " %d", m);
             fprintf(out, " or ALL  (");
-        } else
-            fprintf(out, "  Question %d: ALL on top - any number card, condition %s stays  (", q + 1,
-                    octal_condition_letter[condition]);
+        } else {
+            fprintf(out, "  Question %d: ALL on top - next, any number card on it; condition %s stays  (",
+                    q + 1, octal_condition_letter[condition]);
+        }
         int from = stk->size > 6 ? stk->size - 6 : 0;
         if (from)
             fprintf(out, "... ");
@@ -199,8 +216,15 @@ void octal_render(const void *st, int seat, FILE *out)
             if (r.winners & (1u << i))
                 fprintf(out, " seat %d", i);
         fputc('\n', out);
-    } else if (octal_lay_allowed(s, s->seat)) {
-        fprintf(out, "Two rounds of passes: seat %d may lay any number card on its last card.\n", s->seat);
+    } else {
+        if (octal_lay_allowed(s, s->seat))
+            fprintf(out, "Two rounds of passes: seat %d may lay any number card on its last card.\n", s->seat);
+        if (s->octo_late >= 0)
+            fprintf(out, "Seat %d placed leaving one card without \"Octo!\": it may still declare until seat %d "
+                         "acts, or draws 2 cards then.\n", s->octo_late, s->seat);
+        if (seat == s->seat && s->phase == OCTAL_PHASE_PLAY && octo_needed_soon(s, seat))
+            fprintf(out, "A placing that leaves you one card needs \"Octo!\": without it you draw 2 cards "
+                         "unless you declare before the next player acts.\n");
     }
     for (int i = 0; i < s->players; i++) {
         fprintf(out, "  seat %d: %d card%s", i, octal_hand_size(s, i), octal_hand_size(s, i) == 1 ? "" : "s");
@@ -213,6 +237,8 @@ void octal_render(const void *st, int seat, FILE *out)
         }
         if (!s->over && i == s->seat)
             fprintf(out, s->phase == OCTAL_PHASE_DISCARD ? "  <- to discard" : "  <- to move");
+        if (!s->over && i == s->octo_late)
+            fprintf(out, "  <- may still declare Octo!");
         if (i == seat)
             fprintf(out, "  (you)");
         fputc('\n', out);

@@ -47,6 +47,7 @@ typedef struct octal_position {
     const char *discarded[OCTAL_MAX_PLAYERS];
     const char *stack[OCTAL_MAX_QUESTIONS];
     int cond_from[OCTAL_MAX_QUESTIONS];
+    bool top_exact[OCTAL_MAX_QUESTIONS]; /* the top lies exactly on the card beneath (a lay, an override, on an ALL) */
     const char *deck_top;
     int deck_size; /* 0: every card left over; otherwise the rest is discarded by seat 0 */
     int seat;
@@ -79,6 +80,7 @@ static inline void arrange(asobi_state *state, const octal_position *p)
         }
         s->stack[q].size = (uint8_t)n;
         s->stack[q].e[n - 1].cond_from = (uint8_t)p->cond_from[q];
+        s->stack[q].e[n - 1].exact = p->top_exact[q];
     }
     int top[OCTAL_CARDS];
     int ntop = cards_named(p->deck_top, top);
@@ -101,6 +103,42 @@ static inline void arrange(asobi_state *state, const octal_position *p)
     s->phase = OCTAL_PHASE_PLAY;
     s->passes_in_a_row = 0;
     s->last_placer = -1;
+    s->octo_late = -1;
+}
+
+/* The cards of set (from the deck or the discards) go into question q, in
+ * use: just beneath its top, above the card whose condition is in force. */
+static inline void bury_in_use(asobi_state *state, int q, uint64_t set)
+{
+    octal_state *s = asobi_state_data_mut(state);
+    octal_stack *st = &s->stack[q];
+    octal_entry top = st->e[st->size - 1];
+    st->size--;
+    for (int c = 0; c < OCTAL_CARDS; c++)
+        if (set >> c & 1u) {
+            memset(&st->e[st->size], 0, sizeof st->e[st->size]);
+            st->e[st->size++].card = (uint8_t)c;
+        }
+    st->e[st->size++] = top;
+    int kept = 0;
+    for (int i = 0; i < s->deck_size; i++)
+        if (!(set >> s->deck[i] & 1u))
+            s->deck[kept++] = s->deck[i];
+    memset(s->deck + kept, 0, (size_t)(OCTAL_CARDS - kept));
+    s->deck_size = (uint8_t)kept;
+    for (int i = 0; i < s->players; i++)
+        s->discarded[i] &= ~set;
+}
+
+/* Every card of the deck into question q, in use: the deck is empty and a
+ * refill finds nothing to take (every card in a hand or in use). */
+static inline void bury_deck_in_use(asobi_state *state, int q)
+{
+    const octal_state *s = asobi_state_data_for_ai(state);
+    uint64_t set = 0;
+    for (int i = 0; i < s->deck_size; i++)
+        set |= 1ull << s->deck[i];
+    bury_in_use(state, q, set);
 }
 
 static inline const octal_state *data(const asobi_state *state) { return asobi_state_data_for_ai(state); }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asobi/bot.h"
 #include "octal_test_util.h"
 
 #define TWIN "{\"mode\":\"twin\"}"
@@ -221,6 +222,62 @@ static void test_heuristic_plays_whole_games(void **unused)
     }
 }
 
+/* Issue 11 point 9 for the bots: with two seats to move (the late Octo!
+ * window), every bot answers with a legal action whichever seat is asked
+ * first: the seat that may declare (its only action) and the seat to move
+ * (ismcts at a two-seat root, the heuristic, random). The heuristic never
+ * opens the window itself: it declares with the placing. */
+static void test_bots_in_the_late_octo_window(void **unused)
+{
+    (void)unused;
+    const asobi_game_def *def = asobi_game_find("octal");
+    const char *specs[3] = {"random", "ismcts:iters=40", "heuristic"};
+    int two_seat_states = 0, asked_at_two = 0;
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 77);
+    for (int g = 0; g < 24; g++) {
+        asobi_state *st = new_state("octal", 3, g % 2 ? SINGLE : TWIN, 500 + (uint64_t)g);
+        asobi_bot *bots[3];
+        asobi_error err;
+        for (int i = 0; i < 3; i++) {
+            bots[i] = asobi_bot_new(specs[(i + g) % 3], def, 3, i, 900 + (uint64_t)(g * 3 + i), &err);
+            assert_non_null(bots[i]);
+        }
+        for (int steps = 0; !asobi_state_terminal(st); steps++) {
+            assert_true(steps < 3000);
+            uint32_t mask = asobi_state_to_move(st);
+            int seats[3], n = 0;
+            for (int i = 0; i < 3; i++)
+                if (mask >> i & 1u)
+                    seats[n++] = i;
+            assert_true(n == 1 || (n == 2 && data(st)->octo_late >= 0));
+            two_seat_states += n == 2;
+            int seat = seats[asobi_rng_below(&rng, (uint32_t)n)];
+            int id = asobi_bot_choose(bots[seat], st, &err);
+            if (id < 0)
+                fail_msg("bot %s at seat %d: %s", specs[(seat + g) % 3], seat, err.message);
+            if (n == 2)
+                asked_at_two++;
+            if (seat == data(st)->octo_late)
+                assert_int_equal(id, OCTAL_ID_DECLARE);
+            if (strcmp(specs[(seat + g) % 3], "heuristic") == 0 && seat == data(st)->seat) {
+                octal_action a;
+                octal_decode(id, &a);
+                if (a.event == OCTAL_EV_PLAY || a.event == OCTAL_EV_LAY || a.event == OCTAL_EV_OVERRIDE) {
+                    int placed = a.event == OCTAL_EV_OVERRIDE ? __builtin_popcount(a.mask) : 1;
+                    if (octal_hand_size(data(st), seat) - placed == 1)
+                        assert_true(a.octo); /* on time */
+                }
+            }
+            assert_int_equal(asobi_state_apply(st, seat, id, &err), ASOBI_OK);
+        }
+        for (int i = 0; i < 3; i++)
+            asobi_bot_free(bots[i]);
+        asobi_state_free(st);
+    }
+    assert_true(two_seat_states > 0 && asked_at_two > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_view_fields),
         cmocka_unit_test(test_determinize_keeps_what_the_seat_knows),
         cmocka_unit_test(test_heuristic_plays_whole_games),
+        cmocka_unit_test(test_bots_in_the_late_octo_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,9 @@
 
 typedef struct stats {
     int games, capped, blocked, overrides, lays, penalties, refills, discards, all_plays;
+    int late_windows, late_declarations, covered_alls;
+    int out_max;     /* the most cards out of play (discards) at a game's end */
+    long out_total;  /* summed over the games */
     long actions;
 } stats;
 
@@ -46,6 +49,18 @@ static void invariant(const asobi_state *state, void *ctx)
             fail_msg("card %d is in %d places", c, seen[c]);
     if (s->phase == OCTAL_PHASE_DISCARD && !s->over)
         assert_true(octal_hand_size(s, s->seat) == 6);
+    /* the late Octo! window: a seat other than the one to move, holding one card */
+    if (s->octo_late >= 0 && !s->over) {
+        assert_int_not_equal(s->octo_late, s->seat);
+        assert_int_equal(octal_hand_size(s, s->octo_late), 1);
+        assert_int_equal(s->phase, OCTAL_PHASE_PLAY);
+        assert_int_equal(asobi_state_to_move(state), (1u << s->seat) | (1u << s->octo_late));
+    }
+    /* at most one ALL waits to be covered (ALL on ALL is refused) */
+    int open_alls = 0;
+    for (int q = 0; q < s->questions; q++)
+        open_alls += octal_is_all(s->stack[q].e[s->stack[q].size - 1].card);
+    assert_true(open_alls <= 1);
 }
 
 /* Every placed card answered the question it was placed on (the question of
@@ -83,7 +98,25 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
     st->actions++;
     if (a->last.refilled)
         st->refills++;
+    /* a late window closes with the next action of the seat to move: the
+     * forgetful seat drew its penalty then (issue 11 point 9) */
+    if (b->octo_late >= 0 && act.event != OCTAL_EV_DECLARE) {
+        assert_int_equal(seat, b->seat);
+        assert_int_equal(a->last.penalty_seat, b->octo_late);
+        assert_int_equal(octal_hand_size(a, b->octo_late), 1 + a->last.penalty);
+        assert_true(a->last.penalty == 2 || a->deck_size == 0);
+    } else if (act.event != OCTAL_EV_DECLARE) {
+        assert_int_equal(a->last.penalty, 0);
+    }
+    int open_before = octal_open_all(b);
     switch (act.event) {
+    case OCTAL_EV_DECLARE:
+        st->late_declarations++;
+        assert_int_equal(seat, b->octo_late);
+        assert_int_equal(a->octo_late, -1);
+        assert_int_equal(a->seat, b->seat); /* the seat to move is still to move */
+        assert_int_equal(octal_hand_size(a, seat), 1);
+        break;
     case OCTAL_EV_PASS:
         assert_int_equal(a->passes_in_a_row, b->passes_in_a_row + 1);
         assert_int_equal(octal_hand_size(a, seat), octal_hand_size(b, seat) + a->last.drew);
@@ -106,9 +139,17 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
         } else {
             assert_int_equal(k, 1);
         }
+        /* §③: an ALL on top is covered by the next card placed, a number card */
+        if (open_before >= 0) {
+            st->covered_alls++;
+            assert_int_equal(act.event, OCTAL_EV_PLAY);
+            assert_int_equal(act.question, open_before);
+            assert_false(octal_is_all(a->last.cards[0]));
+        }
         if (act.event == OCTAL_EV_LAY) {
             st->lays++;
-            assert_true(b->passes_in_a_row >= 2 * octal_active_players(b));
+            /* §⑧: every other player passed twice since the last placing */
+            assert_true(b->passes_in_a_row >= 2 * (octal_active_players(b) - 1) + 1);
             assert_false(octal_is_all(a->last.cards[0]));
         } else {
             for (int i = 0; i < k; i++)
@@ -125,11 +166,20 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
         for (int i = 0; i < k; i++)
             if (left == 0)
                 assert_false(octal_is_all(a->last.cards[i])); /* never the last card */
+        /* no penalty at once: a forgotten Octo! opens the late window */
+        assert_int_equal(octal_hand_size(a, seat), left);
         if (left == 1 && !act.octo) {
             st->penalties++;
-            assert_int_equal(octal_hand_size(a, seat), 1 + a->last.penalty);
+            st->late_windows++;
+            assert_true(a->over || a->octo_late == seat);
         } else {
-            assert_int_equal(octal_hand_size(a, seat), left);
+            assert_true(a->octo_late != seat);
+        }
+        /* ↕ pointing below: never at a fully covered card, nor an ALL */
+        if (act.below) {
+            const octal_stack *bs = &b->stack[act.question];
+            assert_false(bs->e[bs->size - 1].exact);
+            assert_false(octal_is_all(bs->e[bs->size - 2].card));
         }
         /* the question now: the new top's number, the condition it points at */
         const octal_stack *stk = &a->stack[act.question];
@@ -147,13 +197,21 @@ static void on_end(const asobi_state *state, void *ctx)
     st->games++;
     st->capped += s->capped;
     st->blocked += s->blocked;
-    if (s->blocked) /* nothing to draw, and nobody holds a card to place */
+    int out = 0;
+    for (int i = 0; i < s->players; i++)
+        out += __builtin_popcountll(s->discarded[i]);
+    st->out_total += out;
+    st->out_max = out > st->out_max ? out : st->out_max;
+    if (s->blocked) { /* nothing to draw or refill, and nobody holds a card to place */
         assert_int_equal(s->deck_size, 0);
+        assert_int_equal(out, 0);
+    }
     if (!s->capped && !s->blocked)
         assert_true(s->finished_count == s->ranks_wanted);
 }
 
-static void run(const char *options, int players, int games, uint64_t seed)
+/* capped_percent: the most games the turn cap may end, in percent. */
+static void run(const char *options, int players, int games, uint64_t seed, int capped_percent)
 {
     stats st;
     memset(&st, 0, sizeof st);
@@ -172,32 +230,38 @@ static void run(const char *options, int players, int games, uint64_t seed)
     };
     conformance_run(&spec);
     print_message("%s %d players: %d games, %.1f actions/game, %d capped, %d blocked, %d overrides, %d lays, "
-                  "%d Octo! penalties, %d refills, %d discards, %d ALLs placed\n",
-                  options, players, st.games, (double)st.actions / st.games, st.capped, st.blocked, st.overrides, st.lays,
-                  st.penalties, st.refills, st.discards, st.all_plays);
-    assert_true(st.capped * 50 <= st.games); /* the cap is a safety net, not the ending */
+                  "%d placings without Octo! (%d declared late), %d refills, %d discards, %d ALLs placed "
+                  "(%d covered), cards out of play at the end: mean %.2f, max %d\n",
+                  options, players, st.games, (double)st.actions / st.games, st.capped, st.blocked, st.overrides,
+                  st.lays, st.penalties, st.late_declarations, st.refills, st.discards, st.all_plays,
+                  st.covered_alls, (double)st.out_total / st.games, st.out_max);
+    assert_true(st.late_declarations > 0 && st.covered_alls > 0);
+    assert_true(st.capped * 100 <= st.games * capped_percent); /* the cap is a safety net, not the ending */
 }
 
 static void test_twin_3_to_5_players(void **unused)
 {
     (void)unused;
     for (int p = 3; p <= 5; p++)
-        run("{\"mode\":\"twin\"}", p, 1000, 100u * (uint64_t)p);
+        run("{\"mode\":\"twin\"}", p, 1000, 100u * (uint64_t)p, 2);
 }
 
 static void test_single_3_to_6_players(void **unused)
 {
     (void)unused;
     for (int p = 3; p <= 6; p++)
-        run("{\"mode\":\"single\"}", p, 1000, 200u * (uint64_t)p);
+        run("{\"mode\":\"single\"}", p, 1000, 200u * (uint64_t)p, 2);
 }
 
 static void test_playing_on_to_third_place(void **unused)
 {
     (void)unused;
-    run("{\"mode\":\"twin\",\"ranks\":3}", 5, 120, 300);
-    run("{\"mode\":\"single\",\"ranks\":2}", 6, 120, 400);
-    run("{\"mode\":\"single\",\"ranks\":3}", 6, 120, 500);
+    /* Playing on for 3rd place with random players takes long: with the
+     * discards back in the deck (issue 11) the cap ended 8 of 1000 games of
+     * single mode, 6 players, ranks 3 (0.8%); 120 games may see a few. */
+    run("{\"mode\":\"twin\",\"ranks\":3}", 5, 120, 300, 5);
+    run("{\"mode\":\"single\",\"ranks\":2}", 6, 120, 400, 5);
+    run("{\"mode\":\"single\",\"ranks\":3}", 6, 120, 500, 5);
 }
 
 int main(void)

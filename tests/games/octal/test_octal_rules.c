@@ -15,7 +15,8 @@
  * pointers ("条件となる数値カードを2枚選び…さらに条件を指し示す数値カードを
  * 2枚選び"); an ALL goes to the bottom ("ALLカードを山札の一番下に入れ、新しい
  * カードを山札から引きます"); twin mode exchanges question 2's condition card
- * while both conditions are the same. */
+ * while both questions are the same condition, letter and number ("書かれた
+ * 文字と②数値と合わせて条件が決定する"). */
 static int replica_draw_number(uint8_t *deck, int *size, int *alls_to_bottom)
 {
     for (;;) {
@@ -54,7 +55,8 @@ static void test_setup_deals_four_and_builds_the_questions(void **unused)
                 stack[q][0] = replica_draw_number(deck, &size, &alls_seen);
             for (int q = 0; q < q_count; q++)
                 stack[q][1] = replica_draw_number(deck, &size, &alls_seen);
-            while (twin && octal_table.cards[stack[1][0]].condition == octal_table.cards[stack[0][0]].condition) {
+            while (twin && octal_table.cards[stack[1][0]].condition == octal_table.cards[stack[0][0]].condition &&
+                   octal_number(stack[1][1]) == octal_number(stack[0][1])) {
                 int old = stack[1][0];
                 stack[1][0] = replica_draw_number(deck, &size, &alls_seen);
                 memmove(deck + 1, deck, (size_t)size);
@@ -77,9 +79,12 @@ static void test_setup_deals_four_and_builds_the_questions(void **unused)
                 assert_int_equal(condition, octal_table.cards[stack[q][0]].condition);
                 assert_int_equal(reference, octal_number(stack[q][1]));
             }
-            if (twin) /* §モードの選択 "2ヶ所とも同じ条件になった場合は…一方を交換" */
-                assert_int_not_equal(octal_table.cards[s->stack[0].e[0].card].condition,
-                                     octal_table.cards[s->stack[1].e[0].card].condition);
+            if (twin) { /* §モードの選択 "2ヶ所とも同じ条件になった場合は…一方を交換" */
+                int c0, r0, c1, r1;
+                octal_question(s, 0, &c0, &r0);
+                octal_question(s, 1, &c1, &r1);
+                assert_true(c0 != c1 || r0 != r1);
+            }
             assert_int_equal(s->deck_size, size);
             assert_memory_equal(s->deck, deck, (size_t)size);
             assert_int_equal(s->deck_size, OCTAL_CARDS - 4 * players - 2 * q_count);
@@ -127,6 +132,45 @@ static void test_modes_and_player_counts(void **unused)
     json_decref(ranks);
     json_decref(twin);
     json_decref(single);
+}
+
+/* Issue 11 point 8, §モードの選択 ツインモード "もし2ヶ所とも同じ条件になった場合は
+ * プレイヤー間で相談し、一方を交換することもできます": a choice of the table
+ * (option twin_same_condition, exchange by default, or keep), and "the same
+ * condition" is letter and number together (§カードの説明 ③ "書かれた文字と
+ * ②数値と合わせて条件が決定する"): 大4 and 大7 are different conditions. */
+static void test_twin_same_condition_option(void **unused)
+{
+    (void)unused;
+    int same = 0, same_letter_only = 0;
+    for (uint64_t seed = 0; seed < 3000 && (same < 3 || same_letter_only < 3); seed++) {
+        asobi_state *keep = new_state("octal", 4, "{\"mode\":\"twin\",\"twin_same_condition\":\"keep\"}", seed);
+        asobi_state *exchange = new_state("octal", 4, TWIN, seed); /* the default */
+        int c0, r0, c1, r1;
+        octal_question(data(keep), 0, &c0, &r0);
+        octal_question(data(keep), 1, &c1, &r1);
+        if (c0 == c1 && r0 == r1) {
+            same++; /* kept as they came; exchanged by default */
+            octal_question(data(exchange), 0, &c0, &r0);
+            octal_question(data(exchange), 1, &c1, &r1);
+            assert_true(c0 != c1);
+            assert_int_equal(r0, r1); /* the pointer stays: the condition card is exchanged */
+            for (int p = 0; p < 4; p++)
+                assert_true(data(keep)->hand[p] == data(exchange)->hand[p]);
+        } else {
+            same_letter_only += c0 == c1;
+            assert_true(asobi_state_equal(keep, exchange)); /* nothing to exchange */
+        }
+        asobi_state_free(keep);
+        asobi_state_free(exchange);
+    }
+    assert_true(same >= 3 && same_letter_only >= 3);
+    const asobi_game_def *def = asobi_game_find("octal");
+    asobi_error err;
+    json_t *bad = json_pack("{s:s}", "twin_same_condition", "swap");
+    assert_null(asobi_state_new(def, 4, bad, 1, &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
+    json_decref(bad);
 }
 
 /* ---- §遊び方 ②, §② arrows -------------------------------------------------- */
@@ -209,33 +253,122 @@ static void test_all_card(void **unused)
     asobi_state_free(st);
 }
 
-/* An ALL on an ALL keeps the condition; a ↕ may not point at an ALL beneath
- * the top (it bears no condition: ruling 6). */
-static void test_all_on_all_and_pointing_at_an_all(void **unused)
+/* Issue 11 point 5, §③ "次の手番プレイヤーはすきな数値カードをALLカードの上に
+ * ぴったり重ねて配置します": while an ALL lies on top, the next card placed
+ * is a number card laid exactly on it (any number; the condition the ALL
+ * shows stays). Another ALL on it is refused, so is a card on the other
+ * question, an override or a lay; a pass is allowed (§⑧, ruling 10), and
+ * the ALL then waits for the next player who places. */
+static void test_after_an_all_a_number_card_covers_it(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, TWIN, 4);
+    octal_position p = {.hand = {"ALL 2小↑ 3同↑", "ALL2 5倍↑ 6同↕ 8小↑", "7同↕ 4異↑ 2倍↕"},
+                        .stack = {"1大↑ 4異↑", "2同↑ 1小↑"},
+                        .cond_from = {0, 0}};
+    arrange(st, &p);
+    question_is(st, 1, "同1");
+    apply_text(st, 0, "play ALL on 1");
+    question_is(st, 0, "異any");
+    json_t *v = asobi_state_view(st, 1);
+    json_t *q1 = json_array_get(json_object_get(v, "questions"), 0);
+    assert_true(json_is_true(json_object_get(q1, "all_on_top")));
+    assert_true(json_is_null(json_object_get(q1, "reference")));
+    json_decref(v);
+    refused_because(st, 1, "play ALL on 1", "never another ALL");
+    refused_because(st, 1, "play ALL on 2", "never another ALL");
+    refused_because(st, 1, "play 8小↑ on 2", "an ALL lies on question 1"); /* 8 is no 1: 同1 refuses anyway */
+    refused_because(st, 1, "override 8小↑ 6同↕ on 1", "one number card laid exactly on it");
+    refused_because(st, 1, "play 6同↕ on 1 point below", "exactly on it");
+    /* only plays on the ALL, and the pass, are offered */
+    int ids[OCTAL_MAX_ACTIONS];
+    int n = asobi_state_legal(st, 1, ids);
+    for (int i = 0; i < n; i++) {
+        octal_action a;
+        octal_decode(ids[i], &a);
+        assert_true(a.event == OCTAL_EV_PASS || (a.event == OCTAL_EV_PLAY && a.question == 0 && a.kind < OCTAL_ALL));
+    }
+    assert_int_equal(n, 1 + 3); /* pass, and each of the three number cards */
+    apply_text(st, 1, "pass");  /* allowed: the ALL waits for the next one who places */
+    refused_because(st, 2, "play 2倍↕ on 2", "an ALL lies on question 1");
+    apply_text(st, 2, "play 7同↕ on 1");
+    question_is(st, 0, "異7"); /* the condition the ALL showed stays */
+    const octal_state *s = data(st);
+    assert_true(s->stack[0].e[s->stack[0].size - 1].exact);
+    /* now the ALL is covered: question 2 and other ALLs are open again */
+    apply_text(st, 0, "play 2小↑ on 1 Octo!");
+    question_is(st, 0, "同2");
+    asobi_state_free(st);
+
+    /* an override lays each card exactly on the one before: never both ALLs */
+    st = new_state("octal", 3, SINGLE, 5);
+    octal_position q = {.hand = {"ALL ALL2 5倍↑ 3約↕ 1大↑", "8異↕", "7同↕"}, .stack = {"1異↕ 1同↕"}, .cond_from = {0}};
+    arrange(st, &q);
+    refused_because(st, 0, "override ALL ALL 5倍↑ on 1", "an ALL may not lie on an ALL");
+    apply_text(st, 0, "override ALL 5倍↑ 3約↕ on 1");
+    question_is(st, 0, "同3"); /* pointing at 1同↕, the top before */
+    asobi_state_free(st);
+}
+
+/* Ruling 6: a ↕ may not point at an ALL beneath the top (it bears no
+ * condition). */
+static void test_pointing_at_an_all(void **unused)
 {
     (void)unused;
     asobi_state *st = new_state("octal", 3, SINGLE, 4);
-    octal_position p = {.hand = {"ALL 2小↑ 3同↑", "ALL2 5倍↑ 6同↕", "7同↕ 8異↕"},
-                        .stack = {"1大↑ 4異↑"},
-                        .cond_from = {0}};
+    octal_position p = {.hand = {"6同↕ 2小↑", "1大↑", "1小↑"}, .stack = {"1同↕ ALL 6約↑"}, .cond_from = {0}};
     arrange(st, &p);
-    apply_text(st, 0, "play ALL on 1");
-    question_is(st, 0, "異any");
-    apply_text(st, 1, "play ALL on 1");
-    question_is(st, 0, "異any");
-    apply_text(st, 2, "play 7同↕ on 1 Octo!");
-    question_is(st, 0, "異7");
-    /* now the card beneath the top is an ALL */
-    apply_text(st, 0, "play 3同↑ on 1 Octo!");
-    question_is(st, 0, "同3");
-    asobi_state_free(st);
-    st = new_state("octal", 3, SINGLE, 4);
-    octal_position p2 = {.hand = {"6同↕ 2小↑", "1大↑", "1小↑"}, .stack = {"1同↕ ALL 6約↑"}, .cond_from = {0}};
-    arrange(st, &p2);
     question_is(st, 0, "同6");
     refused_because(st, 0, "play 6同↕ point below", "is an ALL");
     apply_text(st, 0, "play 6同↕ Octo!");
     question_is(st, 0, "約6");
+    asobi_state_free(st);
+}
+
+/* Issue 11 point 6: "↕ never points at a fully covered card", one rule for
+ * every card laid exactly on another: after a §⑧ lay ("ぴったりと重ねて置く"),
+ * after an override (§⑨: every card points at the same condition, so each lies
+ * exactly on the one before), after a card laid on an ALL (§③ "ぴったり重ねて"). */
+static void test_point_below_never_at_a_fully_covered_card(void **unused)
+{
+    (void)unused;
+    /* after an override: 8 6 5 on 2同↑ all point at 同; 5大↕ lies exactly on 6同↕ */
+    asobi_state *st = new_state("octal", 3, SINGLE, 30);
+    octal_position p = {.hand = {"8小↑ 6同↕ 5大↕ 3約↕ 1小↑", "5小↕ 2小↑", "1同↕ 4大↕"},
+                        .stack = {"1大↑ 2同↑"},
+                        .cond_from = {0}};
+    arrange(st, &p);
+    question_is(st, 0, "大2");
+    apply_text(st, 0, "override 8小↑ 6同↕ 5大↕");
+    question_is(st, 0, "同5");
+    json_t *v = asobi_state_view(st, 1);
+    assert_true(json_is_false(json_object_get(json_array_get(json_object_get(v, "questions"), 0), "below_allowed")));
+    json_decref(v);
+    refused_because(st, 1, "play 5小↕ point below", "lies exactly on the card beneath it");
+    apply_text(st, 1, "play 5小↕ Octo!"); /* pointing at the top: 5大↕'s 大 */
+    question_is(st, 0, "大5");
+    /* an ordinary play lies offset: the card beneath can be pointed at again */
+    v = asobi_state_view(st, 2);
+    assert_true(json_is_true(json_object_get(json_array_get(json_object_get(v, "questions"), 0), "below_allowed")));
+    json_decref(v);
+    asobi_state_free(st);
+
+    /* after a §⑧ lay: 7大↑ lies exactly on 5大↕ */
+    st = new_state("octal", 3, SINGLE, 31);
+    octal_position q = {.hand = {"7同↕ 1小↑", "3同↑ 4異↑", "5大↕ 7大↑ 6約↑"},
+                        .stack = {"1大↑ 2同↑"},
+                        .cond_from = {0},
+                        .seat = 2};
+    arrange(st, &q);
+    apply_text(st, 2, "play 5大↕"); /* 同5 */
+    const char *order = "01201";
+    for (int i = 0; order[i]; i++)
+        apply_text(st, order[i] - '0', "pass");
+    apply_text(st, 2, "lay 7大↑");
+    question_is(st, 0, "同7");
+    refused_because(st, 0, "play 7同↕ point below", "lies exactly on the card beneath it");
+    apply_text(st, 0, "play 7同↕");
+    question_is(st, 0, "大7");
     asobi_state_free(st);
 }
 
@@ -287,7 +420,8 @@ static void test_hand_limit_discard(void **unused)
 
 /* "残り1枚になった段階で『捨て札』と『竜の問い掛け』使用カード以外を回収し、
  * リシャッフルして山札の下に加え、補充します". Kept: from the top down to the
- * card whose condition is in force, and the card beneath the top (ruling 8). */
+ * card whose condition is in force, and the card beneath the top (ruling 8).
+ * Issue 11 point 4: the discards come back too ("『捨て札』と…を回収し"). */
 static void test_refill_when_one_card_is_left(void **unused)
 {
     (void)unused;
@@ -300,6 +434,10 @@ static void test_refill_when_one_card_is_left(void **unused)
                         .deck_top = "8同↑ 8異↕",
                         .deck_size = 2};
     arrange(st, &p);
+    /* the cards left over (arrange gives them to seat 0's discards) are put in
+     * use on question 2, so that only the discard 8倍↕ is to collect */
+    int buried = __builtin_popcountll(data(st)->discarded[0]);
+    bury_in_use(st, 1, data(st)->discarded[0]);
     apply_text(st, 0, "pass");
     const octal_state *s = data(st);
     assert_true(holds(st, 0, "8異↕"));
@@ -308,38 +446,61 @@ static void test_refill_when_one_card_is_left(void **unused)
     assert_int_equal(s->stack[0].e[0].card, card_named("7大↑"));
     assert_int_equal(s->stack[0].e[2].cond_from, 0);
     question_is(st, 0, "大5");
-    assert_int_equal(s->stack[1].size, 2);
+    assert_int_equal(s->stack[1].size, 2 + buried);
+    assert_int_equal(s->stack[1].e[0].card, card_named("3異↑"));
     question_is(st, 1, "異6");
-    /* 2小↑ 3同↑ 4異↑ and 2同↑ go under the last card; the discards stay out */
-    assert_int_equal(s->deck_size, 5);
-    assert_int_equal(s->deck[4], card_named("8同↑"));
+    /* 2小↑ 3同↑ 4異↑, 2同↑ and the discard 8倍↕ go under the last card */
+    assert_int_equal(s->deck_size, 6);
+    assert_int_equal(s->deck[5], card_named("8同↑"));
     uint64_t under = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         under |= 1ull << s->deck[i];
     assert_true(under == ((1ull << card_named("2小↑")) | (1ull << card_named("3同↑")) |
-                          (1ull << card_named("4異↑")) | (1ull << card_named("2同↑"))));
-    assert_int_equal(s->last.refilled, 4);
-    assert_true(s->discarded[1] >> card_named("8倍↕") & 1u);
+                          (1ull << card_named("4異↑")) | (1ull << card_named("2同↑")) |
+                          (1ull << card_named("8倍↕"))));
+    assert_int_equal(s->last.refilled, 5);
+    assert_int_equal(s->last.refilled_discards, 1);
+    assert_int_equal(s->discarded[1], 0);
+    json_t *v = asobi_state_view(st, 2);
+    assert_int_equal(json_integer_value(json_object_get(v, "discard_size")), 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "last"), "refilled_discards")), 1);
+    json_decref(v);
     asobi_state_free(st);
 }
 
-/* With nothing to draw and nothing to refill, a pass draws nothing (ruling 8). */
+/* With nothing to draw and nothing to refill (no discards, every question
+ * card in use), a pass draws nothing (ruling 8). */
 static void test_empty_deck_draws_nothing(void **unused)
 {
     (void)unused;
     asobi_state *st = new_state("octal", 3, SINGLE, 7);
-    octal_position p = {.hand = {"1大↑ 2小↑", "1小↑", "1同↕"}, .stack = {"8同↑ 8異↕"}, .cond_from = {0},
-                        .deck_size = 0};
+    octal_position p = {.hand = {"1大↑ 2小↑", "8小↑", "1同↕"}, .stack = {"8同↑ 8異↕"}, .cond_from = {0}};
     arrange(st, &p);
-    octal_state *s = asobi_state_data_mut(st);
-    /* move the deck into seat 2's discards */
-    for (int i = 0; i < s->deck_size; i++)
-        s->discarded[2] |= 1ull << s->deck[i];
-    memset(s->deck, 0, sizeof s->deck);
-    s->deck_size = 0;
+    bury_deck_in_use(st, 0);
     apply_text(st, 0, "pass");
     assert_int_equal(hand_size(st, 0), 2);
     assert_false(data(st)->last.drew);
+    assert_int_equal(data(st)->last.refilled, 0);
+    assert_false(asobi_state_terminal(st)); /* seat 1 can still answer 同8 */
+    asobi_state_free(st);
+}
+
+/* A discard alone is enough to refill an empty deck: a pass then draws it
+ * (issue 11 point 4). */
+static void test_discards_refill_an_empty_deck(void **unused)
+{
+    (void)unused;
+    asobi_state *st = new_state("octal", 3, SINGLE, 7);
+    octal_position p = {.hand = {"1大↑ 2小↑", "1小↑", "1同↕"},
+                        .discarded = {"", "", "5倍↑"},
+                        .stack = {"8同↑ 8異↕"},
+                        .cond_from = {0}};
+    arrange(st, &p);
+    bury_deck_in_use(st, 0);
+    apply_text(st, 0, "pass");
+    assert_true(holds(st, 0, "5倍↑"));
+    assert_true(data(st)->last.drew);
+    assert_int_equal(data(st)->last.refilled_discards, 1);
     asobi_state_free(st);
 }
 
@@ -353,24 +514,127 @@ static void test_octo_declaration(void **unused)
     (void)unused;
     asobi_state *st = new_state("octal", 3, TWIN, 8);
     octal_position p = {.hand = {"8倍↕ 2小↑", "8異↕ 3同↑", "4異↑ 2同↑ 3異↑"},
-                        .stack = {"1同↕ 8同↑", "2倍↕ 3異↕"},
+                        .stack = {"1同↕ 8同↑", "2倍↕ 4大↕"},
                         .cond_from = {0, 0},
                         .deck_top = "5大↕ 6大↑"};
-    /* 3異↕ does not exist: use a real card for question 2's top */
-    p.stack[1] = "2倍↕ 4大↕";
     arrange(st, &p);
     refused_because(st, 2, "pass", NULL); /* not its turn */
     apply_text(st, 0, "play 8倍↕ on 1 Octo!");
     assert_int_equal(hand_size(st, 0), 1);
     assert_true(data(st)->last.octo);
     assert_int_equal(data(st)->last.penalty, 0);
+    assert_int_equal(asobi_state_to_move(st), 1u << 1);
     apply_text(st, 1, "play 8異↕ on 1"); /* forgot Octo! */
-    assert_int_equal(hand_size(st, 1), 3);
-    assert_int_equal(data(st)->last.penalty, 2);
-    assert_true(holds(st, 1, "6大↑") && holds(st, 1, "5大↕"));
+    assert_int_equal(hand_size(st, 1), 1); /* the penalty waits (issue 11 point 9) ... */
     /* Octo! only when one card is left */
     question_is(st, 1, "倍4");
     refused_because(st, 2, "play 4異↑ on 2 Octo!", "leaves exactly one card");
+    apply_text(st, 2, "play 4異↑ on 2"); /* ... and falls when the next player places */
+    assert_int_equal(hand_size(st, 1), 3);
+    assert_int_equal(data(st)->last.penalty, 2);
+    assert_int_equal(data(st)->last.penalty_seat, 1);
+    assert_true(holds(st, 1, "6大↑") && holds(st, 1, "5大↕"));
+    asobi_state_free(st);
+}
+
+/* Issue 11 point 9, §⑦ "宣言し忘れた場合はペナルティとして山札からカードを2枚
+ * 引き…（次のプレイヤーがカードを出すまでに宣言すればOK）": the seat that forgot
+ * may still declare while the next player is to move (both seats are to move);
+ * the penalty falls when the next player acts. */
+static asobi_state *late_octo_position(int seat, uint64_t seed)
+{
+    asobi_state *st = new_state("octal", 3, SINGLE, seed);
+    octal_position p = {.hand = {"7同↕ 2小↑", "6約↑ 3同↑ 4異↑", "5倍↑ 7大↑"},
+                        .stack = {"1異↕ 1同↕"}, /* 異1: anything but 1 */
+                        .cond_from = {0},
+                        .deck_top = "4約↕ 5大↕ 6大↑",
+                        .seat = seat};
+    arrange(st, &p);
+    return st;
+}
+
+static void test_octo_may_be_declared_late(void **unused)
+{
+    (void)unused;
+    /* declared late, before the next player acts: no penalty */
+    asobi_state *st = late_octo_position(0, 40);
+    apply_text(st, 0, "play 7同↕"); /* leaves one card, no Octo! */
+    assert_int_equal(hand_size(st, 0), 1);
+    assert_int_equal(asobi_state_to_move(st), (1u << 0) | (1u << 1));
+    json_t *v = asobi_state_view(st, 2);
+    assert_int_equal(json_integer_value(json_object_get(v, "undeclared_octo")), 0);
+    json_decref(v);
+    int ids[OCTAL_MAX_ACTIONS];
+    assert_int_equal(asobi_state_legal(st, 0, ids), 1);
+    assert_int_equal(ids[0], OCTAL_ID_DECLARE);
+    char text[64];
+    asobi_state_action_text(st, 0, ids[0], text, sizeof text);
+    assert_string_equal(text, "Octo!");
+    refused_because(st, 0, "pass", "you may still declare Octo!");
+    refused_because(st, 1, "Octo!", "a late Octo! is for a player who placed");
+    assert_refused(st, 2, OCTAL_ID_DECLARE, ASOBI_E_NOT_YOUR_TURN);
+    char *render = asobi_state_render(st, 1);
+    assert_non_null(strstr(render, "may still declare"));
+    free(render);
+    apply_text(st, 0, "オクト！");
+    assert_int_equal(data(st)->last.event, OCTAL_EV_DECLARE);
+    assert_int_equal(asobi_state_to_move(st), 1u << 1); /* seat 1 is still to move */
+    apply_text(st, 1, "pass");
+    assert_int_equal(hand_size(st, 0), 1);
+    assert_int_equal(data(st)->last.penalty, 0);
+    asobi_state_free(st);
+
+    /* not declared: the penalty falls when the next player places */
+    st = late_octo_position(2, 41);
+    apply_text(st, 2, "play 7大↑"); /* ↑ at 1同↕: 同7 */
+    assert_int_equal(asobi_state_to_move(st), (1u << 2) | (1u << 0));
+    apply_text(st, 0, "play 7同↕ Octo!");
+    assert_int_equal(hand_size(st, 2), 3);
+    assert_true(holds(st, 2, "6大↑") && holds(st, 2, "5大↕"));
+    assert_int_equal(data(st)->last.penalty_seat, 2);
+    assert_int_equal(asobi_state_to_move(st), 1u << 1);
+    refused_because(st, 2, "Octo!", NULL); /* too late: not to move any more */
+    asobi_state_free(st);
+
+    /* a pass is the next player's move too: the window closes with it */
+    st = late_octo_position(2, 42);
+    apply_text(st, 2, "play 7大↑");
+    apply_text(st, 0, "pass");
+    assert_true(holds(st, 2, "6大↑") && holds(st, 2, "5大↕")); /* the penalty is drawn first */
+    assert_true(holds(st, 0, "4約↕"));
+    asobi_state_free(st);
+}
+
+/* "Menus must never offer the undeclared play first": every list of legal
+ * actions offers a placing with Octo! before the same placing without it,
+ * and the board says what forgetting costs. */
+static void test_menus_offer_octo_first(void **unused)
+{
+    (void)unused;
+    asobi_state *st = late_octo_position(0, 43);
+    int ids[OCTAL_MAX_ACTIONS];
+    int n = asobi_state_legal(st, 0, ids);
+    char first[64], second[64];
+    int pairs = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        octal_action a, b;
+        octal_decode(ids[i], &a);
+        octal_decode(ids[i + 1], &b);
+        if (a.event != OCTAL_EV_PLAY)
+            continue;
+        assert_true(a.octo); /* a placing of a 2-card hand leaves one: with Octo! first */
+        assert_true(b.event == OCTAL_EV_PLAY && !b.octo && b.kind == a.kind && b.question == a.question);
+        asobi_state_action_text(st, 0, ids[i], first, sizeof first);
+        asobi_state_action_text(st, 0, ids[i + 1], second, sizeof second);
+        assert_non_null(strstr(first, " Octo!"));
+        assert_null(strstr(second, "Octo!"));
+        pairs++;
+        i++;
+    }
+    assert_int_equal(pairs, 3); /* 2小↑; 7同↕ pointing at the top, and below */
+    char *render = asobi_state_render(st, 0);
+    assert_non_null(strstr(render, "without it you draw 2 cards"));
+    free(render);
     asobi_state_free(st);
 }
 
@@ -395,19 +659,20 @@ static void test_two_rounds_of_passes_allow_the_lay(void **unused)
     apply_text(st, 2, "play 5大↕"); /* points at 2同↑: 同5, which nobody can answer */
     question_is(st, 0, "同5");
     assert_int_equal(data(st)->last_placer, 2);
-    const char *order[] = {"0", "1", "2", "0", "1"};
-    for (int i = 0; i < 5; i++)
-        apply_text(st, order[i][0] - '0', "pass");
-    /* seat 2's second turn: only 5 passes, the second round is not complete */
-    refused_because(st, 2, "lay 7大↑ on 1", "two full rounds");
-    apply_text(st, 2, "pass");
-    assert_int_equal(data(st)->passes_in_a_row, 6);
-    /* two full rounds: only the last placer may lay, on its own turn */
-    refused_because(st, 0, "lay 1小↑ on 1", "only the last player who placed");
     apply_text(st, 0, "pass");
     apply_text(st, 1, "pass");
+    /* seat 2's next turn: the others passed once */
+    refused_because(st, 2, "lay 7大↑ on 1", "every other player to pass twice");
+    apply_text(st, 2, "pass");
+    apply_text(st, 0, "pass");
+    /* only the last placer may lay, on its own turn */
+    refused_because(st, 1, "lay 3同↑ on 1", "only the last player who placed");
+    apply_text(st, 1, "pass");
+    /* issue 11 point 7: with 3 players, 5 passes (each other player twice), not 8 */
+    assert_int_equal(data(st)->passes_in_a_row, 5);
     json_t *v = asobi_state_view(st, 0);
     assert_true(json_is_true(json_object_get(v, "lay_allowed")));
+    assert_int_equal(json_integer_value(json_object_get(v, "lay_passes_needed")), 5);
     json_decref(v);
     int before = hand_size(st, 2);
     refused_because(st, 2, "play 7大↑", "does not answer");
@@ -472,7 +737,10 @@ static void test_override_equal_numbers_and_all(void **unused)
     assert_int_equal(hand_size(st, 0), 1);
     apply_text(other, 0, "override ALL 5倍↑ 3異↑ 3約↕ on 1");
     assert_int_equal(data(other)->stack[0].e[5].card, card_named("3約↕"));
-    assert_int_equal(hand_size(other, 0), 3); /* forgot Octo!: 1 + 2 */
+    assert_int_equal(hand_size(other, 0), 1); /* forgot Octo!: 1 + 2 once the next player acts */
+    assert_int_equal(data(other)->octo_late, 0);
+    apply_text(other, 1, "pass");
+    assert_int_equal(hand_size(other, 0), 3);
     asobi_state_free(other);
     asobi_state_free(st);
 }
@@ -544,11 +812,9 @@ static void test_blocked_game_ends(void **unused)
     asobi_state *st = new_state("octal", 3, SINGLE, 14);
     octal_position p = {.hand = {"1大↑ 2小↑", "3同↑", "ALL"}, .stack = {"1同↕ 8同↑"}, .cond_from = {0}, .seat = 0};
     arrange(st, &p);
-    octal_state *s = asobi_state_data_mut(st);
-    for (int i = 0; i < s->deck_size; i++)
-        s->discarded[1] |= 1ull << s->deck[i];
-    memset(s->deck, 0, sizeof s->deck);
-    s->deck_size = 0;
+    /* every other card in use on the question (the other 8s among them), no
+     * discards: a refill finds nothing (issue 11 point 4) */
+    bury_deck_in_use(st, 0);
     /* question 同8: nobody holds an 8; seat 2's ALL cannot be its last card */
     apply_text(st, 0, "pass");
     assert_true(asobi_state_terminal(st));
@@ -557,6 +823,19 @@ static void test_blocked_game_ends(void **unused)
     asobi_state_result(st, &r);
     assert_int_equal(r.winners, (1u << 1) | (1u << 2));
     assert_int_equal(r.rank[0], 3);
+    asobi_state_free(st);
+
+    /* one discard anywhere and the game goes on: it comes back at the refill */
+    st = new_state("octal", 3, SINGLE, 14);
+    octal_position q = {.hand = {"1大↑ 2小↑", "3同↑", "ALL"},
+                        .discarded = {"", "8小↑"},
+                        .stack = {"1同↕ 8同↑"},
+                        .cond_from = {0}};
+    arrange(st, &q);
+    bury_deck_in_use(st, 0);
+    apply_text(st, 0, "pass");
+    assert_false(asobi_state_terminal(st));
+    assert_true(holds(st, 0, "8小↑")); /* and it answers 同8 */
     asobi_state_free(st);
 }
 
@@ -604,14 +883,20 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup_deals_four_and_builds_the_questions),
         cmocka_unit_test(test_modes_and_player_counts),
+        cmocka_unit_test(test_twin_same_condition_option),
         cmocka_unit_test(test_play_answers_a_question),
         cmocka_unit_test(test_arrows_up_and_both),
         cmocka_unit_test(test_all_card),
-        cmocka_unit_test(test_all_on_all_and_pointing_at_an_all),
+        cmocka_unit_test(test_after_an_all_a_number_card_covers_it),
+        cmocka_unit_test(test_pointing_at_an_all),
+        cmocka_unit_test(test_point_below_never_at_a_fully_covered_card),
         cmocka_unit_test(test_hand_limit_discard),
         cmocka_unit_test(test_refill_when_one_card_is_left),
         cmocka_unit_test(test_empty_deck_draws_nothing),
+        cmocka_unit_test(test_discards_refill_an_empty_deck),
         cmocka_unit_test(test_octo_declaration),
+        cmocka_unit_test(test_octo_may_be_declared_late),
+        cmocka_unit_test(test_menus_offer_octo_first),
         cmocka_unit_test(test_two_rounds_of_passes_allow_the_lay),
         cmocka_unit_test(test_override),
         cmocka_unit_test(test_override_equal_numbers_and_all),

@@ -1,0 +1,390 @@
+/* protocol.c — the engine protocol (docs/protocol.md): requests in, library calls, replies out. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "protocol/protocol.h"
+
+/* Why a layer of its own
+ * ----------------------
+ * `asobi engine` (a JSON line per request on stdin) and `asobi serve` (the
+ * same requests over HTTP and WebSockets) must answer alike: the same codes,
+ * the same messages, the same checks in the same order. So both call the
+ * functions below and never the library directly for anything a client
+ * asks. This file knows nothing of files, sockets or threads: it turns a
+ * JSON request into library calls and a JSON reply. */
+
+struct protocol_session {
+    asobi_match *match; /* NULL until "new" or "load" */
+    bool quit;
+};
+
+json_t *protocol_error_reply(int code, const char *message)
+{
+    return json_pack("{s:b, s:{s:s, s:s}}", "ok", 0, "error", "code", asobi_code_name(code), "message",
+                     message);
+}
+
+json_t *protocol_error_from(const asobi_error *err) { return protocol_error_reply(err->code, err->message); }
+
+json_t *protocol_errorf(int code, const char *fmt, ...)
+{
+    char msg[ASOBI_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return protocol_error_reply(code, msg);
+}
+
+static json_t *ok_reply(void) { return json_pack("{s:b}", "ok", 1); }
+
+static json_t *to_move_reply(const asobi_match *m)
+{
+    const asobi_state *s = asobi_match_state(m);
+    json_t *r = ok_reply();
+    json_object_set_new(r, "to_move", asobi_json_seats(asobi_state_to_move(s)));
+    json_object_set_new(r, "terminal", json_boolean(asobi_state_terminal(s)));
+    return r;
+}
+
+/* A seat field: an integer that names a seat of the current game. With
+ * allow_all, null or absent means the all-seeing view. */
+static bool get_seat(const protocol_session *e, const json_t *req, bool allow_all, int *seat, json_t **reply)
+{
+    const json_t *v = json_object_get(req, "seat");
+    if (!v || json_is_null(v)) {
+        if (allow_all) {
+            *seat = ASOBI_ALL_SEEING;
+            return true;
+        }
+        *reply = protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seat\" (an integer) is required");
+        return false;
+    }
+    if (!json_is_integer(v)) {
+        *reply = protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seat\" must be an integer");
+        return false;
+    }
+    int players = asobi_state_players(asobi_match_state(e->match));
+    json_int_t k = json_integer_value(v);
+    if (k < 0 || k >= players) {
+        *reply = protocol_errorf(ASOBI_E_BAD_SEAT, "seat %lld does not exist (seats are 0 to %d)", (long long)k,
+                        players - 1);
+        return false;
+    }
+    *seat = (int)k;
+    return true;
+}
+
+static json_t *cmd_games(protocol_session *e, const json_t *req)
+{
+    (void)e;
+    (void)req;
+    json_t *list = json_array();
+    for (int i = 0; i < asobi_game_count(); i++)
+        json_array_append_new(list, asobi_game_describe(asobi_game_at(i)));
+    json_t *r = ok_reply();
+    json_object_set_new(r, "games", list);
+    json_t *bots = json_array();
+    for (const char *const *b = asobi_bot_names(); *b; b++)
+        json_array_append_new(bots, json_pack("{s:s, s:s}", "name", *b, "help", asobi_bot_help(*b)));
+    json_object_set_new(r, "bots", bots);
+    return r;
+}
+
+static json_t *started(protocol_session *e, asobi_match *m)
+{
+    asobi_match_free(e->match);
+    e->match = m;
+    json_t *r = to_move_reply(m);
+    const asobi_state *s = asobi_match_state(m);
+    json_object_set_new(r, "game", json_string(asobi_game_name(asobi_state_game(s))));
+    json_object_set_new(r, "players", json_integer(asobi_state_players(s)));
+    json_object_set_new(r, "seed", json_integer((json_int_t)asobi_match_seed(m)));
+    json_object_set_new(r, "options", json_deep_copy(asobi_match_options(m)));
+    return r;
+}
+
+static json_t *cmd_new(protocol_session *e, const json_t *req)
+{
+    const json_t *game = json_object_get(req, "game"), *players = json_object_get(req, "players");
+    const json_t *seed = json_object_get(req, "seed"), *options = json_object_get(req, "options");
+    if (!json_is_string(game))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"game\" (a string) is required");
+    const asobi_game_def *def = asobi_game_find(json_string_value(game));
+    if (!def)
+        return protocol_errorf(ASOBI_E_UNKNOWN_GAME, "there is no game \"%.60s\"", json_string_value(game));
+    if (players && !json_is_integer(players))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"players\" must be an integer");
+    if (seed && !json_is_integer(seed) && !json_is_null(seed))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seed\" must be an integer");
+    if (options && !json_is_object(options) && !json_is_null(options))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"options\" must be an object");
+    json_int_t np = players ? json_integer_value(players) : asobi_game_min_players(def);
+    if (np < asobi_game_min_players(def) || np > asobi_game_max_players(def)) {
+        return protocol_errorf(ASOBI_E_BAD_PLAYERS, "%s is for %d to %d players, not %lld", asobi_game_title(def),
+                      asobi_game_min_players(def), asobi_game_max_players(def), (long long)np);
+    }
+    uint64_t s = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed();
+    asobi_error err;
+    asobi_match *m = asobi_match_new(asobi_game_name(def), (int)np, json_is_object(options) ? options : NULL,
+                                     s, &err);
+    if (!m)
+        return protocol_error_from(&err);
+    return started(e, m);
+}
+
+static json_t *cmd_load(protocol_session *e, const json_t *req)
+{
+    const json_t *record = json_object_get(req, "record");
+    if (!json_is_object(record))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"record\" (an object) is required");
+    asobi_error err;
+    asobi_match *m = asobi_match_load(record, &err);
+    if (!m)
+        return protocol_error_from(&err);
+    return started(e, m);
+}
+
+json_t *protocol_legal_actions(const asobi_state *s, int seat)
+{
+    json_t *list = json_array();
+    if (!(asobi_state_to_move(s) & (1u << seat)))
+        return list;
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    int *ids = malloc((size_t)max * sizeof *ids);
+    int n = ids ? asobi_state_legal(s, seat, ids) : 0;
+    char text[256];
+    for (int i = 0; i < n; i++) {
+        asobi_state_action_text(s, seat, ids[i], text, sizeof text);
+        json_array_append_new(list, json_pack("{s:i, s:s}", "id", ids[i], "text", text));
+    }
+    free(ids);
+    return list;
+}
+
+static json_t *cmd_legal(protocol_session *e, const json_t *req)
+{
+    int seat;
+    json_t *reply;
+    if (!get_seat(e, req, false, &seat, &reply))
+        return reply;
+    json_t *r = ok_reply();
+    json_object_set_new(r, "seat", json_integer(seat));
+    json_object_set_new(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
+    return r;
+}
+
+int protocol_act(asobi_match *m, int seat, const json_t *action, asobi_error *err)
+{
+    if (json_is_string(action))
+        return asobi_match_act_text(m, seat, json_string_value(action), err);
+    if (!json_is_integer(action))
+        return asobi_fail(err, ASOBI_E_BAD_REQUEST, "\"action\" (a text or an integer id) is required");
+    json_int_t id = json_integer_value(action);
+    int max = asobi_game_max_actions(asobi_state_game(asobi_match_state(m)));
+    if (id >= 0 && id < max)
+        return asobi_match_act(m, seat, (int)id, err);
+    /* turn errors come first, as for any other action */
+    int rc = asobi_state_may_act(asobi_match_state(m), seat, err);
+    if (rc == ASOBI_OK)
+        rc = asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "action id %lld is out of range (0 to %d)", (long long)id,
+                        max - 1);
+    return rc;
+}
+
+static json_t *cmd_act(protocol_session *e, const json_t *req)
+{
+    int seat;
+    json_t *reply;
+    if (!get_seat(e, req, false, &seat, &reply))
+        return reply;
+    asobi_error err;
+    if (protocol_act(e->match, seat, json_object_get(req, "action"), &err) != ASOBI_OK)
+        return protocol_error_from(&err);
+    return to_move_reply(e->match);
+}
+
+static json_t *cmd_view(protocol_session *e, const json_t *req)
+{
+    int seat;
+    json_t *reply;
+    if (!get_seat(e, req, true, &seat, &reply))
+        return reply;
+    const json_t *format = json_object_get(req, "format");
+    if (format && !(json_is_string(format) && (strcmp(json_string_value(format), "json") == 0 ||
+                                               strcmp(json_string_value(format), "text") == 0)))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"format\" is \"json\" (default) or \"text\"");
+    json_t *r = ok_reply();
+    if (format && strcmp(json_string_value(format), "text") == 0) {
+        char *text = asobi_state_render(asobi_match_state(e->match), seat);
+        json_object_set_new(r, "text", json_string(text ? text : ""));
+        free(text);
+    } else {
+        json_object_set_new(r, "view", asobi_state_view(asobi_match_state(e->match), seat));
+    }
+    return r;
+}
+
+json_t *protocol_result(const asobi_state *s)
+{
+    asobi_result res;
+    asobi_state_result(s, &res);
+    json_t *scores = json_array(), *ranks = json_array();
+    for (int i = 0; i < res.players; i++) {
+        json_array_append_new(scores, json_real(res.score[i]));
+        json_array_append_new(ranks, json_integer(res.rank[i]));
+    }
+    return json_pack("{s:b, s:o, s:o, s:o}", "terminal", res.terminal, "scores", scores, "ranks", ranks,
+                     "winners", res.terminal ? asobi_json_seats(res.winners) : json_array());
+}
+
+static json_t *cmd_result(protocol_session *e, const json_t *req)
+{
+    (void)req;
+    json_t *r = ok_reply(), *res = protocol_result(asobi_match_state(e->match));
+    json_object_update(r, res);
+    json_decref(res);
+    return r;
+}
+
+static json_t *cmd_record(protocol_session *e, const json_t *req)
+{
+    (void)req;
+    json_t *r = ok_reply();
+    json_object_set_new(r, "record", asobi_match_record(e->match));
+    return r;
+}
+
+/* A bot's choice for a seat, without playing it: {"cmd":"suggest","seat":0,"bot":"random"}. */
+static json_t *cmd_suggest(protocol_session *e, const json_t *req)
+{
+    int seat;
+    json_t *reply;
+    if (!get_seat(e, req, false, &seat, &reply))
+        return reply;
+    const json_t *spec = json_object_get(req, "bot");
+    const json_t *seed = json_object_get(req, "seed");
+    if (spec && !json_is_string(spec))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"bot\" must be a bot spec string");
+    if (seed && !json_is_integer(seed))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seed\" must be an integer");
+    const asobi_state *s = asobi_match_state(e->match);
+    asobi_error err;
+    if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
+        return protocol_error_from(&err);
+    asobi_bot *bot = asobi_bot_new(spec ? json_string_value(spec) : "random", asobi_state_game(s),
+                                   asobi_state_players(s), seat,
+                                   seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(), &err);
+    if (!bot)
+        return protocol_error_from(&err);
+    int id = asobi_bot_choose(bot, s, &err);
+    asobi_bot_free(bot);
+    if (id < 0)
+        return protocol_error_from(&err);
+    char text[256];
+    asobi_state_action_text(s, seat, id, text, sizeof text);
+    json_t *r = ok_reply();
+    json_object_set_new(r, "action", json_pack("{s:i, s:s}", "id", id, "text", text));
+    return r;
+}
+
+static json_t *cmd_quit(protocol_session *e, const json_t *req)
+{
+    (void)req;
+    e->quit = true;
+    return ok_reply();
+}
+
+typedef struct protocol_command {
+    const char *name;
+    json_t *(*run)(protocol_session *e, const json_t *req);
+    bool needs_game;
+} protocol_command;
+
+static const protocol_command commands[] = {
+    {"games", cmd_games, false},   {"new", cmd_new, false},       {"load", cmd_load, false},
+    {"legal", cmd_legal, true},    {"act", cmd_act, true},        {"view", cmd_view, true},
+    {"result", cmd_result, true},  {"record", cmd_record, true},  {"suggest", cmd_suggest, true},
+    {"quit", cmd_quit, false},
+};
+
+/* One request line to one reply object. */
+json_t *protocol_handle_line(protocol_session *e, const char *line, size_t len)
+{
+    json_error_t jerr;
+    json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req)
+        return protocol_errorf(ASOBI_E_BAD_JSON, "not valid JSON: %s", jerr.text);
+    json_t *reply;
+    const json_t *cmd = json_object_get(req, "cmd");
+    if (!json_is_object(req)) {
+        reply = protocol_error_reply(ASOBI_E_BAD_JSON, "a request is a JSON object");
+    } else if (!json_is_string(cmd)) {
+        reply = protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"cmd\" (a string) is required");
+    } else {
+        reply = NULL;
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !reply; i++) {
+            if (strcmp(commands[i].name, json_string_value(cmd)) != 0)
+                continue;
+            if (commands[i].needs_game && !e->match)
+                reply = protocol_error_reply(ASOBI_E_NO_GAME, "no game yet: send \"new\" or \"load\" first");
+            else
+                reply = commands[i].run(e, req);
+        }
+        if (!reply)
+            reply = protocol_errorf(ASOBI_E_UNKNOWN_CMD, "unknown command \"%.60s\"", json_string_value(cmd));
+    }
+    const json_t *id = json_is_object(req) ? json_object_get(req, "id") : NULL;
+    if (id)
+        json_object_set(reply, "id", (json_t *)id);
+    json_decref(req);
+    return reply;
+}
+
+
+protocol_session *protocol_session_new(void) { return calloc(1, sizeof(protocol_session)); }
+
+void protocol_session_free(protocol_session *e)
+{
+    if (!e)
+        return;
+    asobi_match_free(e->match);
+    free(e);
+}
+
+bool protocol_session_quit(const protocol_session *e) { return e->quit; }
+
+const asobi_match *protocol_session_match(const protocol_session *e) { return e->match; }
+
+uint64_t protocol_fresh_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+    asobi_rng r;
+    asobi_rng_seed(&r, x);
+    return asobi_rng_next(&r) >> 1; /* below 2^63: easy to type back */
+}
+
+char *protocol_reply_text(const json_t *reply)
+{
+    char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+    if (text)
+        return text;
+    /* A reply jansson cannot write (it refuses invalid UTF-8, for one) is a
+     * bug of ours: answer with a reply that is always valid, keeping "id"
+     * when it can be written on its own. */
+    json_t *err = protocol_error_reply(ASOBI_E_INTERNAL, "the reply could not be built (a bug in asobi)");
+    const json_t *id = reply ? json_object_get(reply, "id") : NULL;
+    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (id_text)
+        json_object_set(err, "id", (json_t *)id);
+    free(id_text);
+    text = json_dumps(err, JSON_COMPACT);
+    json_decref(err);
+    return text ? text : strdup("{\"ok\":false,\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}");
+}

@@ -1,0 +1,55 @@
+/* protocol.h — the engine protocol's request handling, shared by `asobi engine` and `asobi serve`. */
+#ifndef ASOBI_PROTOCOL_H
+#define ASOBI_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "asobi/asobi.h"
+
+/* Every request and reply is documented in docs/protocol.md; the error codes
+ * are the library's (asobi_code_name). A reply is always a JSON object with
+ * "ok"; a refused request changes nothing. */
+
+/* Lines longer than this are refused (ASOBI_E_LINE_TOO_LONG) without being
+ * held in memory whole. */
+#define PROTOCOL_LINE_MAX (1u << 20)
+
+/* One client's conversation: the game it drives (one at a time). */
+typedef struct protocol_session protocol_session;
+
+protocol_session *protocol_session_new(void);
+void protocol_session_free(protocol_session *session);
+/* True once the client sent "quit". */
+bool protocol_session_quit(const protocol_session *session);
+/* The session's game, NULL before "new" or "load". */
+const asobi_match *protocol_session_match(const protocol_session *session);
+
+/* One request (the text of one line, without its newline) to one reply;
+ * never NULL. The caller owns the reply. */
+json_t *protocol_handle_line(protocol_session *session, const char *line, size_t len);
+
+/* The reply as one line of compact JSON (malloc'd, never NULL): a reply that
+ * cannot be written becomes an "internal" error reply. */
+char *protocol_reply_text(const json_t *reply);
+
+/* The pieces a server needs to answer as the engine does. */
+json_t *protocol_error_reply(int code, const char *message);
+json_t *protocol_error_from(const asobi_error *err);
+json_t *protocol_errorf(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* [{"id","text"}] of seat's legal actions; empty when seat is not to move. */
+json_t *protocol_legal_actions(const asobi_state *state, int seat);
+/* Play action (a text or an integer id) for seat; on refusal err says why
+ * and the match is unchanged. */
+int protocol_act(asobi_match *match, int seat, const json_t *action, asobi_error *err);
+/* {"terminal","scores","ranks","winners"} */
+json_t *protocol_result(const asobi_state *state);
+/* A seed for when the client gives none: from the clock and the process id. */
+uint64_t protocol_fresh_seed(void);
+
+#endif
