@@ -19,6 +19,7 @@ int cli_bench(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_bots(int argc, char **argv);
 int cli_arena(int argc, char **argv);
+int cli_rules(int argc, char **argv);
 
 /* Parse a whole decimal number; false (and a message on stderr naming
  * what) when text is not one or is outside [min, max]. */
@@ -69,5 +70,23 @@ void cli_progress(long done, long total, double elapsed);
 
 /* Seconds since an arbitrary start (monotonic). */
 double cli_now(void);
+
+/* A record's actions as viewer (a seat, or ASOBI_ALL_SEEING) saw them
+ * happen: a NULL-terminated array of *count malloc'd texts, the seat's own
+ * actions in full and the others' in their public form (cli_log.c). What a
+ * command shows a seat of a game's history must come from here, never from
+ * the record, which holds every hidden card. NULL (err set) when the record
+ * does not replay. */
+char **cli_seat_log(const json_t *record, int viewer, int *count, asobi_error *err);
+void cli_free_log(char **lines);
+/* The game's short legend (strength order, symbols, phases) in lang "en"
+ * or "ja"; false for a game without one (cli_legend.c). */
+bool cli_print_legend(FILE *out, const char *game, const char *lang);
+/* "ja" when the environment's locale (LC_ALL, LC_MESSAGES, LANG) is
+ * Japanese, else "en". */
+const char *cli_default_lang(void);
+
+/* Print the match so far as viewer saw it, numbered; false if it cannot. */
+bool cli_print_seat_log(const asobi_match *match, int viewer);
 
 #endif

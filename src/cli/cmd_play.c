@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -23,12 +24,14 @@ static void play_usage(FILE *out)
             "                  bot at about a second a move: psycle-nash for 2-player PSYCLE,\n"
             "                  ismcts:time=1 elsewhere, which plays out with the game's\n"
             "                  heuristic in Time Masters and NINJA). See 'asobi bots'.\n"
-            "  --seed S        the game's seed (default: a fresh one, printed at the start)\n"
+            "  --seed S        the game's seed (default: a fresh one; it decides every hidden\n"
+            "                  card, so it is printed when the game is over)\n"
             "  --opt KEY=VALUE a game option (see 'asobi games'); --options takes a JSON object\n"
             "  --record FILE   write the game's record there when it ends or you quit\n"
             "  --quiet         with --seat none: print only the result\n"
-            "At your prompt: the number of a listed action or its text; 'view' prints your\n"
-            "view as JSON, 'record' the record so far, 'help' this list, 'quit' leaves.\n");
+            "At your prompt: the number (or letter) of a listed action or its text; 'view'\n"
+            "prints your view as JSON, 'record' the game so far as you saw it, 'help' or\n"
+            "'rules' the commands and a short legend of the game, 'quit' leaves.\n");
 }
 
 static void print_render(const asobi_state *s, int seat)
@@ -56,24 +59,229 @@ static bool read_line(char *buf, size_t cap)
     return true;
 }
 
+/* How the menu of legal actions is labelled. Numbers, unless the game reads
+ * a bare number as an action of its own (PSYCLE's "3" is the card 3): then
+ * the number must mean that action, so the menu uses letters, or, when
+ * there are more actions than letters a to p (q quits), lists the texts. */
+typedef enum menu_labels { LABEL_NUMBERS, LABEL_LETTERS, LABEL_NONE } menu_labels;
+
+static menu_labels choose_labels(const asobi_state *s, int seat, int n)
+{
+    for (int i = 1; i <= n; i++) {
+        char number[16];
+        int id;
+        asobi_error err;
+        snprintf(number, sizeof number, "%d", i);
+        if (asobi_state_parse_action(s, seat, number, &id, &err) == ASOBI_OK)
+            return n <= 16 ? LABEL_LETTERS : LABEL_NONE; /* a..p: 'q' quits */
+    }
+    return LABEL_NUMBERS;
+}
+
+/* The menu line an entry names (0-based), or -1 if it names none. A
+ * number out of range is reported, and *refused set. */
+static int menu_pick(const char *p, menu_labels labels, int n, bool *refused)
+{
+    *refused = false;
+    if (labels == LABEL_LETTERS && p[0] >= 'a' && p[0] <= 'z' && p[1] == '\0') {
+        if (p[0] - 'a' < n)
+            return p[0] - 'a';
+        printf("There is no action %s: choose from a to %c.\n", p, 'a' + n - 1);
+        *refused = true;
+        return -1;
+    }
+    if (labels != LABEL_NUMBERS)
+        return -1;
+    char *end;
+    long pick = strtol(p, &end, 10);
+    if (*end != '\0' || end == p)
+        return -1;
+    if (pick < 1 || pick > n) {
+        printf("There is no action %s: choose from 1 to %d.\n", p, n);
+        *refused = true;
+        return -1;
+    }
+    return (int)pick - 1;
+}
+
+/* The menu: the legal actions, each with its text, in the order a person
+ * reads the table: grouped by their first word (play, override, ...) in the
+ * order the game lists them, and within a group in the order the seat's
+ * hand is shown (the view's own "hand", when it has one). */
+typedef struct menu_entry {
+    int id;
+    int group, hand_pos, order;
+    char text[256];
+} menu_entry;
+
+/* The seat's hand as its view lists it (players[seat].hand or hand), or NULL. */
+static const json_t *view_hand(const json_t *view, int seat)
+{
+    const json_t *players = json_object_get(view, "players");
+    const json_t *hand = json_object_get(json_array_get(players, (size_t)seat), "hand");
+    if (!json_is_array(hand))
+        hand = json_object_get(view, "hand");
+    return json_is_array(hand) ? hand : NULL;
+}
+
+/* Where the first card an action names lies in the hand (words after the verb). */
+static int hand_position(const json_t *hand, const char *text)
+{
+    if (!hand)
+        return 0;
+    const char *w = strchr(text, ' ');
+    while (w) {
+        w++;
+        size_t len = strcspn(w, " ");
+        for (size_t i = 0; i < json_array_size(hand); i++) {
+            const char *card = json_string_value(json_array_get(hand, i));
+            if (card && strlen(card) == len && strncmp(card, w, len) == 0)
+                return (int)i;
+        }
+        w = strchr(w, ' ');
+    }
+    return (int)json_array_size(hand);
+}
+
+static int by_menu_order(const void *pa, const void *pb)
+{
+    const menu_entry *a = pa, *b = pb;
+    if (a->group != b->group)
+        return a->group - b->group;
+    if (a->hand_pos != b->hand_pos)
+        return a->hand_pos - b->hand_pos;
+    return a->order - b->order;
+}
+
+static int build_menu(const asobi_state *s, int seat, menu_entry *menu)
+{
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    int *ids = malloc((size_t)max * sizeof *ids);
+    int n = asobi_state_legal(s, seat, ids);
+    json_t *view = asobi_state_view(s, seat);
+    const json_t *hand = view_hand(view, seat);
+    char verbs[64][32];
+    int nverbs = 0;
+    for (int i = 0; i < n; i++) {
+        menu_entry *e = &menu[i];
+        e->id = ids[i];
+        e->order = i;
+        asobi_state_action_text(s, seat, ids[i], e->text, sizeof e->text);
+        size_t len = strcspn(e->text, " ");
+        len = len < sizeof verbs[0] - 1 ? len : sizeof verbs[0] - 1;
+        e->group = nverbs;
+        for (int g = 0; g < nverbs; g++)
+            if (strlen(verbs[g]) == len && strncmp(verbs[g], e->text, len) == 0)
+                e->group = g;
+        if (e->group == nverbs && nverbs < 64) {
+            memcpy(verbs[nverbs], e->text, len);
+            verbs[nverbs++][len] = '\0';
+        }
+        e->hand_pos = hand_position(hand, e->text);
+    }
+    qsort(menu, (size_t)n, sizeof *menu, by_menu_order);
+    json_decref(view);
+    free(ids);
+    return n;
+}
+
+/* A long menu folds its big groups into one line each: 40 ways to override
+ * are listed when the person types "override" (or any start of a text). */
+enum { MENU_FOLD_ABOVE = 20, GROUP_FOLD_ABOVE = 10 };
+
+static void print_entry(const menu_entry *e, int i, menu_labels labels)
+{
+    if (labels == LABEL_NUMBERS)
+        printf("  %2d) %s\n", i + 1, e->text);
+    else if (labels == LABEL_LETTERS)
+        printf("   %c) %s\n", 'a' + i, e->text);
+    else
+        printf("    %s\n", e->text);
+}
+
+static void print_menu(int seat, const menu_entry *menu, int n, menu_labels labels)
+{
+    printf("\nYour move, seat %d. Legal actions%s:\n", seat,
+           labels == LABEL_NONE ? " (type one)" : labels == LABEL_LETTERS ? " (a letter or the text)" : "");
+    for (int i = 0; i < n;) {
+        int end = i;
+        while (end < n && menu[end].group == menu[i].group)
+            end++;
+        if (n > MENU_FOLD_ABOVE && end - i > GROUP_FOLD_ABOVE) {
+            int verb = (int)strcspn(menu[i].text, " ");
+            printf("      %.*s ... (%d ways: type \"%.*s\" to list them)\n", verb, menu[i].text, end - i, verb,
+                   menu[i].text);
+        } else {
+            for (int k = i; k < end; k++)
+                print_entry(&menu[k], k, labels);
+        }
+        i = end;
+    }
+}
+
+/* Whether text begins with the whole words of prefix (len bytes). */
+static bool starts_with_words(const char *text, const char *prefix, size_t len)
+{
+    return strncasecmp(text, prefix, len) == 0 && text[len] == ' ';
+}
+
+/* When the entry is the start of action texts (whole words, not itself an
+ * action): list them, with their labels; when there are many, one line per
+ * next word ("override 7小↑ ... (12 ways)"), to be narrowed the same way.
+ * Returns how many actions it begins. */
+static int list_matching(const menu_entry *menu, int n, const char *p, menu_labels labels)
+{
+    size_t len = strlen(p);
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcasecmp(menu[i].text, p) == 0)
+            return 0;
+        count += starts_with_words(menu[i].text, p, len);
+    }
+    if (count == 0)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (!starts_with_words(menu[i].text, p, len))
+            continue;
+        if (count <= MENU_FOLD_ABOVE) {
+            print_entry(&menu[i], i, labels);
+            continue;
+        }
+        /* the words up to and including the next one, and how many share them */
+        size_t upto = len + 1 + strcspn(menu[i].text + len + 1, " ");
+        bool seen = false;
+        int same = 0;
+        for (int k = 0; k < n; k++)
+            if (strncmp(menu[k].text, menu[i].text, upto) == 0 &&
+                (menu[k].text[upto] == ' ' || menu[k].text[upto] == '\0')) {
+                seen |= k < i;
+                same++;
+            }
+        if (seen)
+            continue;
+        if (same == 1)
+            print_entry(&menu[i], i, labels);
+        else
+            printf("      %.*s ... (%d ways)\n", (int)upto, menu[i].text, same);
+    }
+    return count;
+}
+
 /* The person's turn: list the legal actions, read until one is accepted.
  * Returns false when the person quits or input ends. */
 static bool human_turn(asobi_match *m, int seat)
 {
     const asobi_state *s = asobi_match_state(m);
     int max = asobi_game_max_actions(asobi_state_game(s));
-    int *ids = malloc((size_t)max * sizeof *ids);
-    char text[256], line[1024];
+    menu_entry *menu = malloc((size_t)max * sizeof *menu);
+    char line[1024];
     bool ok = false;
     printf("\n");
     print_render(s, seat);
+    int n = build_menu(s, seat, menu);
+    menu_labels labels = choose_labels(s, seat, n);
+    print_menu(seat, menu, n, labels);
     for (;;) {
-        int n = asobi_state_legal(s, seat, ids);
-        printf("\nYour move, seat %d. Legal actions:\n", seat);
-        for (int i = 0; i < n; i++) {
-            asobi_state_action_text(s, seat, ids[i], text, sizeof text);
-            printf("  %2d) %s\n", i + 1, text);
-        }
         printf("> ");
         fflush(stdout);
         if (!read_line(line, sizeof line))
@@ -81,40 +289,52 @@ static bool human_turn(asobi_match *m, int seat)
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
+        for (size_t len = strlen(p); len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t');)
+            p[--len] = '\0';
         if (!*p)
             continue;
         if (strcmp(p, "quit") == 0 || strcmp(p, "q") == 0 || strcmp(p, "exit") == 0)
             break;
-        if (strcmp(p, "help") == 0 || strcmp(p, "?") == 0) {
-            printf("Type the number of an action or its text. 'view': your view as JSON; 'record': the\n"
-                   "record so far; 'board': show the table again; 'quit': leave the game.\n");
+        if (strcmp(p, "help") == 0 || strcmp(p, "?") == 0 || strcmp(p, "rules") == 0) {
+            printf("%s, or its text; the start of a text lists the actions it begins.\n"
+                   "'view': your view as JSON; 'record': the game so far as you saw it; 'board': the\n"
+                   "table and the menu again; 'quit': leave the game.\n\n",
+                   labels == LABEL_NUMBERS   ? "Type the number of an action"
+                   : labels == LABEL_LETTERS ? "Type the letter of an action"
+                                             : "Type one of the listed actions");
+            cli_print_legend(stdout, asobi_game_name(asobi_state_game(s)), cli_default_lang());
             continue;
         }
         if (strcmp(p, "board") == 0) {
             print_render(s, seat);
+            print_menu(seat, menu, n, labels);
             continue;
         }
-        if (strcmp(p, "view") == 0 || strcmp(p, "record") == 0) {
-            json_t *j = p[0] == 'v' ? asobi_state_view(s, seat) : asobi_match_record(m);
+        if (strcmp(p, "view") == 0) {
+            json_t *j = asobi_state_view(s, seat);
             char *dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
             puts(dump);
             free(dump);
             json_decref(j);
             continue;
         }
+        if (strcmp(p, "record") == 0) {
+            /* never the record itself: it holds every face-down card */
+            cli_print_seat_log(m, seat);
+            continue;
+        }
         asobi_error err;
         int rc;
-        char *end;
-        long pick = strtol(p, &end, 10);
-        if (*end == '\0' && end != p) {
-            if (pick < 1 || pick > n) {
-                printf("There is no action %s: choose from 1 to %d.\n", p, n);
-                continue;
-            }
-            rc = asobi_match_act(m, seat, ids[pick - 1], &err);
-        } else {
+        bool refused;
+        int line_no = menu_pick(p, labels, n, &refused);
+        if (refused)
+            continue;
+        if (line_no < 0 && list_matching(menu, n, p, labels) > 0)
+            continue;
+        if (line_no >= 0)
+            rc = asobi_match_act(m, seat, menu[line_no].id, &err);
+        else
             rc = asobi_match_act_text(m, seat, p, &err);
-        }
         if (rc != ASOBI_OK) {
             printf("Not accepted: %s\n", err.message);
             continue;
@@ -122,8 +342,21 @@ static bool human_turn(asobi_match *m, int seat)
         ok = true;
         break;
     }
-    free(ids);
+    free(menu);
     return ok;
+}
+
+/* Once the game is over for the people at the terminal: the seed, which
+ * was kept from them while it could reveal the hidden cards, and how to see
+ * the whole game. */
+static void print_seed_at_end(const asobi_match *m, const char *record_path)
+{
+    printf("\nThe seed was %llu", (unsigned long long)asobi_match_seed(m));
+    if (record_path)
+        printf(". Record written to %s; the whole game, every hidden card included: asobi replay %s\n",
+               record_path, record_path);
+    else
+        printf(" (--record FILE keeps the whole game for asobi replay)\n");
 }
 
 /* The opponents when --bots is not given: the strongest practical bot at a
@@ -254,7 +487,12 @@ int cli_play(int argc, char **argv)
         goto cleanup;
 
     if (!quiet) {
-        printf("%s, %ld players, seed %llu.", asobi_game_title(game), players, (unsigned long long)seed);
+        /* The seed decides every hidden card: a person learns it only at the
+         * end (print_seed_at_end), a spectator sees everything anyway. */
+        printf("%s, %ld players", asobi_game_title(game), players);
+        if (spectate)
+            printf(", seed %llu", (unsigned long long)seed);
+        printf(".");
         for (int i = 0; i < players; i++)
             printf(" seat %d: %s%s", i, bots[i] ? asobi_bot_spec(bots[i]) : several ? "a person" : "you",
                    i + 1 < players ? "," : "\n");
@@ -310,7 +548,10 @@ int cli_play(int argc, char **argv)
         printf("\n");
         cli_print_result(s);
     }
-    if (record_path && cli_write_record(m, record_path) && !quiet)
+    bool written = record_path && cli_write_record(m, record_path);
+    if (!spectate && (quit || status == 0))
+        print_seed_at_end(m, written ? record_path : NULL);
+    else if (written && !quiet)
         printf("Record written to %s (replay it with: asobi replay %s)\n", record_path, record_path);
 cleanup:
     for (int i = 0; i < ASOBI_MAX_SEATS; i++)

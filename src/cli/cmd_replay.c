@@ -14,7 +14,9 @@ static void replay_usage(FILE *out)
             "\n"
             "Replay a record (as written by 'asobi play --record' or the engine's \"record\").\n"
             "  default    print every action, then the final table and result\n"
-            "  --seat K   show the table as seat K sees it (default: all, the all-seeing view)\n"
+            "  --seat K   show only what seat K saw at each step: its view of the table, its own\n"
+            "             actions in full and the others' as they were announced to it, no seed\n"
+            "             (default: all, the all-seeing view and every action in full)\n"
             "  --at N     show the table after the first N actions and stop\n"
             "  --step     step through: Enter = next, b = back, g N = go to action N, q = quit\n"
             "  --json     with --at: print the view as JSON instead of text\n"
@@ -37,12 +39,13 @@ static void show(const asobi_match *m, int seat, bool json)
     free(text);
 }
 
-static void print_action(const asobi_match *m, int i)
+/* Action i as the chosen seat saw it: log holds the texts (cli_seat_log). */
+static void print_action(const asobi_match *m, char *const *log, int i)
 {
-    printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), asobi_match_action_text(m, i));
+    printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), log[i]);
 }
 
-static int step_through(const json_t *record, int total, int seat)
+static int step_through(const json_t *record, char *const *log, int total, int seat)
 {
     int at = 0;
     char line[128];
@@ -55,7 +58,7 @@ static int step_through(const json_t *record, int total, int seat)
         }
         printf("\n--- after %d of %d actions ---\n", at, total);
         if (at > 0)
-            print_action(m, at - 1);
+            print_action(m, log, at - 1);
         show(m, seat, false);
         if (at == total)
             cli_print_result(asobi_match_state(m));
@@ -126,19 +129,32 @@ int cli_replay(int argc, char **argv)
         json_decref(record);
         return 2;
     }
+    /* With --seat, every action is told as that seat saw it happen */
+    int logged = 0;
+    char **log = cli_seat_log(record, (int)seat, &logged, &err);
+    if (!log) {
+        fprintf(stderr, "asobi: %s: %s\n", argv[optind], err.message);
+        asobi_match_free(m);
+        json_decref(record);
+        return 1;
+    }
     int status = 0;
     if (step) {
-        status = step_through(record, total, (int)seat);
+        status = step_through(record, log, total, (int)seat);
     } else if (at >= 0) {
         asobi_match *p = asobi_match_load_prefix(record, (int)(at > total ? total : at), &err);
         show(p, (int)seat, json);
         asobi_match_free(p);
     } else {
         const json_t *game = json_object_get(record, "game");
-        printf("%s, %d players, seed %llu, %d actions\n", json_string_value(game),
-               asobi_state_players(asobi_match_state(m)), (unsigned long long)asobi_match_seed(m), total);
+        printf("%s, %d players", json_string_value(game), asobi_state_players(asobi_match_state(m)));
+        if (seat == ASOBI_ALL_SEEING) /* the seed decides every hidden card */
+            printf(", seed %llu", (unsigned long long)asobi_match_seed(m));
+        else
+            printf(", as seat %ld saw it", seat);
+        printf(", %d actions\n", total);
         for (int i = 0; i < total; i++) {
-            print_action(m, i);
+            print_action(m, log, i);
             if (verbose) {
                 asobi_match *p = asobi_match_load_prefix(record, i + 1, &err);
                 show(p, (int)seat, false);
@@ -148,6 +164,7 @@ int cli_replay(int argc, char **argv)
         show(m, (int)seat, false);
         cli_print_result(asobi_match_state(m));
     }
+    cli_free_log(log);
     asobi_match_free(m);
     json_decref(record);
     return status;

@@ -21,6 +21,7 @@ static const subcommand subcommands[] = {
     {"replay", cli_replay, "print or step through a recorded game"},
     {"games", cli_games, "list the games, their player counts and options (--json)"},
     {"bots", cli_bots, "list the bots and their parameters"},
+    {"rules", cli_rules, "a short legend of a game (--lang ja|en)"},
 };
 
 static void usage(FILE *out)

@@ -95,8 +95,20 @@ int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
     uint32_t to_move = asobi_state_to_move(s);
     if (to_move == 0)
         return asobi_fail(err, ASOBI_E_GAME_OVER, "the game is over");
-    if (!(to_move & (1u << seat)))
-        return asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "seat %d is not to move now", seat);
+    if (!(to_move & (1u << seat))) {
+        /* say whose turn it is: "not your turn: seat 2 is to move" */
+        char who[96] = "";
+        int len = 0, left = __builtin_popcount(to_move);
+        for (int i = 0; i < s->players && len < (int)sizeof who - 16; i++)
+            if (to_move & (1u << i)) {
+                left--;
+                len += snprintf(who + len, sizeof who - (size_t)len, "%s%d",
+                                len == 0 ? "" : left == 0 ? " and " : ", ", i);
+            }
+        return asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "not your turn: seat%s %s %s to move",
+                          __builtin_popcount(to_move) > 1 ? "s" : "", who,
+                          __builtin_popcount(to_move) > 1 ? "are" : "is");
+    }
     return ASOBI_OK;
 }
 

@@ -13,7 +13,7 @@ check() { # check NAME CONDITION...
 contains() { grep -q -- "$2" "$1"; }
 
 # every subcommand has --help and exits 0 with it
-for cmd in play engine sim bench replay; do
+for cmd in play engine sim bench replay rules; do
   "$asobi" $cmd --help >"$tmp/help" 2>&1; check "$cmd --help exit" test $? -eq 0
   check "$cmd --help text" contains "$tmp/help" "usage: asobi $cmd"
 done
@@ -40,18 +40,86 @@ echo '{"game":"psycle"' >"$tmp/broken.json"
 "$asobi" replay "$tmp/broken.json" >/dev/null 2>"$tmp/err"; check "broken record refused" test $? -eq 1
 
 # play as a person: bad entries get a message and a new prompt, never a crash
-printf 'play 9\nhello\n0\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --bots random --seed 3 >"$tmp/human" 2>&1
+printf 'play 9\nhello\nz\n99\nview\nhelp\n1\nquit\n' | "$asobi" play psycle --bots random --seed 3 >"$tmp/human" 2>&1
 check "human session exits 0" test $? -eq 0
 check "bad card refused" contains "$tmp/human" "no card 9"
 check "bad text refused" contains "$tmp/human" "not a PSYCLE action"
-check "bad number refused" contains "$tmp/human" "There is no action"
+check "bad menu letter refused" contains "$tmp/human" "There is no action z: choose from a to"
+check "a bare number out of range is no card" contains "$tmp/human" "no card 99"
 check "view shows JSON" contains "$tmp/human" '"victory_tiles"'
 check "quit leaves" contains "$tmp/human" "You left the game"
 check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
+
+# issue 12, leaks: what play prints for a seat comes from its view and public texts only
+# PSYCLE: 'record' lists the game as seat 0 saw it, the bots' face-down choices as such
+printf '3\nrecord\nquit\n' | "$asobi" play psycle --players 3 --bots random --seed 3 >"$tmp/leak" 2>&1
+check "record at the prompt: the others' choices face down" contains "$tmp/leak" "seat 1: chooses face down"
+check "record at the prompt: never the record itself" bash -c "! grep -q '\"action\"' '$tmp/leak'"
+check "record at the prompt: no other seat's card" bash -c "! grep -qE '^ +[0-9]+\. seat [12]: play' '$tmp/leak'"
+# the seed decides every hidden card: told at the end, not at the start
+check "no seed at the start of a game with a person" bash -c "! head -1 '$tmp/leak' | grep -q seed"
+check "the seed at the end" contains "$tmp/leak" "The seed was 3"
+# terminal: a bare number is the card, not a menu line (issue 12)
+check "a bare 3 plays the card 3" contains "$tmp/leak" "seat 0: play 3"
+check "PSYCLE's menu uses letters" contains "$tmp/leak" "a) play 0"
+# THE OCTAL (two people at one terminal): seat 1's record shows seat 0's discards face down
+(for i in $(seq 1 12); do echo 1; done; echo record; echo quit) |
+  "$asobi" play octal --bots random --seat 0,1 --seed 5 >"$tmp/leak_octal" 2>&1
+sed -n '/The game so far, as seat 1/,/Your move/p' "$tmp/leak_octal" >"$tmp/leak_octal_log"
+check "octal record: another seat's discard is face down" contains "$tmp/leak_octal_log" "seat 0: discard a card face down"
+check "octal record: its own discards in full" grep -qE 'seat 1: discard [1-8A]' "$tmp/leak_octal_log"
+check "octal record: never another seat's discarded card" bash -c "! grep -qE 'seat 0: discard [1-8A]' '$tmp/leak_octal_log'"
+# Time Masters: a bot's delay card goes face down (public_text)
+yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 3 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
+check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 1 (random): puts a card face down under timer"
+check "tm: never the delay card itself" bash -c "! grep -A1 'seat 1 (random): delay' '$tmp/leak_tm' | grep -q 'seat 1 (random): pick'"
+# replay --seat K: only what seat K saw at each step
+"$asobi" play octal --bots random --seat none --seed 3 --record "$tmp/octal.json" --quiet >/dev/null
+"$asobi" replay "$tmp/octal.json" --seat 1 >"$tmp/replay_seat"
+"$asobi" replay "$tmp/octal.json" >"$tmp/replay_all"
+check "replay (all-seeing) shows discards" grep -qE 'seat [02]: discard [1-8A]' "$tmp/replay_all"
+check "replay --seat 1: the others' discards face down" contains "$tmp/replay_seat" "discard a card face down"
+check "replay --seat 1: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_seat'"
+check "replay --seat 1: no seed" bash -c "! head -1 '$tmp/replay_seat' | grep -q seed"
+printf '\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nq\n' |
+  "$asobi" replay "$tmp/octal.json" --seat 1 --step >"$tmp/replay_step"
+check "replay --seat 1 --step: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_step'"
 : | "$asobi" play psycle --bots random --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
 yes 1 | head -400 | "$asobi" play psycle --bots random --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
 check "a full human game ends" contains "$tmp/full" "Result:"
 check "human record replays" "$asobi" replay "$tmp/human.json" --at 3 >/dev/null
+
+# issue 12, the terminal for people
+# a legend on demand: asobi rules GAME [--lang], and help/rules at the prompt
+"$asobi" rules psycle --lang en >"$tmp/rules_en"; check "rules psycle exits 0" test $? -eq 0
+check "rules psycle: 1 beats 5" grep -qE '^ +1 +0 and 5 +3$' "$tmp/rules_en"
+check "rules psycle: 0 beats nothing" grep -qE '^ +0 +nothing +0$' "$tmp/rules_en"
+"$asobi" rules psycle --lang ja >"$tmp/rules_ja"; check "rules psycle --lang ja" contains "$tmp/rules_ja" "リソースジェム"
+LANG=ja_JP.UTF-8 LC_ALL= LC_MESSAGES= "$asobi" rules octal >"$tmp/rules_env"; check "rules: the language from LANG" contains "$tmp/rules_env" "竜の問い掛け"
+LANG=C LC_ALL= LC_MESSAGES= "$asobi" rules octal >"$tmp/rules_c"; check "rules: English otherwise" contains "$tmp/rules_c" "ASCII: G L S X M D"
+for g in ninja timemasters; do
+  "$asobi" rules $g --lang en >/dev/null; check "rules $g en" test $? -eq 0
+  "$asobi" rules $g --lang ja >/dev/null; check "rules $g ja" test $? -eq 0
+done
+"$asobi" rules ninja --lang en >"$tmp/rules_ninja"; check "ninja legend: open cards of the led kind first" contains "$tmp/rules_ninja" "an open card"
+"$asobi" rules timemasters --lang en >"$tmp/rules_tm"; check "tm legend: the phases" contains "$tmp/rules_tm" "sphere access"
+"$asobi" rules nosuchgame >/dev/null 2>&1; check "rules of no game exits 2" test $? -eq 2
+"$asobi" rules psycle --lang fr >/dev/null 2>&1; check "rules --lang fr exits 2" test $? -eq 2
+printf 'rules\nhelp\nquit\n' | LANG=C LC_ALL= "$asobi" play psycle --bots random --seed 3 >"$tmp/help" 2>&1
+check "rules at the prompt: the legend" contains "$tmp/help" "Strength: a card beats"
+# THE OCTAL: menus in hand order, big groups folded, listed by their start; questions as cards
+(echo 1; echo override; echo 'override 7小↑'; echo quit) | "$asobi" play octal --bots random --seed 5 >"$tmp/octal_menu" 2>&1
+(echo 1; echo override; echo 'override 7大↑'; echo quit) | "$asobi" play octal --bots random --seed 23 >"$tmp/octal_fold" 2>&1
+check "octal: the override group is folded" contains "$tmp/octal_fold" 'override ... (40 ways: type "override" to list them)'
+check "octal: typing override lists its groups" contains "$tmp/octal_fold" "override 8異↕ ... (23 ways)"
+check "octal: narrowing to the actions" grep -qE ' 1[0-9]\) override 7大↑ 4大↕ on 1$' "$tmp/octal_fold"
+check "octal: the question in card notation" contains "$tmp/octal_menu" "Question 1: 4小 - answered by 1 2 3 or ALL"
+check "octal: plays in the order of the hand" bash -c "grep -A4 ' 1) pass' '$tmp/octal_menu' | sed -n 2,4p | tr -d ' ' | tr '\n' ' ' | grep -q '2)play2同↑on1 3)play2倍↕on1 4)play2倍↕on1pointbelow'"
+# NINJA: the others' tiles are a count; a new round starts without the last round's trick
+yes 1 | head -2000 | "$asobi" play ninja --bots random --seed 2 --players 3 >"$tmp/ninja" 2>&1
+check "ninja: 3 tiles in hand" contains "$tmp/ninja" "      3 tiles in hand"
+check "ninja: never 'tiles in hand: 3'" bash -c "! grep -q 'tiles in hand: [0-9]' '$tmp/ninja'"
+check "ninja: the last trick is cleared at a new round" bash -c "[ \$(awk '/^NINJA SCROLL TRICK - round [0-9] of 3 - / { phase=\$10; n=NR } /^Last trick/ && NR==n+2 && phase!=\"battle\" && phase!=\"over\" { bad++ } END { print bad+0 }' '$tmp/ninja') -eq 0 ]"
 
 # the default opponents: the strongest practical bot (issue 6)
 echo quit | "$asobi" play psycle --players 3 --seed 2 >"$tmp/default" 2>&1

@@ -31,6 +31,9 @@ void assert_refused(asobi_state *state, int seat, int id, int code)
         fail_msg("seat %d action %d: expected %s, got %s (%s)", seat, id, asobi_code_name(code),
                  asobi_code_name(rc), rc ? err.message : "accepted");
     assert_true(err.message[0] != '\0');
+    /* refusals are read by people: they say what to do, never cite the seed (issue 12) */
+    if (strstr(err.message, "seed §"))
+        fail_msg("a refusal cites the seed: \"%s\"", err.message);
     assert_true(asobi_state_equal(before, state));
     asobi_state_free(before);
 }
@@ -120,6 +123,84 @@ static void check_notation(const asobi_state *s, int seat, const int *legal, int
         if (id != legal[i])
             fail_msg("the text \"%s\" of action %d parses to %d", text, legal[i], id);
     }
+}
+
+/* One action as a viewer experiences it: what its view becomes, and the
+ * line it is shown (the public text). */
+typedef struct seen_action {
+    char *view_after;
+    char text[256];
+    int id;
+} seen_action;
+
+/* What viewer sees of each legal action of seat in s. */
+static int collect_seen(const asobi_state *s, int seat, int viewer, seen_action *out)
+{
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    int legal[max];
+    int n = asobi_state_legal(s, seat, legal);
+    for (int i = 0; i < n; i++) {
+        asobi_state *after = asobi_state_clone(s);
+        asobi_error err;
+        if (asobi_state_apply(after, seat, legal[i], &err) != ASOBI_OK)
+            fail_msg("legal action %d of seat %d refused: %s", legal[i], seat, err.message);
+        json_t *v = asobi_state_view(after, viewer);
+        out[i].view_after = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
+        json_decref(v);
+        asobi_state_free(after);
+        asobi_state_public_text(s, seat, legal[i], viewer, out[i].text, sizeof out[i].text);
+        out[i].id = legal[i];
+    }
+    return n;
+}
+
+static void free_seen(seen_action *seen, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(seen[i].view_after);
+}
+
+/* What a command prints for a seat must be built from that seat's view and
+ * public texts only (issue 12): every log line a seat is shown. A viewer
+ * cannot tell this state from a determinization for it (another deal of
+ * what it cannot see). So for each action here, if some action in that
+ * other deal leaves the viewer the very same view, one of those must be
+ * announced in the same words: otherwise the line tells the viewer which
+ * deal it is in. A line naming a face-down card (a PSYCLE choice, an OCTAL
+ * discard, a Time Masters delay card) fails whenever the other deal lacks
+ * that card. A card that the action itself reveals (played face up) leaves
+ * a view the other deal cannot reach, and is not constrained. */
+static void check_public_texts(const asobi_state *s, int seat, asobi_rng *rng)
+{
+    int players = asobi_state_players(s);
+    int max = asobi_game_max_actions(asobi_state_game(s));
+    seen_action *here = malloc((size_t)max * sizeof *here), *there = malloc((size_t)max * sizeof *there);
+    for (int viewer = 0; viewer < players; viewer++) {
+        if (viewer == seat)
+            continue;
+        asobi_state *d = asobi_state_clone(s);
+        asobi_rng r;
+        asobi_rng_seed(&r, asobi_rng_next(rng));
+        asobi_state_determinize(d, viewer, &r);
+        int n = collect_seen(s, seat, viewer, here), m = collect_seen(d, seat, viewer, there);
+        asobi_state_free(d);
+        for (int i = 0; i < n; i++) {
+            bool reachable = false, alike = false;
+            for (int j = 0; j < m && !alike; j++)
+                if (strcmp(here[i].view_after, there[j].view_after) == 0) {
+                    reachable = true;
+                    alike = strcmp(here[i].text, there[j].text) == 0;
+                }
+            if (reachable && !alike)
+                fail_msg("seat %d is shown \"%s\" for action %d of seat %d, but in another deal it cannot "
+                         "tell from this one the same outcome is announced otherwise: the line reveals what "
+                         "its view hides", viewer, here[i].text, here[i].id, seat);
+        }
+        free_seen(here, n);
+        free_seen(there, m);
+    }
+    free(here);
+    free(there);
 }
 
 static bool views_equal(const asobi_state *a, const asobi_state *b, int seat)
@@ -251,6 +332,10 @@ void conformance_run(const conformance_spec *spec)
                 check_views(s, &rng);
                 check_refusals(s, seat, legal, n, &rng);
                 check_notation(s, seat, legal, n);
+                /* the costliest check (two views per action and viewer): on
+                 * every 5th deep step, plenty to meet every kind of action */
+                if ((steps / deep) % 5 == 0)
+                    check_public_texts(s, seat, &rng);
             }
             int id = legal[asobi_rng_below(&rng, (uint32_t)n)];
             asobi_state_copy(before, s);

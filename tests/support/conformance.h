@@ -19,6 +19,9 @@
  *    view shows nothing the determinization resamples), and the
  *    determinization depends only on that view (two different hidden states
  *    with the same view give byte-identical determinizations);
+ *  - log lines: what each seat is told of another seat's action (the public
+ *    text) is the same for any two actions it cannot tell apart, in this
+ *    state or another deal it cannot tell from this one;
  *  - records: at the end, the record survives a JSON text round trip and
  *    replays to the byte-identical state;
  * plus the game's own invariant and step checks. The view and determinize

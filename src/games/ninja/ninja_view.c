@@ -248,9 +248,12 @@ void ninja_render(const void *st, int seat, FILE *out)
     fprintf(out, "NINJA SCROLL TRICK - round %d of 3 - %s phase - trump: %s - start player: seat %d\n",
             s->round, phase_names[s->phase], s->trump < 0 ? "not chosen" : ninja_table.kind_names[s->trump],
             s->start);
-    fprintf(out, "Scroll pile: %d tiles. Out of play: %d cards face down.\n", s->pile_n,
-            __builtin_popcountll(s->leftover));
-    if (s->last_n) {
+    int out_of_play = __builtin_popcountll(s->leftover);
+    fprintf(out, "Scroll pile: %d tile%s. Out of play: %d card%s face down.\n", s->pile_n, s->pile_n == 1 ? "" : "s",
+            out_of_play, out_of_play == 1 ? "" : "s");
+    /* the last trick of this round only: a new round starts with a clean table */
+    bool this_round = (s->phase == NINJA_PHASE_BATTLE && s->tricks_done > 0) || s->phase == NINJA_PHASE_OVER;
+    if (s->last_n && this_round) {
         fputs("Last trick:", out);
         for (int i = 0; i < s->last_n; i++) {
             fprintf(out, " %s ", pos_name(s, s->last_pos[i], name, sizeof name));
@@ -296,13 +299,13 @@ void ninja_render(const void *st, int seat, FILE *out)
                 print_card(out, c);
                 print_scroll(out, s, c, p, seat);
             }
-        if (s->held_n[p]) {
+        if (s->held_n[p] && (all || p == seat)) {
             fputs("\n      tiles in hand:", out);
-            if (all || p == seat)
-                for (int i = 0; i < s->held_n[p]; i++)
-                    fprintf(out, " %+d", s->held[p][i]);
-            else
-                fprintf(out, " %d", s->held_n[p]);
+            for (int i = 0; i < s->held_n[p]; i++)
+                fprintf(out, " %+d", s->held[p][i]);
+        } else if (s->held_n[p]) {
+            /* a count, worded so that it cannot be read as a +3 tile */
+            fprintf(out, "\n      %d tile%s in hand", s->held_n[p], s->held_n[p] == 1 ? "" : "s");
         }
         if (s->flips_left[p])
             fprintf(out, "  (turns up %d)", s->flips_left[p]);

@@ -391,9 +391,33 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
     return ASOBI_OK;
 }
 
+/* Refusals are read by people at the table: the seed's section numbers
+ * the rules cite for their authors ("(seed §⑤ ...)", "; seed §⑧") are taken
+ * out of the sentence. */
+static void drop_seed_citations(char *buf)
+{
+    char *cite;
+    while ((cite = strstr(buf, "seed §")) != NULL) {
+        char *from = cite, *to = strchr(cite, ')');
+        to = to ? to : cite + strlen(cite);
+        while (from > buf && from[-1] == ' ')
+            from--;
+        if (from > buf && from[-1] == '(' && *to == ')') {
+            from--; /* a whole "(seed §...)" goes, with the space before it */
+            to++;
+            while (from > buf && from[-1] == ' ')
+                from--;
+        } else if (from > buf && (from[-1] == ';' || from[-1] == ',')) {
+            from--; /* "(..., seed §⑧)": keep the parenthesis */
+        }
+        memmove(from, to, strlen(to) + 1);
+    }
+}
+
 void octal_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap)
 {
     octal_action a;
     octal_decode(id, &a);
     octal_why_illegal(st, seat, &a, buf, cap);
+    drop_seed_citations(buf);
 }

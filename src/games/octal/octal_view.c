@@ -171,8 +171,9 @@ void octal_render(const void *st, int seat, FILE *out)
         if (s->last.penalty)
             fprintf(out, " - seat %d forgot Octo! and drew %d", s->last.penalty_seat, s->last.penalty);
         if (s->last.refilled)
-            fprintf(out, " - %d cards (%d discards, the rest unused question cards) went under the deck",
-                    s->last.refilled, s->last.refilled_discards);
+            fprintf(out, " - %d card%s (%d discard%s, the rest unused question cards) went under the deck",
+                    s->last.refilled, s->last.refilled == 1 ? "" : "s", s->last.refilled_discards,
+                    s->last.refilled_discards == 1 ? "" : "s");
         fputc('\n', out);
     }
     fprintf(out, "THE OCTAL (%s mode) - turn %d - deck %d - discards %d - passes in a row %d\n",
@@ -182,11 +183,18 @@ void octal_render(const void *st, int seat, FILE *out)
         const octal_stack *stk = &s->stack[q];
         int condition, reference;
         octal_question(s, q, &condition, &reference);
-        if (reference)
-            fprintf(out, "  Question %d: %s%d  (", q + 1, octal_condition_letter[condition], reference);
-        else
+        if (reference) {
+            /* in the cards' own notation, number then condition (4小), with
+             * the numbers that answer it spelled out for the cyclic ends */
+            fprintf(out, "  Question %d: %d%s - answered by", q + 1, reference, octal_condition_letter[condition]);
+            for (int m = 1; m <= 8; m++)
+                if (octal_condition_allows(condition, reference, m))
+                    fprintf(out, " %d", m);
+            fprintf(out, " or ALL  (");
+        } else {
             fprintf(out, "  Question %d: ALL on top - next, any number card on it; condition %s stays  (",
                     q + 1, octal_condition_letter[condition]);
+        }
         int from = stk->size > 6 ? stk->size - 6 : 0;
         if (from)
             fprintf(out, "... ");

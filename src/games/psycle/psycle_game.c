@@ -89,7 +89,8 @@ static void psycle_explain_illegal(const void *st, int seat, int id, char *buf, 
 {
     const psycle_state *s = st;
     if (id > s->gems[seat])
-        snprintf(buf, cap, "card %d costs %d gems and seat %d holds %d", id, id, seat, s->gems[seat]);
+        snprintf(buf, cap, "card %d costs %d gem%s and seat %d holds %d: %s%d", id, id, id == 1 ? "" : "s", seat,
+                 s->gems[seat], s->gems[seat] == 0 ? "only card " : "choose a card from 0 to ", s->gems[seat]);
 }
 
 /* Score: victory tiles. Once over, the winners are those the rules name

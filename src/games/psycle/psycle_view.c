@@ -98,9 +98,9 @@ void psycle_render(const void *st, int seat, FILE *out)
         for (int i = 0; i < s->players; i++) {
             fprintf(out, "  seat %d played %d", i, s->played[i]);
             if (s->last_points[i])
-                fprintf(out, " (+%d pts)", s->last_points[i]);
+                fprintf(out, " (+%d pt%s)", s->last_points[i], s->last_points[i] == 1 ? "" : "s");
             if (s->played[i] == 0 && s->last_gems[i] > 0)
-                fprintf(out, " (+%d gems)", s->last_gems[i]);
+                fprintf(out, " (+%d gem%s)", s->last_gems[i], s->last_gems[i] == 1 ? "" : "s");
             fputc(i + 1 < s->players ? ',' : '\n', out);
         }
     }
@@ -126,8 +126,9 @@ void psycle_render(const void *st, int seat, FILE *out)
                 fprintf(out, " seat %d", i);
         fputc('\n', out);
     } else {
-        fprintf(out, "PSYCLE - cycle %d, round %d of 5 - target %d, bonus +%d - supply %d gems\n",
-                s->cycle, s->round + 1, s->targets[s->round], s->bonuses[s->round], s->supply);
+        fprintf(out, "PSYCLE - cycle %d, round %d of 5 - target %d, bonus +%d - supply %d gem%s\n",
+                s->cycle, s->round + 1, s->targets[s->round], s->bonuses[s->round], s->supply,
+                s->supply == 1 ? "" : "s");
         if (s->round > 0) {
             fprintf(out, "Tiles already used this cycle:");
             for (int r = 0; r < s->round; r++)

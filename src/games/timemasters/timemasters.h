@@ -94,6 +94,7 @@ typedef struct tm_timer {
     uint8_t n_delay;
     uint8_t delay[TM_MAX_DELAY]; /* face down: seen by the owner only */
     uint8_t handled;             /* this turn's timer phase / pass already dealt with it */
+    uint8_t number;              /* its number for people, 1..TM_MAX_TIMERS, kept while it is in play */
 } tm_timer;
 
 typedef struct tm_player {
@@ -183,6 +184,10 @@ void tm_apply(void *st, int seat, int id);
 int tm_effective_cost(const tm_state *s, int seat, int kind);
 bool tm_timer_full(const tm_state *s, const tm_timer *t);
 int tm_delay_cards(const tm_player *p);
+/* The number people call timer t (an index) by, and the index of number; -1 if none. */
+int tm_timer_number(const tm_player *p, int t);
+int tm_timer_index(const tm_player *p, int number);
+int tm_free_timer_number(const tm_player *p);
 int tm_points(const tm_state *s, int seat);
 int tm_level5(const tm_state *s, int seat);
 int tm_total_ke(const tm_player *p);

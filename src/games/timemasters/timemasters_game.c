@@ -41,7 +41,7 @@ static const char *kind_name(const tm_state *s, int k)
 int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap)
 {
     const tm_state *s = st;
-    (void)seat;
+    const tm_player *p = &s->p[seat];
     if (id == TM_ID_PASS)
         return snprintf(buf, cap, "pass");
     if (id == TM_ID_DONE)
@@ -54,13 +54,13 @@ int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap)
         return snprintf(buf, cap, "release %s", kind_name(s, id - TM_ID_RELEASE));
     if (id < TM_ID_ACTIVATE)
         return snprintf(buf, cap, "set %s on %d", kind_name(s, (id - TM_ID_SET) / TM_MAX_TIMERS),
-                        (id - TM_ID_SET) % TM_MAX_TIMERS + 1);
+                        tm_timer_number(p, (id - TM_ID_SET) % TM_MAX_TIMERS));
     if (id < TM_ID_DELAY)
-        return snprintf(buf, cap, "activate %d", id - TM_ID_ACTIVATE + 1);
+        return snprintf(buf, cap, "activate %d", tm_timer_number(p, id - TM_ID_ACTIVATE));
     if (id < TM_ID_DROP)
-        return snprintf(buf, cap, "delay %d", id - TM_ID_DELAY + 1);
+        return snprintf(buf, cap, "delay %d", tm_timer_number(p, id - TM_ID_DELAY));
     if (id < TM_ID_PICK)
-        return snprintf(buf, cap, "drop %d", id - TM_ID_DROP + 1);
+        return snprintf(buf, cap, "drop %d", tm_timer_number(p, id - TM_ID_DROP));
     if (id < TM_ID_TAKE)
         return snprintf(buf, cap, "pick %s", kind_name(s, id - TM_ID_PICK));
     if (id < TM_ID_TAKE2)
@@ -86,11 +86,22 @@ static int small_number(const char *p, int max)
     return (int)v;
 }
 
+/* The index of the timer people call number (timers keep their numbers);
+ * a number no timer bears and past the last index names that index (not
+ * legal: the refusal then says why); -1 for a number that another timer's
+ * index would misname. */
+static int timer_for_number(const tm_player *p, int number)
+{
+    int t = tm_timer_index(p, number);
+    if (t >= 0)
+        return t;
+    return number - 1 >= p->n_timers ? number - 1 : -1;
+}
+
 /* The documented texts (docs/rules/timemasters.md), case and spaces free. */
 static int tm_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err)
 {
     const tm_state *s = st;
-    (void)seat;
     char buf[96];
     while (isspace((unsigned char)*text))
         text++;
@@ -138,7 +149,10 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
         if (k < 0 || t < 0)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION,
                               "write \"set CARD on T\": a card name and a timer number 1 to %d", TM_MAX_TIMERS);
-        return *id = TM_ID_SET + k * TM_MAX_TIMERS + t - 1, ASOBI_OK;
+        int index = timer_for_number(&s->p[seat], t);
+        if (index < 0)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "you have no timer %d", t);
+        return *id = TM_ID_SET + k * TM_MAX_TIMERS + index, ASOBI_OK;
     } else if (strcasecmp(verb, "activate") == 0 || strcasecmp(verb, "delay") == 0 ||
                strcasecmp(verb, "drop") == 0) {
         int t = small_number(arg, TM_MAX_TIMERS);
@@ -146,7 +160,10 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "%s takes a timer number 1 to %d", verb, TM_MAX_TIMERS);
         int base = strcasecmp(verb, "activate") == 0 ? TM_ID_ACTIVATE
                    : strcasecmp(verb, "delay") == 0 ? TM_ID_DELAY : TM_ID_DROP;
-        return *id = base + t - 1, ASOBI_OK;
+        int index = timer_for_number(&s->p[seat], t);
+        if (index < 0)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "you have no timer %d", t);
+        return *id = base + index, ASOBI_OK;
     } else if (strcasecmp(verb, "take") == 0) {
         bool second = false;
         char *sp = strchr(arg, ' ');
@@ -163,6 +180,21 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
                       "\"%.40s\" is not a Time Masters action: pass, done, recover, play CARD, set CARD "
                       "on T, release CARD, activate T, delay T, drop T, pick CARD, take N [second]",
                       text);
+}
+
+/* How the other seats see an action: all of them are done in the open
+ * except the card put under a timer to delay it, which goes face down
+ * ("活性化させたくないタイマーカードの下に手札のカード1枚を裏向きに置かなければいけません",
+ * §1 タイマー遅延, and the same after a pass): they see that a card went under
+ * which timer, never which card. */
+static int tm_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap)
+{
+    const tm_state *s = st;
+    (void)viewer;
+    if (s->choice == TM_CH_DELAY && id >= TM_ID_PICK && id < TM_ID_TAKE)
+        return snprintf(buf, cap, "puts a card face down under timer %d",
+                        tm_timer_number(&s->p[seat], s->choice_timer));
+    return tm_action_text(st, seat, id, buf, cap);
 }
 
 static const char *const phase_names[] = {"timer", "main", "pass", "access", "over"};
@@ -211,9 +243,10 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
         if (s->taken & (1u << (l - 1)))
             snprintf(buf, cap, "one card per sphere per turn: you already took from sphere %d", l);
         else if (s->n_sphere[l - 1] < 1 + second)
-            snprintf(buf, cap, "sphere %d holds %d card(s)", l, s->n_sphere[l - 1]);
+            snprintf(buf, cap, "sphere %d holds %d card%s", l, s->n_sphere[l - 1], s->n_sphere[l - 1] == 1 ? "" : "s");
         else
-            snprintf(buf, cap, "%s costs %d access points and you have %d", what, l + second, s->access);
+            snprintf(buf, cap, "%s costs %d access point%s and you have %d", what, l + second,
+                     l + second == 1 ? "" : "s", s->access);
         return;
     }
     if (id >= TM_ID_PLAY && id < TM_ID_SET) {
@@ -435,6 +468,7 @@ const asobi_game_def asobi_game_timemasters = {
     .legal = tm_state_legal,
     .apply = tm_apply,
     .action_text = tm_action_text,
+    .public_text = tm_public_text,
     .parse_action = tm_parse_action,
     .explain_illegal = tm_explain_illegal,
     .result = tm_result,

@@ -60,6 +60,29 @@ bool tm_timer_full(const tm_state *s, const tm_timer *t)
     return t->n_spells >= s->table.card[t->kind].slots;
 }
 
+/* Timers are numbered for people (activate 2) and keep their number while in
+ * play, though the array closes up when one leaves: a new timer takes the
+ * smallest free number. */
+int tm_free_timer_number(const tm_player *p)
+{
+    for (int number = 1;; number++)
+        if (tm_timer_index(p, number) < 0)
+            return number;
+}
+
+int tm_timer_index(const tm_player *p, int number)
+{
+    for (int t = 0; t < p->n_timers; t++)
+        if (p->timers[t].number == number)
+            return t;
+    return -1;
+}
+
+int tm_timer_number(const tm_player *p, int t)
+{
+    return t >= 0 && t < p->n_timers ? p->timers[t].number : t + 1;
+}
+
 /* Discard a timer with everything on and under it (its spells too). */
 static void discard_timer(tm_state *s, int seat, int t, bool with_spells)
 {
@@ -635,6 +658,7 @@ void tm_apply(void *st, int seat, int id)
         take_kind(p->hand, &p->n_hand, k);
         if (t->card[k].type == TM_TIMER) {
             memset(&p->timers[p->n_timers], 0, sizeof p->timers[0]);
+            p->timers[p->n_timers].number = (uint8_t)tm_free_timer_number(p);
             p->timers[p->n_timers++].kind = (uint8_t)k;
         } else if (t->card[k].type == TM_FOCUS) {
             put(p->discard, &p->n_discard, k);

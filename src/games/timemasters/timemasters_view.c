@@ -80,7 +80,9 @@ void tm_view(const void *st, int seat, json_t *view)
                             ? json_null()
                             : json_pack("{s:s, s:i, s:o}", "kind", choice_names[s->choice], "left",
                                         s->choice_left, "timer",
-                                        s->choice == TM_CH_DELAY ? json_integer(s->choice_timer + 1) : json_null()));
+                                        s->choice == TM_CH_DELAY
+                                            ? json_integer(tm_timer_number(&s->p[s->seat], s->choice_timer))
+                                            : json_null()));
     json_object_set_new(view, "resolving",
                         s->prog_kind == TM_NOCARD ? json_null() : json_string(s->table.card[s->prog_kind].name));
 
@@ -107,7 +109,7 @@ void tm_view(const void *st, int seat, json_t *view)
         json_t *timers = json_array();
         for (int m = 0; m < p->n_timers; m++) {
             const tm_timer *tm = &p->timers[m];
-            json_t *to = json_pack("{s:i, s:s, s:i, s:o, s:i, s:b}", "number", m + 1, "timer",
+            json_t *to = json_pack("{s:i, s:s, s:i, s:o, s:i, s:b}", "number", tm->number, "timer",
                                    s->table.card[tm->kind].name, "slots", s->table.card[tm->kind].slots,
                                    "spells", names(s, tm->spells, tm->n_spells), "delay", tm->n_delay,
                                    "full", tm_timer_full(s, tm));
@@ -189,14 +191,17 @@ void tm_render(const void *st, int seat, FILE *out)
         if (p->slow_next)
             fprintf(out, ", at most %d Kè next turn", p->slow_next);
         if (mine || s->over)
-            fprintf(out, ", %d points", tm_points(s, i));
+            fprintf(out, ", %d point%s", tm_points(s, i), tm_points(s, i) == 1 ? "" : "s");
         fprintf(out, "\n  hand %d, deck %d, discard %d", p->n_hand, p->n_deck, p->n_discard);
         if (p->n_removed)
             fprintf(out, ", removed %d", p->n_removed);
         fputc('\n', out);
-        for (int m = 0; m < p->n_timers; m++) {
+        for (int number = 1; number <= TM_MAX_TIMERS; number++) { /* by their numbers */
+            int m = tm_timer_index(p, number);
+            if (m < 0)
+                continue;
             const tm_timer *tm = &p->timers[m];
-            fprintf(out, "  timer %d: %s [", m + 1, s->table.card[tm->kind].name);
+            fprintf(out, "  timer %d: %s [", tm->number, s->table.card[tm->kind].name);
             list_cards(s, tm->spells, tm->n_spells, out);
             fprintf(out, "] %d/%d slots", tm->n_spells, s->table.card[tm->kind].slots);
             if (tm->n_delay) {

@@ -163,7 +163,7 @@ static void test_view_fields(void **unused)
         assert_true(json_is_array(json_object_get(json_array_get(players, (size_t)i), "hand")));
     json_decref(v);
     char *text = asobi_state_render(st, 1);
-    assert_non_null(strstr(text, "Question 1: 同6"));
+    assert_non_null(strstr(text, "Question 1: 6同 - answered by 6 or ALL")); /* card notation (issue 12) */
     free(text);
     asobi_state_free(st);
 }
