@@ -21,6 +21,7 @@
 struct protocol_session {
     asobi_match *match; /* NULL until "new" or "load" */
     bool quit;
+    const asobi_bot_limits *bot_limits;
 };
 
 json_t *protocol_error_reply(int code, const char *message)
@@ -306,6 +307,9 @@ static json_t *cmd_suggest(protocol_session *e, const json_t *req)
     asobi_error err;
     if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
         return protocol_error_from(&err);
+    if (asobi_bot_check_spec_within(spec ? json_string_value(spec) : "random", asobi_state_game(s),
+                                    e->bot_limits, &err) != ASOBI_OK)
+        return protocol_error_from(&err);
     asobi_bot *bot = asobi_bot_new(spec ? json_string_value(spec) : "random", asobi_state_game(s),
                                    asobi_state_players(s), seat,
                                    seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(), &err);
@@ -381,7 +385,51 @@ json_t *protocol_handle_line(protocol_session *e, const char *line, size_t len)
 }
 
 
-protocol_session *protocol_session_new(void) { return calloc(1, sizeof(protocol_session)); }
+protocol_session *protocol_session_new(void)
+{
+    protocol_session *e = calloc(1, sizeof(protocol_session));
+    if (e)
+        e->bot_limits = &asobi_bot_default_limits;
+    return e;
+}
+
+void protocol_session_set_bot_limits(protocol_session *e, const asobi_bot_limits *limits)
+{
+    e->bot_limits = limits ? limits : &asobi_bot_default_limits;
+}
+
+int protocol_read_line(FILE *in, char **buf, size_t *cap, size_t *len)
+{
+    size_t n = 0;
+    int c;
+    bool too_long = false;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (too_long)
+            continue;
+        if (n == PROTOCOL_LINE_MAX) {
+            too_long = true; /* keep reading to the newline, keep nothing */
+            continue;
+        }
+        if (n == *cap) {
+            /* grow by doubling, from 64 KiB, never past the limit */
+            size_t want = *cap ? *cap * 2 : 1u << 16;
+            if (want > PROTOCOL_LINE_MAX)
+                want = PROTOCOL_LINE_MAX;
+            char *bigger = realloc(*buf, want);
+            if (!bigger) {
+                too_long = true;
+                continue;
+            }
+            *buf = bigger;
+            *cap = want;
+        }
+        (*buf)[n++] = (char)c;
+    }
+    if (c == EOF && n == 0 && !too_long)
+        return 0;
+    *len = too_long ? 0 : n;
+    return too_long ? -1 : 1;
+}
 
 void protocol_session_free(protocol_session *e)
 {
