@@ -125,13 +125,10 @@ static int check_limits(const json_t *params, const asobi_bot_limits *limits, as
     return ASOBI_OK;
 }
 
-static asobi_bot *bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
-                                 uint64_t seed, const asobi_bot_limits *limits, asobi_error *err);
-
 int asobi_bot_check_spec_within(const char *spec, const asobi_game_def *game, const asobi_bot_limits *limits,
                                 asobi_error *err)
 {
-    asobi_bot *b = bot_new_within(spec, game, asobi_game_min_players(game), 0, 0, limits, err);
+    asobi_bot *b = asobi_bot_new_within(spec, game, asobi_game_min_players(game), 0, 0, limits, err);
     if (!b)
         return err ? err->code : ASOBI_E_BAD_BOT;
     asobi_bot_free(b);
@@ -150,11 +147,11 @@ int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_err
 asobi_bot *asobi_bot_new(const char *spec, const asobi_game_def *game, int players, int seat,
                          uint64_t seed, asobi_error *err)
 {
-    return bot_new_within(spec, game, players, seat, seed, &asobi_bot_default_limits, err);
+    return asobi_bot_new_within(spec, game, players, seat, seed, &asobi_bot_default_limits, err);
 }
 
-static asobi_bot *bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
-                                 uint64_t seed, const asobi_bot_limits *limits, asobi_error *err)
+asobi_bot *asobi_bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
+                               uint64_t seed, const asobi_bot_limits *limits, asobi_error *err)
 {
     json_t *params;
     const asobi_bot_def *def = parse_spec(spec, &params, err);

@@ -307,12 +307,10 @@ static json_t *cmd_suggest(protocol_session *e, const json_t *req)
     asobi_error err;
     if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
         return protocol_error_from(&err);
-    if (asobi_bot_check_spec_within(spec ? json_string_value(spec) : "random", asobi_state_game(s),
-                                    e->bot_limits, &err) != ASOBI_OK)
-        return protocol_error_from(&err);
-    asobi_bot *bot = asobi_bot_new(spec ? json_string_value(spec) : "random", asobi_state_game(s),
-                                   asobi_state_players(s), seat,
-                                   seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(), &err);
+    asobi_bot *bot = asobi_bot_new_within(spec ? json_string_value(spec) : "random", asobi_state_game(s),
+                                          asobi_state_players(s), seat,
+                                          seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(),
+                                          e->bot_limits, &err);
     if (!bot)
         return protocol_error_from(&err);
     int id = asobi_bot_choose(bot, s, &err);
