@@ -74,6 +74,7 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
     if (t->sphere_size < 1 || t->sphere_size > TM_MAX_SPHERE)
         return snprintf(msg, cap, "\"sphere_size\" must be 1 to %d", TM_MAX_SPHERE), -1;
     int per_level[TM_LEVELS + 1] = {0};
+    bool cheap_start_spell = false;
     for (int k = 0; k < t->kinds; k++) {
         const tm_card *c = &t->card[k];
         if (strnlen(c->name, TM_NAME_MAX) >= TM_NAME_MAX)
@@ -107,12 +108,20 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
                 return snprintf(msg, cap, "card \"%s\": \"effects\": effect %d needs a known primitive and an "
                                 "amount of 1 to 9", c->name, e + 1), -1;
         per_level[c->level] += c->copies;
+        cheap_start_spell |= c->level == 0 && c->type == TM_SPELL && c->cost <= TM_START_KE;
     }
     if (per_level[0] < 1 || per_level[0] > TM_MAX_START)
         return snprintf(msg, cap, "\"level\": the starting deck (level 0) holds 1 to %d cards", TM_MAX_START), -1;
     for (int l = 1; l <= TM_LEVELS; l++)
         if (per_level[l] < 2 || per_level[l] > TM_MAX_LEVEL_CARDS)
             return snprintf(msg, cap, "\"level\": level %d holds 2 to %d cards", l, TM_MAX_LEVEL_CARDS), -1;
+    /* Every access point, hence every card taken and every point scored,
+     * comes from a spell played: a starting deck without a spell its owner
+     * can pay for makes a game nobody can score in (it would run to the
+     * turn cap at 0 points). */
+    if (!cheap_start_spell)
+        return snprintf(msg, cap, "\"level\": the starting deck (level 0) needs a spell costing at most %d "
+                        "(the starting Kè): access points come from playing spells", TM_START_KE), -1;
     return 0;
 }
 

@@ -260,6 +260,12 @@ static void test_names_that_cannot_be_typed_and_unknown_fields_are_refused(void 
                 "\"copies\"");
     refused_set("{\"cards\":[{\"name\":\"Zap\",\"type\":\"spell\",\"level\":0,\"copeis\":8}," MINI_LEVELS "]}",
                 "unknown field \"copeis\"");
+    /* a starting deck of one level-0 timer: nobody could ever play a spell,
+     * earn an access point and score */
+    refused_set("{\"cards\":[{\"name\":\"T\",\"type\":\"timer\",\"level\":0}," MINI_LEVELS "]}",
+                "starting deck (level 0) needs a spell");
+    refused_set("{\"cards\":[{\"name\":\"Zap\",\"type\":\"spell\",\"level\":0,\"cost\":5}," MINI_LEVELS "]}",
+                "starting deck (level 0) needs a spell");
 }
 
 /* Issue 13 point 2: a card set is never a path chosen by whoever sends the
