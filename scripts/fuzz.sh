@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh — builds the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/ and explores each for SECONDS.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each; targets: protocol record action options cards)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each; targets: every fuzz/fuzz_TARGET.c)
 # Each target starts from fuzz/corpus/TARGET/ (read only) and keeps what it finds in build-fuzz/corpus/TARGET/;
 # a crash leaves its input in build-fuzz/crashes/TARGET/ and makes the script fail. To keep a crash as a
 # regression case: minimize it (build-fuzz/fuzz/fuzz_TARGET -minimize_crash=1 -runs=10000 FILE), fix the
@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(protocol record action options cards)
+if ((${#targets[@]} == 0)); then # every fuzz/fuzz_NAME.c
+  for f in fuzz/fuzz_*.c; do t=${f#fuzz/fuzz_}; targets+=("${t%.c}"); done
+fi
 
 if ! command -v clang >/dev/null; then
   echo "fuzz: clang is needed (scripts/setup.sh installs it with ASOBI_FUZZ=1)" >&2
