@@ -30,6 +30,30 @@ int asobi_bot_choose(asobi_bot *bot, const asobi_state *state, asobi_error *err)
 /* Check a spec without making a bot (for option parsing). */
 int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_error *err);
 
+/* Budgets have limits, checked when a spec is parsed: a request must not be
+ * able to reserve gigabytes or hold the engine for an hour. A limit of 0
+ * means "no such key allowed above 0". Every bot made by asobi_bot_new obeys
+ * asobi_bot_default_limits; a server checks its clients' specs against the
+ * tighter asobi_bot_server_limits (or its own) with asobi_bot_check_spec_within.
+ * The figures are documented in docs/protocol.md ("Limits"). */
+typedef struct asobi_bot_limits {
+    double iters;   /* ismcts iters= (search iterations per move) */
+    double seconds; /* time= (seconds per move) */
+    double nodes;   /* nodes= (search tree size) */
+    double worlds;  /* worlds= (determinizations per move) */
+    double depth;   /* depth= (tree depth) */
+} asobi_bot_limits;
+extern const asobi_bot_limits asobi_bot_default_limits;
+extern const asobi_bot_limits asobi_bot_server_limits;
+
+/* asobi_bot_check_spec, and the spec's budgets within limits (bad_bot, with
+ * the key and the limit in the message, when above). */
+/* asobi_bot_new with the spec's budgets held to limits as well. */
+asobi_bot *asobi_bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
+                                uint64_t seed, const asobi_bot_limits *limits, asobi_error *err);
+int asobi_bot_check_spec_within(const char *spec, const asobi_game_def *game, const asobi_bot_limits *limits,
+                                asobi_error *err);
+
 /* The bot names, NULL-terminated, and a help text for each. */
 const char *const *asobi_bot_names(void);
 const char *asobi_bot_help(const char *name);

@@ -52,6 +52,17 @@ json_t *asobi_game_describe(const asobi_game_def *game);
  * means "all defaults". Returns NULL and fills err on a bad option. */
 json_t *asobi_game_options(const asobi_game_def *game, const json_t *options, asobi_error *err);
 
+/* For command lines only: options whose value is JSON content (type "data",
+ * e.g. Time Masters' "cards") may be given as a file name; read each such
+ * file (regular files only, at most ASOBI_DATA_FILE_MAX bytes) and put its
+ * content in place. A server never calls this: a client never names a path. */
+#define ASOBI_DATA_FILE_MAX (1u << 20)
+int asobi_game_options_read_files(const asobi_game_def *game, json_t *options, asobi_error *err);
+
+/* Read a whole regular file of at most max bytes (FIFOs, devices and folders
+ * are refused without blocking); *text is malloc'd and NUL-terminated. */
+int asobi_read_regular_file(const char *path, size_t max, char **text, size_t *len, asobi_error *err);
+
 /* ---------------------------------------------------------------------------
  * The state: one flat block of memory with no pointers to the heap inside, so
  * asobi_state_copy is a memcpy and search can clone millions of states.

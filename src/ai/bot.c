@@ -93,6 +93,48 @@ static const asobi_bot_def *parse_spec(const char *spec, json_t **params, asobi_
     return def;
 }
 
+/* Generous enough for every figure in docs/ai.md (at most iters=20000 and
+ * time=1 there); at the limits an ISMCTS bot reserves some hundreds of MB
+ * at most, and a move never takes more than a minute. */
+const asobi_bot_limits asobi_bot_default_limits = {
+    .iters = 200000, .seconds = 60, .nodes = 400002, .worlds = 10000, .depth = 1e7};
+/* A server answers many clients on shared cores: a bot's move stays within
+ * a couple of seconds and some megabytes. */
+const asobi_bot_limits asobi_bot_server_limits = {
+    .iters = 20000, .seconds = 2, .nodes = 40002, .worlds = 100, .depth = 10000};
+
+/* The budget keys of params against limits. Only the number is judged here
+ * (a malformed one is left to the bot's own parsing, which names it). */
+static int check_limits(const json_t *params, const asobi_bot_limits *limits, asobi_error *err)
+{
+    const struct {
+        const char *key;
+        double max;
+    } budgets[] = {{"iters", limits->iters},   {"time", limits->seconds}, {"nodes", limits->nodes},
+                   {"worlds", limits->worlds}, {"depth", limits->depth}};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+        const char *text = json_string_value(json_object_get(params, budgets[i].key));
+        if (!text)
+            continue;
+        char *end;
+        double v = strtod(text, &end);
+        if (end != text && !*end && !(v <= budgets[i].max)) /* NaN is above every limit */
+            return asobi_fail(err, ASOBI_E_BAD_BOT, "bot parameter %s=%.20s is above the limit of %g",
+                              budgets[i].key, text, budgets[i].max);
+    }
+    return ASOBI_OK;
+}
+
+int asobi_bot_check_spec_within(const char *spec, const asobi_game_def *game, const asobi_bot_limits *limits,
+                                asobi_error *err)
+{
+    asobi_bot *b = asobi_bot_new_within(spec, game, asobi_game_min_players(game), 0, 0, limits, err);
+    if (!b)
+        return err ? err->code : ASOBI_E_BAD_BOT;
+    asobi_bot_free(b);
+    return ASOBI_OK;
+}
+
 int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_error *err)
 {
     asobi_bot *b = asobi_bot_new(spec, game, asobi_game_min_players(game), 0, 0, err);
@@ -105,10 +147,22 @@ int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_err
 asobi_bot *asobi_bot_new(const char *spec, const asobi_game_def *game, int players, int seat,
                          uint64_t seed, asobi_error *err)
 {
+    return asobi_bot_new_within(spec, game, players, seat, seed, &asobi_bot_default_limits, err);
+}
+
+asobi_bot *asobi_bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
+                               uint64_t seed, const asobi_bot_limits *limits, asobi_error *err)
+{
     json_t *params;
     const asobi_bot_def *def = parse_spec(spec, &params, err);
     if (!def)
         return NULL;
+    /* the default limits always hold, whatever looser ones a caller passes */
+    if (check_limits(params, limits, err) != ASOBI_OK ||
+        check_limits(params, &asobi_bot_default_limits, err) != ASOBI_OK) {
+        json_decref(params);
+        return NULL;
+    }
     asobi_bot *b = calloc(1, sizeof *b);
     b->def = def;
     b->spec = strdup(spec);

@@ -25,12 +25,15 @@ bool cli_parse_long(const char *text, long min, long max, const char *what, long
     return true;
 }
 
+/* Seeds are decimal, always: base-0 parsing read "010" as 8 and refused
+ * "08". Only digits (strtoull alone would also take spaces and a sign). */
 bool cli_parse_seed(const char *text, uint64_t *out)
 {
-    char *end;
+    char *end = NULL;
     errno = 0;
-    unsigned long long v = text && *text != '-' ? strtoull(text, &end, 0) : 0;
-    if (!text || !*text || *text == '-' || *end || errno) {
+    bool digits = text && *text && strspn(text, "0123456789") == strlen(text);
+    unsigned long long v = digits ? strtoull(text, &end, 10) : 0;
+    if (!digits || *end || errno) {
         fprintf(stderr, "asobi: a seed is a whole number from 0 to 18446744073709551615 (got \"%s\")\n",
                 text ? text : "");
         return false;
@@ -182,6 +185,12 @@ const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *arg
     if (args->players == 0)
         args->players = asobi_game_min_players(game);
     asobi_error err;
+    /* --opt cards=FILE: the person running the command names a file; its
+     * content goes into the options (and so into records) */
+    if (asobi_game_options_read_files(game, args->options, &err) != ASOBI_OK) {
+        fprintf(stderr, "asobi: %s\n", err.message);
+        return NULL;
+    }
     asobi_state *probe = asobi_state_new(game, (int)args->players, args->options, args->seed, &err);
     if (!probe) {
         fprintf(stderr, "asobi: %s\n", err.message);

@@ -6,26 +6,6 @@
 #include "cli.h"
 #include "protocol/protocol.h"
 
-/* Read one line of at most PROTOCOL_LINE_MAX bytes into *buf. Returns 0 at
- * the end of input, 1 for a line, -1 for a line that was too long (already
- * skipped to its end). */
-static int read_request(FILE *in, char **buf, size_t *len)
-{
-    size_t n = 0;
-    int c;
-    bool too_long = false;
-    while ((c = getc(in)) != EOF && c != '\n') {
-        if (n < PROTOCOL_LINE_MAX)
-            (*buf)[n++] = (char)c;
-        else
-            too_long = true;
-    }
-    if (c == EOF && n == 0 && !too_long)
-        return 0;
-    *len = n;
-    return too_long ? -1 : 1;
-}
-
 int cli_engine(int argc, char **argv)
 {
     if (argc > 1) {
@@ -35,13 +15,14 @@ int cli_engine(int argc, char **argv)
         return strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     protocol_session *session = protocol_session_new();
-    char *buf = malloc(PROTOCOL_LINE_MAX);
-    size_t len;
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
     int got;
-    while (!protocol_session_quit(session) && (got = read_request(stdin, &buf, &len)) != 0) {
+    while (!protocol_session_quit(session) && (got = protocol_read_line(stdin, &buf, &cap, &len)) != 0) {
         json_t *reply;
         if (got < 0) {
-            reply = protocol_errorf(ASOBI_E_LINE_TOO_LONG, "a request line may hold at most %u bytes", PROTOCOL_LINE_MAX);
+            reply = protocol_errorf(ASOBI_E_LINE_TOO_LONG, "a request line may hold at most %u bytes",
+                                    PROTOCOL_LINE_MAX);
         } else {
             size_t start = 0;
             while (start < len && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\r'))

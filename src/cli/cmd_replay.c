@@ -152,15 +152,18 @@ int cli_replay(int argc, char **argv)
             printf(", seed %llu", (unsigned long long)asobi_match_seed(m));
         else
             printf(", as seat %ld saw it", seat);
-        printf(", %d actions\n", total);
+        printf(", %d actions
+", total);
+        /* one running match, one action at a time: linear (reloading each
+         * prefix from the record was quadratic) */
+        asobi_match *p = verbose ? asobi_match_load_prefix(record, 0, &err) : NULL;
         for (int i = 0; i < total; i++) {
             print_action(m, log, i);
-            if (verbose) {
-                asobi_match *p = asobi_match_load_prefix(record, i + 1, &err);
+            if (p && asobi_match_act_text(p, asobi_match_action_seat(m, i), asobi_match_action_text(m, i),
+                                          &err) == ASOBI_OK)
                 show(p, (int)seat, false);
-                asobi_match_free(p);
-            }
         }
+        asobi_match_free(p);
         show(m, (int)seat, false);
         cli_print_result(asobi_match_state(m));
     }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "asobi/error.h"
+#include "text.h"
 
 static const char *const code_names[ASOBI_CODE_COUNT] = {
     [ASOBI_OK] = "ok",
@@ -41,6 +42,10 @@ int asobi_fail(asobi_error *err, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
+        /* Messages quote input ("%.40s", or a full buffer): a cut may fall
+         * inside a character, and a message must always become a JSON
+         * string, so the broken pieces go. */
+        asobi_utf8_repair(err->message);
     }
     return code;
 }

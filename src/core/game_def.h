@@ -36,7 +36,10 @@ typedef enum asobi_option_type {
     ASOBI_OPT_INT,
     ASOBI_OPT_BOOL,
     ASOBI_OPT_ENUM,  /* one of choices (a NULL-terminated list of strings) */
-    ASOBI_OPT_STRING /* free text, e.g. a file name */
+    ASOBI_OPT_STRING, /* free text */
+    ASOBI_OPT_DATA    /* JSON content (an object; null: none), checked and put in canonical form by
+                         normalize(). Never a path: only a command line reads it from a file, for the
+                         person running it (asobi_game_options_read_files). Records carry the content. */
 } asobi_option_type;
 
 typedef struct asobi_option_def {
@@ -46,6 +49,9 @@ typedef struct asobi_option_def {
     const char *const *choices;  /* ENUM: NULL-terminated */
     const char *default_json;    /* JSON text of the default: "0", "true", "\"twin\"" */
     const char *help;
+    /* DATA: the value as the options keep it (a new reference), or NULL with
+     * err set when refused. Called for every value, the default included. */
+    json_t *(*normalize)(const json_t *value, asobi_error *err);
 } asobi_option_def;
 
 struct asobi_game_def {

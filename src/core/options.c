@@ -1,7 +1,14 @@
 /* options.c — checking a game's options object against the options it declares, and reading them. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "game_def.h"
+#include "text.h"
 
 static const char *type_name(asobi_option_type t)
 {
@@ -10,6 +17,7 @@ static const char *type_name(asobi_option_type t)
     case ASOBI_OPT_BOOL: return "bool";
     case ASOBI_OPT_ENUM: return "enum";
     case ASOBI_OPT_STRING: return "string";
+    case ASOBI_OPT_DATA: return "data";
     }
     return "?";
 }
@@ -83,6 +91,8 @@ static int check_value(const asobi_option_def *o, const json_t *v, asobi_error *
         if (!json_is_string(v))
             return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s takes a string", o->name);
         return ASOBI_OK;
+    case ASOBI_OPT_DATA:
+        return ASOBI_OK; /* normalize() judges it */
     }
     return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s has an unknown type", o->name);
 }
@@ -99,7 +109,7 @@ json_t *asobi_game_options(const asobi_game_def *game, const json_t *options, as
         json_object_foreach((json_t *)options, key, value) {
             const asobi_option_def *o = find_option(game, key);
             if (!o) {
-                asobi_fail(err, ASOBI_E_BAD_OPTION, "%s has no option named \"%s\"", game->name, key);
+                asobi_fail(err, ASOBI_E_BAD_OPTION, "%s has no option named \"%.40s\"", game->name, key);
                 return NULL;
             }
             if (check_value(o, value, err) != ASOBI_OK)
@@ -110,7 +120,17 @@ json_t *asobi_game_options(const asobi_game_def *game, const json_t *options, as
     for (int i = 0; i < game->option_count; i++) {
         const asobi_option_def *o = &game->options[i];
         json_t *given = options ? json_object_get(options, o->name) : NULL;
-        json_object_set_new(full, o->name, given ? json_deep_copy(given) : option_default(o));
+        json_t *v = given ? json_deep_copy(given) : option_default(o);
+        if (o->type == ASOBI_OPT_DATA && o->normalize) {
+            json_t *normal = o->normalize(v, err);
+            json_decref(v);
+            if (!normal) {
+                json_decref(full);
+                return NULL;
+            }
+            v = normal;
+        }
+        json_object_set_new(full, o->name, v);
     }
     return full;
 }
@@ -129,4 +149,78 @@ const char *asobi_option_string(const json_t *options, const char *name)
 {
     const char *s = json_string_value(json_object_get(options, name));
     return s ? s : "";
+}
+
+int asobi_read_regular_file(const char *path, size_t max, char **text, size_t *len, asobi_error *err)
+{
+    *text = NULL;
+    *len = 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below
+     * then refuses it, like a device (/dev/stdin, /dev/zero) or a folder. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return asobi_fail(err, ASOBI_E_IO, "cannot open %.120s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return asobi_fail(err, ASOBI_E_IO, "%.120s is not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size > max) {
+        close(fd);
+        return asobi_fail(err, ASOBI_E_IO, "%.120s is larger than %zu bytes", path, max);
+    }
+    /* read at most max+1 bytes whatever the size said: the file may grow */
+    char *buf = malloc(max + 1);
+    size_t n = 0;
+    ssize_t got = 0;
+    while (buf && n <= max && (got = read(fd, buf + n, max + 1 - n)) > 0)
+        n += (size_t)got;
+    close(fd);
+    if (!buf || got < 0 || n > max) {
+        free(buf);
+        return asobi_fail(err, ASOBI_E_IO, "cannot read %.120s%s", path, n > max ? ": too large" : "");
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return ASOBI_OK;
+}
+
+int asobi_game_options_read_files(const asobi_game_def *game, json_t *options, asobi_error *err)
+{
+    if (!json_is_object(options))
+        return ASOBI_OK;
+    for (int i = 0; i < game->option_count; i++) {
+        const asobi_option_def *o = &game->options[i];
+        const json_t *v = json_object_get(options, o->name);
+        if (o->type != ASOBI_OPT_DATA || !json_is_string(v) || json_string_length(v) == 0)
+            continue;
+        const char *path = json_string_value(v);
+        char *text;
+        size_t len;
+        asobi_error why;
+        if (asobi_read_regular_file(path, ASOBI_DATA_FILE_MAX, &text, &len, &why) != ASOBI_OK)
+            return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s: %s", o->name, why.message);
+        json_error_t jerr;
+        json_t *content = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+        free(text);
+        if (!json_is_object(content)) {
+            json_decref(content);
+            return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s: %.120s: %s (line %d)", o->name, path,
+                              content ? "not a JSON object" : jerr.text, jerr.line);
+        }
+        /* the set is named after its file unless it names itself */
+        if (!json_object_get(content, "name")) {
+            const char *base = strrchr(path, '/');
+            base = base ? base + 1 : path;
+            char name[65];
+            asobi_utf8_copy(name, sizeof name, base);
+            size_t n = strlen(name);
+            if (n > 5 && strcmp(name + n - 5, ".json") == 0)
+                name[n - 5] = '\0';
+            json_object_set_new(content, "name", json_string(name[0] ? name : "custom"));
+        }
+        json_object_set_new(options, o->name, content);
+    }
+    return ASOBI_OK;
 }

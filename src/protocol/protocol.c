@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "protocol/protocol.h"
+#include "text.h"
 
 /* Why a layer of its own
  * ----------------------
@@ -20,12 +21,36 @@
 struct protocol_session {
     asobi_match *match; /* NULL until "new" or "load" */
     bool quit;
+    const asobi_bot_limits *bot_limits;
 };
 
 json_t *protocol_error_reply(int code, const char *message)
 {
-    return json_pack("{s:b, s:{s:s, s:s}}", "ok", 0, "error", "code", asobi_code_name(code), "message",
-                     message);
+    /* The message may quote input, cut anywhere: only whole characters go
+     * into the reply, so that it can always be written. */
+    char msg[ASOBI_MESSAGE_MAX];
+    asobi_utf8_copy(msg, sizeof msg, message ? message : "");
+    return json_pack("{s:b, s:{s:s, s:s}}", "ok", 0, "error", "code", asobi_code_name(code), "message", msg);
+}
+
+/* The reply for a reply that could not be built: jansson refuses a string
+ * that is not UTF-8, or ran out of memory. A bug of ours, said so, never a
+ * crash or a reply with a field silently missing. */
+static json_t *internal_reply(const char *what)
+{
+    return protocol_errorf(ASOBI_E_INTERNAL, "the reply could not be built (%s): a bug in asobi", what);
+}
+
+/* Put value into the reply r under key; when value is NULL (it could not be
+ * built) the reply becomes an "internal" error instead. Takes both. */
+static json_t *attach(json_t *r, const char *key, json_t *value)
+{
+    if (r && value && json_object_set_new(r, key, value) == 0)
+        return r;
+    if (!r)
+        json_decref(value);
+    json_decref(r);
+    return internal_reply(key);
 }
 
 json_t *protocol_error_from(const asobi_error *err) { return protocol_error_reply(err->code, err->message); }
@@ -37,7 +62,7 @@ json_t *protocol_errorf(int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return protocol_error_reply(code, msg);
+    return protocol_error_reply(code, msg); /* which cuts at a character boundary */
 }
 
 static json_t *ok_reply(void) { return json_pack("{s:b}", "ok", 1); }
@@ -45,10 +70,8 @@ static json_t *ok_reply(void) { return json_pack("{s:b}", "ok", 1); }
 static json_t *to_move_reply(const asobi_match *m)
 {
     const asobi_state *s = asobi_match_state(m);
-    json_t *r = ok_reply();
-    json_object_set_new(r, "to_move", asobi_json_seats(asobi_state_to_move(s)));
-    json_object_set_new(r, "terminal", json_boolean(asobi_state_terminal(s)));
-    return r;
+    json_t *r = attach(ok_reply(), "to_move", asobi_json_seats(asobi_state_to_move(s)));
+    return attach(r, "terminal", json_boolean(asobi_state_terminal(s)));
 }
 
 /* A seat field: an integer that names a seat of the current game. With
@@ -86,13 +109,11 @@ static json_t *cmd_games(protocol_session *e, const json_t *req)
     json_t *list = json_array();
     for (int i = 0; i < asobi_game_count(); i++)
         json_array_append_new(list, asobi_game_describe(asobi_game_at(i)));
-    json_t *r = ok_reply();
-    json_object_set_new(r, "games", list);
+    json_t *r = attach(ok_reply(), "games", list);
     json_t *bots = json_array();
     for (const char *const *b = asobi_bot_names(); *b; b++)
         json_array_append_new(bots, json_pack("{s:s, s:s}", "name", *b, "help", asobi_bot_help(*b)));
-    json_object_set_new(r, "bots", bots);
-    return r;
+    return attach(r, "bots", bots);
 }
 
 static json_t *started(protocol_session *e, asobi_match *m)
@@ -101,11 +122,10 @@ static json_t *started(protocol_session *e, asobi_match *m)
     e->match = m;
     json_t *r = to_move_reply(m);
     const asobi_state *s = asobi_match_state(m);
-    json_object_set_new(r, "game", json_string(asobi_game_name(asobi_state_game(s))));
-    json_object_set_new(r, "players", json_integer(asobi_state_players(s)));
-    json_object_set_new(r, "seed", json_integer((json_int_t)asobi_match_seed(m)));
-    json_object_set_new(r, "options", json_deep_copy(asobi_match_options(m)));
-    return r;
+    r = attach(r, "game", json_string(asobi_game_name(asobi_state_game(s))));
+    r = attach(r, "players", json_integer(asobi_state_players(s)));
+    r = attach(r, "seed", json_integer((json_int_t)asobi_match_seed(m)));
+    return attach(r, "options", json_deep_copy(asobi_match_options(m)));
 }
 
 static json_t *cmd_new(protocol_session *e, const json_t *req)
@@ -149,6 +169,14 @@ static json_t *cmd_load(protocol_session *e, const json_t *req)
     return started(e, m);
 }
 
+/* {"id","text"} of one action; NULL if it cannot be built. */
+static json_t *action_json(const asobi_state *s, int seat, int id)
+{
+    char text[256];
+    asobi_state_action_text(s, seat, id, text, sizeof text);
+    return json_pack("{s:i, s:s}", "id", id, "text", text);
+}
+
 json_t *protocol_legal_actions(const asobi_state *s, int seat)
 {
     json_t *list = json_array();
@@ -156,11 +184,16 @@ json_t *protocol_legal_actions(const asobi_state *s, int seat)
         return list;
     int max = asobi_game_max_actions(asobi_state_game(s));
     int *ids = malloc((size_t)max * sizeof *ids);
-    int n = ids ? asobi_state_legal(s, seat, ids) : 0;
-    char text[256];
-    for (int i = 0; i < n; i++) {
-        asobi_state_action_text(s, seat, ids[i], text, sizeof text);
-        json_array_append_new(list, json_pack("{s:i, s:s}", "id", ids[i], "text", text));
+    if (!ids) {
+        json_decref(list);
+        return NULL;
+    }
+    int n = asobi_state_legal(s, seat, ids);
+    for (int i = 0; i < n && list; i++) {
+        if (json_array_append_new(list, action_json(s, seat, ids[i])) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
     }
     free(ids);
     return list;
@@ -172,10 +205,8 @@ static json_t *cmd_legal(protocol_session *e, const json_t *req)
     json_t *reply;
     if (!get_seat(e, req, false, &seat, &reply))
         return reply;
-    json_t *r = ok_reply();
-    json_object_set_new(r, "seat", json_integer(seat));
-    json_object_set_new(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
-    return r;
+    json_t *r = attach(ok_reply(), "seat", json_integer(seat));
+    return attach(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
 }
 
 int protocol_act(asobi_match *m, int seat, const json_t *action, asobi_error *err)
@@ -218,15 +249,13 @@ static json_t *cmd_view(protocol_session *e, const json_t *req)
     if (format && !(json_is_string(format) && (strcmp(json_string_value(format), "json") == 0 ||
                                                strcmp(json_string_value(format), "text") == 0)))
         return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"format\" is \"json\" (default) or \"text\"");
-    json_t *r = ok_reply();
     if (format && strcmp(json_string_value(format), "text") == 0) {
         char *text = asobi_state_render(asobi_match_state(e->match), seat);
-        json_object_set_new(r, "text", json_string(text ? text : ""));
+        json_t *r = attach(ok_reply(), "text", text ? json_string(text) : NULL);
         free(text);
-    } else {
-        json_object_set_new(r, "view", asobi_state_view(asobi_match_state(e->match), seat));
+        return r;
     }
-    return r;
+    return attach(ok_reply(), "view", asobi_state_view(asobi_match_state(e->match), seat));
 }
 
 json_t *protocol_result(const asobi_state *s)
@@ -246,7 +275,11 @@ static json_t *cmd_result(protocol_session *e, const json_t *req)
 {
     (void)req;
     json_t *r = ok_reply(), *res = protocol_result(asobi_match_state(e->match));
-    json_object_update(r, res);
+    if (!r || !res || json_object_update(r, res) != 0) {
+        json_decref(r);
+        json_decref(res);
+        return internal_reply("result");
+    }
     json_decref(res);
     return r;
 }
@@ -254,9 +287,7 @@ static json_t *cmd_result(protocol_session *e, const json_t *req)
 static json_t *cmd_record(protocol_session *e, const json_t *req)
 {
     (void)req;
-    json_t *r = ok_reply();
-    json_object_set_new(r, "record", asobi_match_record(e->match));
-    return r;
+    return attach(ok_reply(), "record", asobi_match_record(e->match));
 }
 
 /* A bot's choice for a seat, without playing it: {"cmd":"suggest","seat":0,"bot":"random"}. */
@@ -276,20 +307,17 @@ static json_t *cmd_suggest(protocol_session *e, const json_t *req)
     asobi_error err;
     if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
         return protocol_error_from(&err);
-    asobi_bot *bot = asobi_bot_new(spec ? json_string_value(spec) : "random", asobi_state_game(s),
-                                   asobi_state_players(s), seat,
-                                   seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(), &err);
+    asobi_bot *bot = asobi_bot_new_within(spec ? json_string_value(spec) : "random", asobi_state_game(s),
+                                          asobi_state_players(s), seat,
+                                          seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(),
+                                          e->bot_limits, &err);
     if (!bot)
         return protocol_error_from(&err);
     int id = asobi_bot_choose(bot, s, &err);
     asobi_bot_free(bot);
     if (id < 0)
         return protocol_error_from(&err);
-    char text[256];
-    asobi_state_action_text(s, seat, id, text, sizeof text);
-    json_t *r = ok_reply();
-    json_object_set_new(r, "action", json_pack("{s:i, s:s}", "id", id, "text", text));
-    return r;
+    return attach(ok_reply(), "action", action_json(s, seat, id));
 }
 
 static json_t *cmd_quit(protocol_session *e, const json_t *req)
@@ -312,6 +340,14 @@ static const protocol_command commands[] = {
     {"quit", cmd_quit, false},
 };
 
+static const protocol_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
 /* One request line to one reply object. */
 json_t *protocol_handle_line(protocol_session *e, const char *line, size_t len)
 {
@@ -326,27 +362,72 @@ json_t *protocol_handle_line(protocol_session *e, const char *line, size_t len)
     } else if (!json_is_string(cmd)) {
         reply = protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"cmd\" (a string) is required");
     } else {
-        reply = NULL;
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !reply; i++) {
-            if (strcmp(commands[i].name, json_string_value(cmd)) != 0)
-                continue;
-            if (commands[i].needs_game && !e->match)
-                reply = protocol_error_reply(ASOBI_E_NO_GAME, "no game yet: send \"new\" or \"load\" first");
-            else
-                reply = commands[i].run(e, req);
-        }
-        if (!reply)
+        const protocol_command *c = find_command(json_string_value(cmd));
+        if (!c)
             reply = protocol_errorf(ASOBI_E_UNKNOWN_CMD, "unknown command \"%.60s\"", json_string_value(cmd));
+        else if (c->needs_game && !e->match)
+            reply = protocol_error_reply(ASOBI_E_NO_GAME, "no game yet: send \"new\" or \"load\" first");
+        else
+            reply = c->run(e, req);
+        /* a command whose reply could not be built is not an unknown command */
+        if (!reply)
+            reply = internal_reply(json_string_value(cmd));
     }
     const json_t *id = json_is_object(req) ? json_object_get(req, "id") : NULL;
-    if (id)
+    if (id && reply)
         json_object_set(reply, "id", (json_t *)id);
+    if (!reply)
+        reply = internal_reply("out of memory");
     json_decref(req);
     return reply;
 }
 
 
-protocol_session *protocol_session_new(void) { return calloc(1, sizeof(protocol_session)); }
+protocol_session *protocol_session_new(void)
+{
+    protocol_session *e = calloc(1, sizeof(protocol_session));
+    if (e)
+        e->bot_limits = &asobi_bot_default_limits;
+    return e;
+}
+
+void protocol_session_set_bot_limits(protocol_session *e, const asobi_bot_limits *limits)
+{
+    e->bot_limits = limits ? limits : &asobi_bot_default_limits;
+}
+
+int protocol_read_line(FILE *in, char **buf, size_t *cap, size_t *len)
+{
+    size_t n = 0;
+    int c;
+    bool too_long = false;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (too_long)
+            continue;
+        if (n == PROTOCOL_LINE_MAX) {
+            too_long = true; /* keep reading to the newline, keep nothing */
+            continue;
+        }
+        if (n == *cap) {
+            /* grow by doubling, from 64 KiB, never past the limit */
+            size_t want = *cap ? *cap * 2 : 1u << 16;
+            if (want > PROTOCOL_LINE_MAX)
+                want = PROTOCOL_LINE_MAX;
+            char *bigger = realloc(*buf, want);
+            if (!bigger) {
+                too_long = true;
+                continue;
+            }
+            *buf = bigger;
+            *cap = want;
+        }
+        (*buf)[n++] = (char)c;
+    }
+    if (c == EOF && n == 0 && !too_long)
+        return 0;
+    *len = too_long ? 0 : n;
+    return too_long ? -1 : 1;
+}
 
 void protocol_session_free(protocol_session *e)
 {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "asobi/asobi.h"
 
@@ -13,8 +14,10 @@
  * "ok"; a refused request changes nothing. */
 
 /* Lines longer than this are refused (ASOBI_E_LINE_TOO_LONG) without being
- * held in memory whole. */
-#define PROTOCOL_LINE_MAX (1u << 20)
+ * held in memory whole. Large enough for any record the engine writes: the
+ * longest games the options allow make records of a few MB (docs/protocol.md,
+ * "Limits"). */
+#define PROTOCOL_LINE_MAX (16u << 20)
 
 /* One client's conversation: the game it drives (one at a time). */
 typedef struct protocol_session protocol_session;
@@ -25,6 +28,16 @@ void protocol_session_free(protocol_session *session);
 bool protocol_session_quit(const protocol_session *session);
 /* The session's game, NULL before "new" or "load". */
 const asobi_match *protocol_session_match(const protocol_session *session);
+
+/* Bots of this session's "suggest" obey these limits (a server passes
+ * &asobi_bot_server_limits); the default is asobi_bot_default_limits. */
+void protocol_session_set_bot_limits(protocol_session *session, const asobi_bot_limits *limits);
+
+/* Read one request line of at most PROTOCOL_LINE_MAX bytes from in into
+ * *buf (grown as needed, at most to the limit; *cap its size). Returns 0 at
+ * the end of input, 1 for a line (*len bytes, without the newline), -1 for
+ * a line over the limit: the rest of it is read and dropped, never held. */
+int protocol_read_line(FILE *in, char **buf, size_t *cap, size_t *len);
 
 /* One request (the text of one line, without its newline) to one reply;
  * never NULL. The caller owns the reply. */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "conformance.h"
+#include "protocol/protocol.h"
 
 /* Run the engine on the given request lines (raw bytes, each without its
  * newline) and return its reply lines parsed. */
@@ -185,7 +186,7 @@ static void test_load_replays_a_record(void **unused)
 static void test_errors_leave_the_game_untouched(void **unused)
 {
     (void)unused;
-    static char long_line[(1 << 20) + 100];
+    static char long_line[PROTOCOL_LINE_MAX + 100]; /* over the limit: refused, skipped */
     memset(long_line, ' ', sizeof long_line);
     memcpy(long_line, "{\"cmd\":\"games\",\"pad\":\"", 22);
     long_line[sizeof long_line - 2] = '"';

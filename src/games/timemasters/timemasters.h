@@ -84,8 +84,14 @@ const char *tm_fx_name(int fx);
 int tm_fx_from_name(const char *name);
 /* Check a table against the limits above; 0 if good, else -1 and a message. */
 int tm_table_check(const tm_table *t, char *msg, size_t cap);
-/* Load a table from a JSON card file; ASOBI_OK or an error with a message. */
-int tm_table_load(const char *path, tm_table *out, asobi_error *err);
+/* A table from a card set's JSON content (docs/rules/timemasters.md, "Card
+ * sets"); ASOBI_OK, or bad_option with a message naming the field. */
+int tm_table_from_json(const json_t *set, tm_table *out, asobi_error *err);
+/* The canonical JSON content of a table (every field, one order). */
+json_t *tm_table_to_json(const tm_table *t);
+/* The option `cards`: null for our set, else the set in canonical form with
+ * its "name" and "hash" (a given hash must match); NULL and err if refused. */
+json_t *tm_cards_option(const json_t *value, asobi_error *err);
 
 typedef struct tm_timer {
     uint8_t kind;

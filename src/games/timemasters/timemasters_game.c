@@ -12,11 +12,11 @@
 static int tm_init(void *st, int players, const json_t *options, uint64_t seed, asobi_error *err)
 {
     tm_state *s = st;
-    const char *path = asobi_option_string(options, "cards");
-    if (path[0] != '\0') {
-        /* Load into a zeroed scratch table, then copy: padding stays zero. */
+    const json_t *cards = json_object_get(options, "cards");
+    if (json_is_object(cards)) {
+        /* Parse into a zeroed scratch table, then copy: padding stays zero. */
         tm_table t;
-        int rc = tm_table_load(path, &t, err);
+        int rc = tm_table_from_json(cards, &t, err);
         if (rc != ASOBI_OK)
             return rc;
         s->table = t;
@@ -440,10 +440,12 @@ static int tm_heuristic_hook(const void *st, int seat, asobi_rng *rng) { return 
 
 static const asobi_option_def tm_options[] = {
     {.name = "cards",
-     .type = ASOBI_OPT_STRING,
-     .default_json = "\"\"",
-     .help = "a JSON card file to play with instead of our own card set (\"\": ours); the format and "
-             "its limits are in docs/rules/timemasters.md"},
+     .type = ASOBI_OPT_DATA,
+     .default_json = "null",
+     .normalize = tm_cards_option,
+     .help = "a card set to play with instead of ours (null): its JSON content, kept with a name and a "
+             "hash; on the command line --opt cards=FILE reads a file; the format and its limits are in "
+             "docs/rules/timemasters.md"},
     {.name = "max_turns",
      .type = ASOBI_OPT_INT,
      .min = 2,

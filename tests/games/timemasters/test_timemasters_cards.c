@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tm_sim.h"
@@ -116,28 +117,43 @@ static char *source_path(const char *rel)
     return buf;
 }
 
+/* Options with the card set read from a file, as the command line does. */
+static json_t *options_from_file(const char *path)
+{
+    json_t *o = json_pack("{s:s}", "cards", path);
+    asobi_error err;
+    if (asobi_game_options_read_files(asobi_game_find("timemasters"), o, &err) != ASOBI_OK)
+        fail_msg("%s", err.message);
+    return o;
+}
+
+static asobi_state *state_with(const json_t *options, uint64_t seed)
+{
+    asobi_error err;
+    asobi_state *s = asobi_state_new(asobi_game_find("timemasters"), 2, options, seed, &err);
+    if (!s)
+        fail_msg("%s", err.message);
+    return s;
+}
+
 /* Our own set written as a card file loads to the very same table. */
 static void test_card_file_of_our_set_loads_identically(void **unused)
 {
     (void)unused;
-    tm_table t;
-    asobi_error err;
-    const char *path = source_path("tests/games/timemasters/cards_ours.json");
-    if (tm_table_load(path, &t, &err) != ASOBI_OK)
-        fail_msg("%s", err.message);
-    assert_int_equal(t.kinds, ours()->kinds);
-    assert_int_equal(t.sphere_size, ours()->sphere_size);
-    assert_memory_equal(t.card, ours()->card, sizeof t.card);
+    json_t *o = options_from_file(source_path("tests/games/timemasters/cards_ours.json"));
+    asobi_state *a = state_with(o, 42);
+    const tm_table *t = &tm_of(a)->table;
+    assert_int_equal(t->kinds, ours()->kinds);
+    assert_int_equal(t->sphere_size, ours()->sphere_size);
+    assert_memory_equal(t->card, ours()->card, sizeof t->card);
 
     /* and a game with it is the same game as with the default, byte for byte but the title */
-    char opts[1200];
-    snprintf(opts, sizeof opts, "{\"cards\": \"%s\"}", path);
-    asobi_state *a = new_state("timemasters", 2, opts, 42);
     asobi_state *b = new_state("timemasters", 2, NULL, 42);
     memcpy(tm_of(a)->table.title, tm_of(b)->table.title, sizeof tm_of(a)->table.title);
     assert_true(asobi_state_equal(a, b));
     asobi_state_free(a);
     asobi_state_free(b);
+    json_decref(o);
 }
 
 static const char *write_file(const char *text)
@@ -151,16 +167,20 @@ static const char *write_file(const char *text)
     return path;
 }
 
-static void refused_file(const char *text, const char *why)
+/* A card set given as content is refused with bad_option and a message that
+ * names the field (issue 13 point 3). */
+static void refused_set(const char *set, const char *why)
 {
-    char opts[200];
-    snprintf(opts, sizeof opts, "{\"cards\": \"%s\"}", write_file(text));
-    json_t *o = json_loads(opts, 0, NULL);
+    json_error_t jerr;
+    json_t *content = json_loads(set, 0, &jerr);
+    if (!content)
+        fail_msg("test set is not JSON: %s", jerr.text);
+    json_t *o = json_pack("{s:o}", "cards", content);
     asobi_error err;
     asobi_state *s = asobi_state_new(asobi_game_find("timemasters"), 2, o, 1, &err);
     json_decref(o);
     if (s)
-        fail_msg("a card file was accepted: %s", text);
+        fail_msg("a card set was accepted: %s", set);
     assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
     if (!strstr(err.message, why))
         fail_msg("expected \"%s\" in \"%s\"", why, err.message);
@@ -173,48 +193,172 @@ static void refused_file(const char *text, const char *why)
     "{\"name\":\"C\",\"type\":\"timer\",\"level\":3,\"copies\":4,\"slots\":2,\"trigger\":\"set\",\"effects\":[[\"ephemeral\",1]]}," \
     "{\"name\":\"D\",\"type\":\"spell\",\"level\":4,\"cost\":3,\"copies\":4,\"effects\":[[\"access\",2]]}," \
     "{\"name\":\"E\",\"type\":\"spell\",\"level\":5,\"cost\":4,\"copies\":4,\"effects\":[[\"slow\",2],[\"heavy\",1]]}"
+#define MINI_SET "{\"title\":\"mini\",\"sphere_size\":3,\"cards\":[" MINI_START "," MINI_LEVELS "]}"
 
 static void test_small_card_file_plays(void **unused)
 {
     (void)unused;
-    const char *path = write_file("{\"title\":\"mini\",\"sphere_size\":3,\"cards\":[" MINI_START "," MINI_LEVELS "]}");
-    char opts[200];
-    snprintf(opts, sizeof opts, "{\"cards\": \"%s\"}", path);
-    asobi_state *s = new_state("timemasters", 2, opts, 1);
+    const char *path = write_file(MINI_SET);
+    json_t *o = options_from_file(path);
+    asobi_state *s = state_with(o, 1);
     tm_state *t = tm_of(s);
     assert_string_equal(t->table.title, "mini");
     assert_int_equal(t->n_sphere[0], 3);
     assert_int_equal(t->n_aside[0], 1);
     assert_int_equal(t->p[0].n_hand + t->p[0].n_deck, 8);
     asobi_state_free(s);
+    char *opts = json_dumps(o, JSON_COMPACT);
     conformance_spec spec = {.game = "timemasters", .players = 2, .options_json = opts, .games = 30,
                              .seed = 99, .deep_every = 5};
     conformance_run(&spec);
+    free(opts);
+    json_decref(o);
     unlink(path);
 }
 
 static void test_bad_card_files_are_refused(void **unused)
 {
     (void)unused;
-    refused_file("not json", "card file");
-    refused_file("{\"cards\": []}", "\"cards\" list");
-    refused_file("{\"cards\":[" MINI_START "]}", "level 1 holds");
-    refused_file("{\"cards\":[" MINI_LEVELS "]}", "starting deck");
-    refused_file("{\"cards\":[" MINI_START "," MINI_START "," MINI_LEVELS "]}", "two cards are named");
-    refused_file("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":0,\"effects\":[[\"teleport\",1]]}]}",
-                 "known primitive");
-    refused_file("{\"cards\":[{\"name\":\"X\",\"type\":\"card\",\"level\":0}]}", "spell, focus or timer");
-    refused_file("{\"cards\":[{\"name\":\"X\",\"type\":\"timer\",\"level\":0,\"slots\":3}]}", "slots");
-    refused_file("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":7}]}", "level");
-    refused_file("{\"cards\":[{\"name\":\"X\",\"type\":\"focus\",\"level\":0,\"cost\":2}," MINI_LEVELS "]}",
-                 "spells only");
-    refused_file("{\"cards\":[{\"type\":\"spell\",\"level\":0}]}", "name");
+    refused_set("{\"cards\": []}", "\"cards\"");
+    refused_set("{\"cards\":[" MINI_START "]}", "level 1 holds");
+    refused_set("{\"cards\":[" MINI_LEVELS "]}", "starting deck");
+    refused_set("{\"cards\":[" MINI_START "," MINI_START "," MINI_LEVELS "]}", "two cards are named");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":0,\"effects\":[[\"teleport\",1]]}]}",
+                "\"effects\"");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"card\",\"level\":0}]}", "\"type\" is spell, focus or timer");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"timer\",\"level\":0,\"slots\":3}]}", "\"slots\"");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":7}]}", "\"level\"");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"focus\",\"level\":0,\"cost\":2}," MINI_LEVELS "]}",
+                "\"cost\"");
+    refused_set("{\"cards\":[{\"type\":\"spell\",\"level\":0}]}", "\"name\"");
+    /* a file that is not JSON, read by the command line, names the file's problem */
+    json_t *o = json_pack("{s:s}", "cards", write_file("not json"));
     asobi_error err;
-    json_t *o = json_pack("{s:s}", "cards", "/nonexistent/cards.json");
-    assert_null(asobi_state_new(asobi_game_find("timemasters"), 2, o, 1, &err));
-    assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
+    assert_int_equal(asobi_game_options_read_files(asobi_game_find("timemasters"), o, &err), ASOBI_E_BAD_OPTION);
+    assert_non_null(strstr(err.message, "option cards"));
     json_decref(o);
     unlink(write_file(""));
+}
+
+/* Issue 13 point 3: "Time Masters card names with double spaces or tabs are
+ * accepted but their action text never parses ... A malformed card file (a
+ * level-0 timer, an empty key) is accepted into a game that ends at once".
+ * Every set is refused naming the field, or plays. */
+static void test_names_that_cannot_be_typed_and_unknown_fields_are_refused(void **unused)
+{
+    (void)unused;
+    refused_set("{\"cards\":[{\"name\":\"Big  Zap\",\"type\":\"spell\",\"level\":0,\"copies\":8}," MINI_LEVELS "]}",
+                "\"name\": no double spaces");
+    refused_set("{\"cards\":[{\"name\":\"Big\\tZap\",\"type\":\"spell\",\"level\":0,\"copies\":8}," MINI_LEVELS "]}",
+                "\"name\": no tabs");
+    refused_set("{\"cards\":[{\"name\":\" Zap\",\"type\":\"spell\",\"level\":0,\"copies\":8}," MINI_LEVELS "]}",
+                "\"name\": no spaces around");
+    refused_set("{\"cards\":[{\"name\":\"Zap\",\"\":1,\"type\":\"spell\",\"level\":0,\"copies\":8}," MINI_LEVELS "]}",
+                "unknown field \"\"");
+    refused_set("{\"\":0,\"cards\":[" MINI_START "," MINI_LEVELS "]}", "unknown field \"\"");
+    refused_set("{\"cards\":[{\"name\":\"Zap\",\"type\":\"spell\",\"level\":0,\"copies\":0}," MINI_LEVELS "]}",
+                "\"copies\"");
+    refused_set("{\"cards\":[{\"name\":\"Zap\",\"type\":\"spell\",\"level\":0,\"copeis\":8}," MINI_LEVELS "]}",
+                "unknown field \"copeis\"");
+    /* a starting deck of one level-0 timer: nobody could ever play a spell,
+     * earn an access point and score */
+    refused_set("{\"cards\":[{\"name\":\"T\",\"type\":\"timer\",\"level\":0}," MINI_LEVELS "]}",
+                "starting deck (level 0) needs a spell");
+    refused_set("{\"cards\":[{\"name\":\"Zap\",\"type\":\"spell\",\"level\":0,\"cost\":5}," MINI_LEVELS "]}",
+                "starting deck (level 0) needs a spell");
+}
+
+/* Issue 13 point 2: a card set is never a path chosen by whoever sends the
+ * options; the command line reads only regular files of bounded size. */
+static void test_a_card_set_is_never_a_path(void **unused)
+{
+    (void)unused;
+    asobi_error err;
+    json_t *o = json_pack("{s:s}", "cards", "/etc/hostname");
+    assert_null(asobi_state_new(asobi_game_find("timemasters"), 2, o, 1, &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_OPTION);
+    assert_non_null(strstr(err.message, "never a file name"));
+    json_decref(o);
+
+    const asobi_game_def *tm = asobi_game_find("timemasters");
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/asobi_tm_fifo_%d", (int)getpid());
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *not_regular[] = {fifo, "/dev/stdin", "/dev/zero", "/tmp"};
+    for (size_t i = 0; i < sizeof not_regular / sizeof *not_regular; i++) {
+        o = json_pack("{s:s}", "cards", not_regular[i]);
+        /* returns at once (a FIFO without a writer would block a plain open) */
+        assert_int_equal(asobi_game_options_read_files(tm, o, &err), ASOBI_E_BAD_OPTION);
+        if (!strstr(err.message, "not a regular file"))
+            fail_msg("%s: %s", not_regular[i], err.message);
+        json_decref(o);
+    }
+    unlink(fifo);
+
+    /* too large: refused without reading it whole */
+    const char *path = write_file("");
+    FILE *f = fopen(path, "w");
+    for (unsigned i = 0; i <= ASOBI_DATA_FILE_MAX; i += 8)
+        fputs("        ", f);
+    fclose(f);
+    o = json_pack("{s:s}", "cards", path);
+    assert_int_equal(asobi_game_options_read_files(tm, o, &err), ASOBI_E_BAD_OPTION);
+    assert_non_null(strstr(err.message, "larger than"));
+    json_decref(o);
+    unlink(path);
+}
+
+/* Issue 12: "a Time Masters record made with --opt cards=FILE stores the
+ * card table itself ... so it replays on another machine"; issue 13: named
+ * by name plus a hash of their content. */
+static void test_records_carry_the_card_set(void **unused)
+{
+    (void)unused;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/minicards_%d.json", (int)getpid());
+    FILE *f = fopen(path, "w");
+    fputs(MINI_SET, f);
+    fclose(f);
+    json_t *o = options_from_file(path);
+    asobi_error err;
+    asobi_match *m = asobi_match_new("timemasters", 2, o, 7, &err);
+    assert_non_null(m);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 3);
+    int ids[TM_ACTIONS];
+    for (int step = 0; step < 60 && !asobi_state_terminal(asobi_match_state(m)); step++) {
+        const asobi_state *s = asobi_match_state(m);
+        int seat = __builtin_ctz(asobi_state_to_move(s));
+        int n = asobi_state_legal(s, seat, ids);
+        assert_int_equal(asobi_match_act(m, seat, ids[asobi_rng_below(&rng, (uint32_t)n)], &err), ASOBI_OK);
+    }
+    json_t *rec = asobi_match_record(m);
+    unlink(path); /* "another machine": the file is gone */
+    const json_t *cards = json_object_get(json_object_get(rec, "options"), "cards");
+    assert_true(json_is_object(cards));
+    assert_non_null(strstr(json_string_value(json_object_get(cards, "name")), "minicards_"));
+    assert_int_equal(strncmp(json_string_value(json_object_get(cards, "hash")), "fnv1a64:", 8), 0);
+    assert_int_equal(json_array_size(json_object_get(cards, "cards")), 6);
+    char *text = json_dumps(rec, 0);
+    json_t *back = json_loads(text, 0, NULL);
+    asobi_match *again = asobi_match_load(back, &err);
+    if (!again)
+        fail_msg("%s", err.message);
+    assert_true(asobi_state_equal(asobi_match_state(m), asobi_match_state(again)));
+    /* the same set always has the same hash, and an edited set no longer matches it */
+    json_t *rec2 = asobi_match_record(again);
+    assert_true(json_equal(rec, rec2));
+    json_t *edited = json_object_get(json_object_get(back, "options"), "cards");
+    json_object_set_new(json_array_get(json_object_get(edited, "cards"), 1), "cost", json_integer(2));
+    assert_null(asobi_match_load(back, &err));
+    assert_non_null(strstr(err.message, "\"hash\" does not match"));
+    free(text);
+    json_decref(rec);
+    json_decref(rec2);
+    json_decref(back);
+    json_decref(o);
+    asobi_match_free(m);
+    asobi_match_free(again);
 }
 
 int main(void)
@@ -226,6 +370,9 @@ int main(void)
         cmocka_unit_test(test_card_file_of_our_set_loads_identically),
         cmocka_unit_test(test_small_card_file_plays),
         cmocka_unit_test(test_bad_card_files_are_refused),
+        cmocka_unit_test(test_names_that_cannot_be_typed_and_unknown_fields_are_refused),
+        cmocka_unit_test(test_a_card_set_is_never_a_path),
+        cmocka_unit_test(test_records_carry_the_card_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

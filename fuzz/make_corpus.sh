@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# make_corpus.sh — (re)makes the seed corpora of fuzz/corpus/ with the project's own tools (asobi play, asobi engine).
+# Usage: fuzz/make_corpus.sh [ASOBI_BINARY]   (default build/asobi). Kept crash inputs (regress-*) are never touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+asobi=${1:-build/asobi}
+c=fuzz/corpus
+mkdir -p $c/{protocol,record,action,options,cards}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mini='{"title":"mini","sphere_size":3,"cards":[{"name":"Zap","type":"spell","level":0,"cost":1,"copies":8,"effects":[["draw",1]]},{"name":"A","type":"spell","level":1,"cost":1,"copies":4},{"name":"B","type":"focus","level":2,"copies":4,"effects":[["ready",2]]},{"name":"C","type":"timer","level":3,"copies":4,"slots":2,"trigger":"set","effects":[["ephemeral",1]]},{"name":"D","type":"spell","level":4,"cost":3,"copies":4,"effects":[["access",2]]},{"name":"E","type":"spell","level":5,"cost":4,"copies":4,"effects":[["slow",2],["heavy",1]]}]}'
+printf '%s' "$mini" > $c/cards/seed-mini.json
+tr -d '\n' < tests/games/timemasters/cards_ours.json > $c/cards/seed-ours.json
+printf '%s' "$mini" > "$tmp/mini.json"
+
+# records: one short bot game per game and player count (compact, one line)
+i=0
+for spec in "psycle 2" "psycle 4" "ninja 2" "ninja 4" "octal 3" "octal 6" "timemasters 2" "timemasters 3"; do
+  set -- $spec
+  "$asobi" play "$1" --players "$2" --seat none --bots random --seed $((i + 1)) --quiet --record "$tmp/r.json" >/dev/null 2>&1 || true
+  tr -d '\n ' < "$tmp/r.json" > "$c/record/seed-$1-$2.json"
+  i=$((i + 1))
+done
+"$asobi" play timemasters --players 2 --seat none --bots random --seed 5 --quiet --opt cards="$tmp/mini.json" \
+  --record "$tmp/r.json" >/dev/null 2>&1 || true
+tr -d '\n' < "$tmp/r.json" > "$c/record/seed-timemasters-cardset.json"
+
+# protocol sessions
+printf '%s\n' '{"cmd":"games"}' '{"cmd":"new","game":"psycle","players":3,"seed":7}' '{"cmd":"legal","seat":0}' \
+  '{"cmd":"act","seat":0,"action":"play 3"}' '{"cmd":"act","seat":1,"action":0}' '{"cmd":"view","seat":1}' \
+  '{"cmd":"view","format":"text"}' '{"cmd":"suggest","seat":2,"bot":"heuristic"}' '{"cmd":"result"}' \
+  '{"cmd":"record","id":5}' '{"cmd":"quit"}' > $c/protocol/seed-psycle.txt
+printf '%s\n' '{"cmd":"new","game":"ninja","players":2,"seed":3}' '{"cmd":"view","seat":0}' \
+  '{"cmd":"suggest","seat":0,"bot":"ismcts:iters=30"}' '{"cmd":"act","seat":5,"action":"x"}' \
+  '{"cmd":"act","seat":0,"action":99999}' > $c/protocol/seed-ninja.txt
+printf '%s\n' '{"cmd":"new","game":"octal","players":3,"options":{"mode":"single"}}' '{"cmd":"legal","seat":0}' \
+  '{"cmd":"view"}' 'not json' '[1,2]' '{"cmd":5}' '{"cmd":"nope"}' > $c/protocol/seed-octal.txt
+printf '%s\n' "{\"cmd\":\"new\",\"game\":\"timemasters\",\"players\":2,\"seed\":1,\"options\":{\"cards\":$mini}}" \
+  '{"cmd":"legal","seat":0}' '{"cmd":"act","seat":0,"action":"play Zap"}' '{"cmd":"view","format":"text"}' \
+  '{"cmd":"new","game":"timemasters","options":{"cards":"/etc/hostname"}}' > $c/protocol/seed-timemasters.txt
+printf '%s\n' "{\"cmd\":\"load\",\"record\":$(cat $c/record/seed-psycle-2.json)}" '{"cmd":"record"}' \
+  > $c/protocol/seed-load.txt
+
+# options: byte 0 the game (registry order: ninja octal psycle timemasters), byte 1 the players
+printf '\x00\x00{"start_player":1}' > $c/options/seed-ninja.bin
+printf '\x01\x03{"mode":"single","ranks":2,"max_turns":50}' > $c/options/seed-octal.bin
+printf '\x02\x01{"max_cycles":3}' > $c/options/seed-psycle.bin
+printf '\x03\x00{"max_turns":20,"cards":%s}' "$mini" > $c/options/seed-timemasters.bin
+printf '\x03\x00{"cards":null}' > $c/options/seed-timemasters-null.bin
+
+# action texts: header (game, players, random steps, seed hi, seed lo) then texts, one a line
+printf '\x00\x00\x05\x00\x07play 3\nlead 2\nR5\n' > $c/action/seed-ninja.bin
+printf '\x01\x00\x03\x00\x02play 1\ndiscard 4\npass\n' > $c/action/seed-octal.bin
+printf '\x02\x01\x00\x00\x01play 3\nplay 0\nplay 5\n' > $c/action/seed-psycle.bin
+printf '\x03\x00\x02\x00\x03play Energy\nset Small Timer on 1\ndone\ntake 1 second\npass\n' > $c/action/seed-timemasters.bin
+echo "corpora in $c:" $(for d in $c/*; do echo "$(basename $d)=$(ls $d | wc -l)"; done)

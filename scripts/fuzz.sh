@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# fuzz.sh — builds the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/ and explores each for SECONDS.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each; targets: every fuzz/fuzz_TARGET.c)
+# Each target starts from fuzz/corpus/TARGET/ (read only) and keeps what it finds in build-fuzz/corpus/TARGET/;
+# a crash leaves its input in build-fuzz/crashes/TARGET/ and makes the script fail. To keep a crash as a
+# regression case: minimize it (build-fuzz/fuzz/fuzz_TARGET -minimize_crash=1 -runs=10000 FILE), fix the
+# bug, and copy the minimized input to fuzz/corpus/TARGET/regress-WHAT (the corpus replay test runs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if ((${#targets[@]} == 0)); then # every fuzz/fuzz_NAME.c
+  for f in fuzz/fuzz_*.c; do t=${f#fuzz/fuzz_}; targets+=("${t%.c}"); done
+fi
+
+if ! command -v clang >/dev/null; then
+  echo "fuzz: clang is needed (scripts/setup.sh installs it with ASOBI_FUZZ=1)" >&2
+  exit 1
+fi
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASOBI_FUZZ=ON -DASOBI_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j "$(nproc 2>/dev/null || echo 2)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
+
+status=0
+for t in "${targets[@]}"; do
+  bin=build-fuzz/fuzz/fuzz_$t
+  [ -x "$bin" ] || { echo "fuzz: no target $t" >&2; exit 2; }
+  mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
+  dict=()
+  [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
+  echo "fuzz: $t for ${seconds}s" >&2
+  # new inputs go to the first folder (the work corpus); fuzz/corpus/$t only seeds it
+  if ! "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+      "${dict[@]}" -artifact_prefix="build-fuzz/crashes/$t/" "build-fuzz/corpus/$t" "fuzz/corpus/$t" \
+      > "build-fuzz/$t.log" 2>&1; then
+    echo "fuzz: $t FAILED: see build-fuzz/$t.log and build-fuzz/crashes/$t/" >&2
+    status=1
+  fi
+  # the last status line: executions, coverage (cov) and features (ft)
+  grep -E '^#[0-9]+' "build-fuzz/$t.log" | tail -1 | sed "s/^/fuzz: $t: /" >&2
+  grep -E '^stat::number_of_executed_units' "build-fuzz/$t.log" | sed "s/^/fuzz: $t: /" >&2 || true
+done
+exit $status
