@@ -152,8 +152,7 @@ int cli_replay(int argc, char **argv)
             printf(", seed %llu", (unsigned long long)asobi_match_seed(m));
         else
             printf(", as seat %ld saw it", seat);
-        printf(", %d actions
-", total);
+        printf(", %d actions\n", total);
         /* one running match, one action at a time: linear (reloading each
          * prefix from the record was quadratic) */
         asobi_match *p = verbose ? asobi_match_load_prefix(record, 0, &err) : NULL;
