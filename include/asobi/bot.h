@@ -46,11 +46,11 @@ typedef struct asobi_bot_limits {
 extern const asobi_bot_limits asobi_bot_default_limits;
 extern const asobi_bot_limits asobi_bot_server_limits;
 
-/* asobi_bot_check_spec, and the spec's budgets within limits (bad_bot, with
- * the key and the limit in the message, when above). */
 /* asobi_bot_new with the spec's budgets held to limits as well. */
 asobi_bot *asobi_bot_new_within(const char *spec, const asobi_game_def *game, int players, int seat,
                                 uint64_t seed, const asobi_bot_limits *limits, asobi_error *err);
+/* asobi_bot_check_spec, and the spec's budgets within limits (bad_bot, with
+ * the key and the limit in the message, when above). */
 int asobi_bot_check_spec_within(const char *spec, const asobi_game_def *game, const asobi_bot_limits *limits,
                                 asobi_error *err);
 

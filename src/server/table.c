@@ -157,13 +157,13 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
         seat->bank_ms = t->base_ms;
         if (!bot)
             continue;
-        asobi_bot *check = asobi_bot_new(bot, asobi_state_game(asobi_match_state(t->match)), players, s, 0, &err);
-        if (!check) {
+        /* a server's bots are held to the server's tighter budgets */
+        if (asobi_bot_check_spec_within(bot, asobi_state_game(asobi_match_state(t->match)), &asobi_bot_server_limits,
+                                        &err) != ASOBI_OK) {
             srv_fail_asobi(e, 400, &err);
             table_free(t);
             return NULL;
         }
-        asobi_bot_free(check);
         seat->bot = strdup(bot);
         seat->taken = true;
         snprintf(seat->name, sizeof seat->name, "%s", bot);
@@ -567,8 +567,8 @@ void table_job_run(table_job *job)
 {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    asobi_bot *bot = asobi_bot_new(job->spec, asobi_state_game(job->state), asobi_state_players(job->state),
-                                   job->seat, job->seed, &job->err);
+    asobi_bot *bot = asobi_bot_new_within(job->spec, asobi_state_game(job->state), asobi_state_players(job->state),
+                                          job->seat, job->seed, &asobi_bot_server_limits, &job->err);
     job->id = bot ? asobi_bot_choose(bot, job->state, &job->err) : -1;
     asobi_bot_free(bot);
     clock_gettime(CLOCK_MONOTONIC, &b);

@@ -41,6 +41,8 @@ async def test_http_api(srv):
     for req, code in [({"game": "chess"}, "unknown_game"), ({"game": "psycle", "players": 9}, "bad_players"),
                       ({"game": "psycle", "options": {"x": 1}}, "bad_option"),
                       ({"game": "psycle", "bots": ["nobot", None]}, "bad_bot"),
+                      ({"game": "psycle", "bots": ["ismcts:iters=100000", None]}, "bad_bot"),
+                      ({"game": "psycle", "bots": ["ismcts:time=30", None]}, "bad_bot"),
                       ({"game": "psycle", "clock": {"kind": "sundial"}}, "bad_clock"), ({}, "bad_request")]:
         status, body = srv.request("POST", "/api/tables", req)
         check(status == 400 and error_code(body) == code, req, status, body)
