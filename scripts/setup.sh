@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libsqlite3-dev libssl-dev python3-websockets)
+packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libsqlite3-dev libssl-dev python3-websockets
+          chromium nodejs npm fonts-ipafont-gothic)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,6 +17,12 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   "${SUDO[@]}" apt-get update -qq
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The browser tests' npm package (playwright-core, pinned in package-lock.json); it drives Debian's chromium,
+# so no browser is downloaded and no install script runs.
+if [ ! -d node_modules/playwright-core ]; then
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
 
 build_dir=${1:-build}

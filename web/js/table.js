@@ -104,7 +104,7 @@ function legalList(ctx) {
 
 function logSection() {
   const items = log.slice(-200).map(e => el('li', {}, `${context().name(e.seat)}: ${e.text}`, e.by === 'timeout' ? ` (${t('timeout')})` : ''));
-  return el('section', { class: 'log' }, el('h2', {}, t('log')), el('ol', { reversed: true }, items.reverse()));
+  return el('section', { class: 'log' }, el('h2', {}, t('log')), el('ol', { reversed: true, start: log.length ? log[log.length - 1].index + 1 : 0 }, items.reverse()));
 }
 
 function resultSection() {
