@@ -37,7 +37,7 @@ async function post(base, p, body) {
 const GAMES = [
   { game: 'psycle', players: 2, bots: [null, null], options: { max_cycles: 4 }, unique: false },
   { game: 'ninja', players: 3, bots: [null, null, 'heuristic'], options: {}, unique: true },
-  { game: 'octal', players: 3, bots: [null, 'heuristic', null], options: { max_turns: 120 }, unique: false }  // four copies of each number,
+  { game: 'octal', players: 3, bots: [null, 'heuristic', null], options: { max_turns: 120 }, unique: false },  // four copies of each number
   { game: 'timemasters', players: 2, bots: [null, 'heuristic'], options: { max_turns: 24 }, unique: false },
 ];
 

@@ -92,7 +92,7 @@ function seatsBar() {
       `${s.seat + 1}. ${context().name(s.seat)}`, s.seat === last.seat ? ` (${t('you')})` : '',
       toMove.includes(s.seat) && last.status === 'playing' ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '',
       !s.connected ? el('span', { class: 'badge' }, ` ${t('away')}`) : '', s.handed ? el('span', { class: 'badge' }, ` (${t('bot')})`) : '',
-      remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ⏱ ${clockText(remaining)}`) : '');
+      remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ${t('clock')} ${clockText(remaining)}`) : '');
   }));
 }
 
@@ -113,7 +113,7 @@ function resultSection() {
   return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')),
     el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
       r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
-        el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` 🏆 ${t('winner')}` : '')))),
+        el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),
     el('button', { class: 'primary', id: 'rematch', onclick: rematch }, t('rematch')), ' ', el('a', { href: '/' }, t('back')));
 }
 

@@ -1,6 +1,6 @@
 // ninja.js — NINJA SCROLL TRICK's table: trump, own hand, every player's open cards with scroll tiles up or down, the trick, won tiles.
 const SUITS = { fire: '火', water: '水', wood: '木', metal: '金', earth: '土' };
-const SUIT_ICON = { fire: '🔥', water: '💧', wood: '🌲', metal: '⚙', earth: '⛰' };
+const SUIT_ICON = { fire: '', water: '', wood: '', metal: '', earth: '' };
 
 /** A card face: the suit's kanji, symbol and name (not colour alone) and its number. */
 export function card(ctx, id, extra = {}) {
@@ -15,7 +15,7 @@ function scroll(ctx, s, faceUp) {
   const { el } = ctx;
   if (s === null || s === undefined) return '';
   const shown = s === 'hidden' ? '巻' : `${s > 0 ? '+' : ''}${s}`;
-  return el('span', { class: `scroll${faceUp ? ' up' : ' down'}`, title: faceUp ? 'face up' : 'face down' }, faceUp ? shown : `🂠 ${s === 'hidden' ? '?' : shown}`);
+  return el('span', { class: `scroll${faceUp ? ' up' : ' down'}`, title: faceUp ? 'face up' : 'face down' }, faceUp ? shown : `▮ ${s === 'hidden' ? '?' : shown}`);
 }
 
 const mentions = id => a => a.split(' ').includes(id);
