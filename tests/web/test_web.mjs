@@ -118,6 +118,7 @@ async function playGame(browser, base, spec) {
     }
     if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
     if (steps % 5 === 0) await checkHidden(spec, seats);
+    if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });
     if (!switched && steps >= 4) {
       switched = true;
       await seated[0].page.click('#lang-switch');

@@ -151,6 +151,10 @@ async function draw() {
   const header = el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
     el('span', { class: 'conn', 'data-conn': conn }, t(conn)), languageSwitch(draw));
   if (!last) { app.replaceChildren(header, el('p', {}, t('connecting')), el('p', { class: 'error' }, error)); return; }
+  // Keyboard players keep their place across redraws: refocus the element with the same action or id.
+  const focused = document.activeElement;
+  const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
+    : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]` : focused?.id ? `#${CSS.escape(focused.id)}` : null;
   const g = last.view.game;
   if (!games[g]) games[g] = await import(`./games/${g}.js`);
   const ctx = context();
@@ -162,6 +166,7 @@ async function draw() {
     el('p', { class: 'error', role: 'alert' }, error),
     el('section', { class: `board ${g}` }, games[g].render(last.view, ctx)),
     legalList(ctx), logSection());
+  if (refocus) document.querySelector(refocus)?.focus();
 }
 
 setInterval(() => { if (last?.clock && last.status === 'playing') for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar()); }, 1000);
