@@ -710,7 +710,9 @@ static char *metrics_text(server *s)
                "# TYPE asobi_ws_bytes_sent_total counter\nasobi_ws_bytes_sent_total %llu\n",
             (unsigned long long)s->bytes_sent);
     metric_histogram(f, "asobi_action_latency_seconds",
-                     "From a person's act message received to the update showing it written to that person's socket.", &s->action_latency);
+                     "From a person's act message received to the update showing it written to that person's "
+                     "socket.",
+                     &s->action_latency);
     pthread_mutex_lock(&s->lock);
     histogram bot = s->bot_time;
     pthread_mutex_unlock(&s->lock);

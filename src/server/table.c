@@ -190,7 +190,8 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
         return NULL;
     }
     if ((players && !json_is_integer(players)) || (options && !json_is_object(options) && !json_is_null(options)) ||
-        (seed && !json_is_integer(seed) && !json_is_null(seed)) || (bots && !json_is_array(bots) && !json_is_null(bots))) {
+        (seed && !json_is_integer(seed) && !json_is_null(seed)) ||
+        (bots && !json_is_array(bots) && !json_is_null(bots))) {
         srv_fail(e, 400, "bad_request",
                  "\"players\" is an integer, \"options\" an object, \"seed\" an integer, \"bots\" an array");
         return NULL;
@@ -224,7 +225,8 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
     }
     json_int_t s = json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)protocol_fresh_seed();
     json_t *spec = json_pack("{s:s, s:I, s:o, s:I, s:o, s:O, s:I}", "game", asobi_game_name(def), "players",
-                             (json_int_t)n, "options", json_is_object(options) ? json_copy((json_t *)options) : json_object(),
+                             (json_int_t)n, "options",
+                             json_is_object(options) ? json_copy((json_t *)options) : json_object(),
                              "seed", s, "bots", bot_list, "clock", clock ? (json_t *)clock : json_null(), "created",
                              (json_int_t)time(NULL));
     table *t = table_from_spec(st, spec, e);
@@ -553,7 +555,8 @@ int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int ca
         j->id = -1;
         /* deterministic per table, move and seat: a restored table's bots
          * choose as they would have */
-        j->seed = mix((uint64_t)json_integer_value(json_object_get(t->spec, "seed")) ^ mix((uint64_t)j->at << 8 | (uint64_t)s));
+        uint64_t table_seed = (uint64_t)json_integer_value(json_object_get(t->spec, "seed"));
+        j->seed = mix(table_seed ^ mix((uint64_t)j->at << 8 | (uint64_t)s));
         t->seat[s].busy = true;
         n++;
     }
@@ -676,7 +679,9 @@ json_t *table_clock_json(const table *t, int64_t now)
     }
     json_t *c = json_pack("{s:s, s:o, s:o, s:o}", "kind", t->clock == CLOCK_MOVE ? "move" : "fischer",
                           "remaining_ms", left, "running",
-                          asobi_json_seats(t->status == TABLE_PLAYING ? asobi_state_to_move(asobi_match_state(t->match)) : 0),
+                          asobi_json_seats(t->status == TABLE_PLAYING
+                                               ? asobi_state_to_move(asobi_match_state(t->match))
+                                               : 0),
                           "timeouts", timeouts);
     return c;
 }
