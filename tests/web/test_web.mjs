@@ -82,10 +82,8 @@ async function playGame(browser, base, spec) {
     const { token } = await post(base, `/api/tables/${table}/join`, { name: `P${s + 1}<b>`, seat: s });
     const ctx = await browser.newContext({ locale: s % 2 ? 'en-US' : 'ja-JP', viewport: { width: s === 0 ? 1000 : 360, height: 900 } });
     const page = await ctx.newPage();
-    let bytes = 0;
-    page.on('response', async r => { try { bytes += (await r.body()).length; } catch { /* redirects have no body */ } });
     await page.goto(`${base}/t/${table}#token=${token}`);
-    seats.push({ seat: s, page, ctx, bytes: () => bytes });
+    seats.push({ seat: s, page, ctx });
   }
   const sctx = await browser.newContext({ locale: 'en-US' });
   const spage = await sctx.newPage();
@@ -97,7 +95,9 @@ async function playGame(browser, base, spec) {
   check(lang0 === 'ja', `${spec.game}: a ja-JP browser gets Japanese (got ${lang0})`);
   check((await seats[0].page.textContent('body')).includes('手札'), `${spec.game}: Japanese page says 手札`);
   check((await seats[0].page.textContent('.seats-bar')).includes('P1<b>'), `${spec.game}: a name is shown as text`);
-  const weight = seats[0].bytes();
+  // The page weight: bytes transferred for the table page and everything it loaded (headers included).
+  const weight = await seats[0].page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .reduce((n, e) => n + e.transferSize, 0));
 
   let steps = 0, reloaded = false, switched = false, stuck = 0;
   const seated = seats.filter(s => !s.spectator);
@@ -112,7 +112,8 @@ async function playGame(browser, base, spec) {
       const onBoard = await s.page.$$('.board [data-action]');
       const all = onBoard.length && Math.random() < 0.7 ? onBoard : await s.page.$$('[data-action]');
       if (!all.length) continue;
-      await all[Math.floor(Math.random() * all.length)].click();
+      // An update may redraw the page between choosing and clicking: then the element is gone; try again next pass.
+      try { await all[Math.floor(Math.random() * all.length)].click({ timeout: 2000 }); } catch { continue; }
       acted = true; steps++;
       await waitPast(s.page, before.index);
     }
