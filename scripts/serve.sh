@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
+echo "serve.sh: open the address printed below in a browser to play (the lobby is at /)" >&2
 exec build/asobi serve "$@"

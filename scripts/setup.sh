@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libsqlite3-dev libssl-dev python3 python3-websockets)
+packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libsqlite3-dev libssl-dev
+          python3 python3-websockets chromium nodejs npm fonts-ipafont-gothic)
 # the fuzz targets (scripts/fuzz.sh) need clang and its libFuzzer runtime: wanted with ASOBI_FUZZ=1 or in CI
 if [ "${ASOBI_FUZZ:-}" = 1 ] || [ "${CI:-}" = true ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
@@ -18,6 +19,12 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   "${SUDO[@]}" apt-get update -qq
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The browser tests' npm package (playwright-core, pinned in package-lock.json); it drives Debian's chromium,
+# so no browser is downloaded and no install script runs.
+if [ ! -d node_modules/playwright-core ]; then
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
 
 build_dir=${1:-build}

@@ -874,8 +874,12 @@ static int serve_static(server *s, struct lws *wsi, http_req *r)
         srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
         return reply_error(s, wsi, r, &e);
     }
+    /* The browser client's table page answers every /t/ID (the table's id is read by the page). */
+    const char *page = strcmp(r->path, "/") == 0 ? "/index.html"
+                       : strncmp(r->path, "/t/", 3) == 0 && !strchr(r->path + 3, '/') ? "/table.html"
+                                                                                     : r->path;
     char file[1024];
-    snprintf(file, sizeof file, "%s%s", s->cfg.web, strcmp(r->path, "/") == 0 ? "/index.html" : r->path);
+    snprintf(file, sizeof file, "%s%s", s->cfg.web, page);
     FILE *f = fopen(file, "rb");
     if (!f) {
         srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);

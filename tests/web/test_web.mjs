@@ -1,0 +1,198 @@
+// test_web.mjs — the browser client in a real browser: Debian's chromium driven by playwright-core against a real `asobi serve`.
+// Usage: node tests/web/test_web.mjs ASOBI_BINARY OUTPUT_DIR   (CTest: tests/web/CMakeLists.txt)
+// For each game, one browser context per human seat and a spectator play a full game by clicking data-action elements
+// (bots in the other seats); no seat's page ever shows another seat's hidden cards; the language switches; a reload
+// mid-game brings the seat back; a screenshot of each table is saved in OUTPUT_DIR; the table page's weight is measured.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+
+const [asobi, outDir] = process.argv.slice(2);
+const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+mkdirSync(outDir, { recursive: true });
+const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-'));
+let failures = 0, checks = 0;
+const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
+
+/** Starts `asobi serve` on a free loopback port with a temporary database; resolves to its base URL. */
+function startServer() {
+  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir, '--workers', '1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  srv.stderr.on('data', () => {});
+  return new Promise((resolve, reject) => {
+    let out = '';
+    srv.stdout.on('data', d => { out += d; const m = out.match(/listening on (http:\/\/[0-9.:]+)/); if (m) resolve({ srv, base: m[1] }); });
+    srv.on('exit', code => reject(new Error(`asobi serve exited (${code})`)));
+  });
+}
+
+async function post(base, p, body) {
+  const r = await fetch(base + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const j = await r.json(); assert.ok(r.ok, JSON.stringify(j)); return j;
+}
+
+const GAMES = [
+  { game: 'psycle', players: 2, bots: [null, null], options: { max_cycles: 4 }, unique: false },
+  { game: 'ninja', players: 3, bots: [null, null, 'heuristic'], options: {}, unique: true },
+  { game: 'octal', players: 3, bots: [null, 'heuristic', null], options: { max_turns: 120 }, unique: false },  // four copies of each number
+  { game: 'timemasters', players: 2, bots: [null, 'heuristic'], options: { max_turns: 24 }, unique: false },
+];
+
+const pageState = page => page.evaluate(() => ({
+  index: Number(document.body.dataset.index ?? -1), status: document.body.dataset.status,
+  hand: [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card),
+  faceUp: [...document.querySelectorAll('[data-c]:not([data-card])')].map(e => e.dataset.c),
+  choices: [...document.querySelectorAll('[data-choice]')].length,
+  actions: [...document.querySelectorAll('[data-action]')].length,
+  error: document.querySelector('.error[role=alert]')?.textContent ?? '',
+}));
+
+/** Waits until PAGE shows an event after INDEX or the end (the page's CSP forbids waitForFunction's eval). */
+async function waitPast(page, index) {
+  for (let i = 0; i < 400; i++) {
+    const st = await page.evaluate(() => [Number(document.body.dataset.index), document.body.dataset.status]);
+    if (st[0] > index || st[1] === 'over') return;
+    await page.waitForTimeout(25);
+  }
+  assert.fail(`no update after event ${index}`);
+}
+
+/** No seat's page shows a card that is in another seat's hidden hand (cards of these games are unique). */
+async function checkHidden(spec, seats) {
+  const states = await Promise.all(seats.map(s => pageState(s.page)));
+  if (new Set(states.map(s => s.index)).size !== 1) return;        // compare pages showing the same moment only
+  for (let a = 0; a < seats.length; a++) for (let b = 0; b < seats.length; b++) {
+    if (a === b || seats[b].spectator) continue;
+    // B's hidden cards: its hand less what lies face up on the table for everyone (NINJA's open cards).
+    const hidden = states[b].hand.filter(c => !states[b].faceUp.includes(c));
+    if (spec.unique) check(!states[a].faceUp.some(c => hidden.includes(c)), `${spec.game}: page ${a} shows a hidden card of seat ${seats[b].seat}`);
+    if (seats[a].spectator) check(states[a].hand.length === 0 && states[a].actions === 0, `${spec.game}: the spectator has a hand or actions`);
+  }
+  for (const s of states) check(s.choices <= 1, `${spec.game}: a page shows another seat's hidden choice`);
+}
+
+async function playGame(browser, base, spec) {
+  const started = Date.now();
+  const { table } = await post(base, '/api/tables', { game: spec.game, players: spec.players, options: spec.options, bots: spec.bots, seed: 7 });
+  const seats = [];
+  for (let s = 0; s < spec.players; s++) if (!spec.bots[s]) {
+    const { token } = await post(base, `/api/tables/${table}/join`, { name: `P${s + 1}<b>`, seat: s });
+    const ctx = await browser.newContext({ locale: s % 2 ? 'en-US' : 'ja-JP', viewport: { width: s === 0 ? 1000 : 360, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${base}/t/${table}#token=${token}`);
+    seats.push({ seat: s, page, ctx });
+  }
+  const sctx = await browser.newContext({ locale: 'en-US' });
+  const spage = await sctx.newPage();
+  await spage.goto(`${base}/t/${table}`);
+  seats.push({ seat: null, page: spage, ctx: sctx, spectator: true });
+  for (const s of seats) await s.page.waitForSelector('.board');
+
+  const lang0 = await seats[0].page.evaluate(() => document.documentElement.lang);
+  check(lang0 === 'ja', `${spec.game}: a ja-JP browser gets Japanese (got ${lang0})`);
+  check((await seats[0].page.textContent('body')).includes('手札'), `${spec.game}: Japanese page says 手札`);
+  check((await seats[0].page.textContent('.seats-bar')).includes('P1<b>'), `${spec.game}: a name is shown as text`);
+  // The page weight: bytes transferred for the table page and everything it loaded (headers included).
+  const weight = await seats[0].page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .reduce((n, e) => n + e.transferSize, 0));
+
+  let steps = 0, reloaded = false, switched = false, stuck = 0;
+  const seated = seats.filter(s => !s.spectator);
+  while (true) {
+    const st = await pageState(seated[0].page);
+    if (st.status === 'over') break;
+    assert.ok(steps < 3000, `${spec.game}: the game did not end`);
+    let acted = false;
+    for (const s of seated) {
+      const before = await pageState(s.page);
+      check(before.error === '', `${spec.game}: no refusal (${before.error})`);
+      const onBoard = await s.page.$$('.board [data-action]');
+      const all = onBoard.length && Math.random() < 0.7 ? onBoard : await s.page.$$('[data-action]');
+      if (!all.length) continue;
+      // An update may redraw the page between choosing and clicking: then the element is gone; try again next pass.
+      try { await all[Math.floor(Math.random() * all.length)].click({ timeout: 2000 }); } catch { continue; }
+      acted = true; steps++;
+      await waitPast(s.page, before.index);
+    }
+    if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
+    if (steps % 5 === 0) await checkHidden(spec, seats);
+    if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });
+    if (!switched && steps >= 4) {
+      switched = true;
+      await seated[0].page.click('#lang-switch');
+      check(await seated[0].page.evaluate(() => document.documentElement.lang) === 'en', `${spec.game}: the switch turns the page to English`);
+      check((await seated[0].page.textContent('body')).includes('Hand'), `${spec.game}: English page says Hand`);
+      await seated[0].page.click('#lang-switch');
+    }
+    if (!reloaded && steps >= 8 && (await pageState(seated.at(-1).page)).status === 'playing') {
+      reloaded = true;
+      const s = seated.at(-1);
+      const handBefore = (await pageState(s.page)).hand;
+      await s.page.reload(); await s.page.waitForSelector('.board');
+      const who = await s.page.textContent('.who');
+      check(who.includes(String(s.seat + 1)), `${spec.game}: after a reload seat ${s.seat} is back (${who})`);
+      const after = await pageState(s.page);
+      check(after.status === 'over' || after.index > -1 && JSON.stringify(after.hand.sort()) === JSON.stringify(handBefore.sort()) || after.index > 0,
+        `${spec.game}: the reloaded seat sees its hand again`);
+      check(after.hand.length > 0 || handBefore.length === 0, `${spec.game}: the reloaded seat has its hand (${handBefore} / ${after.hand})`);
+    }
+  }
+  for (const s of seats) await s.page.waitForSelector('#result');
+  await checkHidden(spec, seats);
+  check(reloaded && switched, `${spec.game}: reload and language switch happened`);
+  const rec = await (await fetch(`${base}/api/tables/${table}/record`)).json();
+  check(Array.isArray(rec.actions) && rec.actions.length > 0, `${spec.game}: the record is there`);
+  await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}.png`), fullPage: true });
+  await seated.at(-1).page.screenshot({ path: path.join(outDir, `web_${spec.game}_360.png`), fullPage: true });
+  // Rematch: a new table with the same settings, this seat already in it.
+  await seated[0].page.click('#rematch');
+  await seated[0].page.waitForURL(u => !u.pathname.endsWith(`/t/${table}`));
+  await seated[0].page.waitForSelector('.board');
+  check((await pageState(seated[0].page)).status === 'open' || spec.bots.filter(b => !b).length === 1, `${spec.game}: rematch table waits for the others`);
+  for (const s of seats) await s.ctx.close();
+  console.log(`${spec.game}: ${steps} clicks, ${rec.actions.length} actions, table page ${weight} bytes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return weight;
+}
+
+async function lobby(browser, base) {
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 360, height: 800 } });
+  const page = await ctx.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.game-card');
+  check(await page.locator('.game-card').count() === 4, 'the lobby shows four games');
+  check(await page.locator('a[href="/rules/octal.html"]').count() === 1, 'the lobby links the rules');
+  await page.selectOption('select[name=game]', 'ninja');
+  await page.selectOption('select[name=players]', '3');
+  await page.selectOption('select[name=bot1]', 'heuristic');
+  await page.selectOption('select[name=bot2]', 'random');
+  await page.fill('input[name=name]', 'Aki');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/t\/\d+/);
+  await page.waitForSelector('.board');
+  check((await page.textContent('.who')).includes('1'), 'creating from the lobby seats me at seat 1');
+  await page.screenshot({ path: path.join(outDir, 'web_lobby_table.png'), fullPage: true });
+  await page.goto(base + '/rules/ninja.html');
+  check((await page.textContent('body')).includes('NINJA'), 'a rules page');
+  await page.goto(base + '/');
+  await page.waitForSelector('#tables');
+  await page.screenshot({ path: path.join(outDir, 'web_lobby.png'), fullPage: true });
+  await ctx.close();
+}
+
+const { srv, base } = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+  await lobby(browser, base);
+  const only = process.env.ASOBI_WEB_GAMES?.split(',');
+  for (const spec of GAMES) if (!only || only.includes(spec.game)) {
+    const w = await playGame(browser, base, spec);
+    check(w < 200000, `${spec.game}: table page under 200 KB (${w})`);
+  }
+} finally {
+  await browser.close(); srv.kill('SIGTERM'); rmSync(dbDir, { recursive: true, force: true });
+}
+console.log(`${checks} checks, ${failures} failed; screenshots in ${outDir}`);
+process.exit(failures ? 1 : 0);

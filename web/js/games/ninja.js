@@ -1,0 +1,52 @@
+// ninja.js — NINJA SCROLL TRICK's table: trump, own hand, every player's open cards with scroll tiles up or down, the trick, won tiles.
+const SUITS = { fire: '火', water: '水', wood: '木', metal: '金', earth: '土' };
+const SUIT_ICON = { fire: '', water: '', wood: '', metal: '', earth: '' };
+
+/** A card face: the suit's kanji, symbol and name (not colour alone) and its number. */
+export function card(ctx, id, extra = {}) {
+  const { el, t } = ctx;
+  const [suit, n] = id.split('-');
+  return el('div', { class: `card ninja-card ${suit}`, 'data-c': id, 'aria-label': `${t(suit)} ${n}`, ...extra },
+    el('span', { class: 'num' }, n), el('span', { class: 'suit' }, `${SUIT_ICON[suit] || ''}${SUITS[suit] || suit}`),
+    el('small', {}, t(suit)));
+}
+
+function scroll(ctx, s, faceUp) {
+  const { el } = ctx;
+  if (s === null || s === undefined) return '';
+  const shown = s === 'hidden' ? '巻' : `${s > 0 ? '+' : ''}${s}`;
+  return el('span', { class: `scroll${faceUp ? ' up' : ' down'}`, title: faceUp ? 'face up' : 'face down' }, faceUp ? shown : `▮ ${s === 'hidden' ? '?' : shown}`);
+}
+
+const mentions = id => a => a.split(' ').includes(id);
+
+export function render(v, ctx) {
+  const { el, t } = ctx;
+  const me = v.players.find(p => p.seat === ctx.seat);
+  const head = el('div', { class: 'center' },
+    el('div', { class: 'round' }, `${t('ninja.round')} ${v.round} · ${t('ninja.phase')}: ${v.phase} · ${t('ninja.pile')} ${v.pile_size}`),
+    el('div', { class: 'tiles' }, el('div', { class: 'tile trump' }, el('small', {}, t('ninja.trump')),
+      el('b', {}, v.trump ? `${SUIT_ICON[v.trump]}${SUITS[v.trump]} ${t(v.trump)}` : '—'))),
+    ...ctx.legal.filter(a => a.startsWith('trump ')).map(a => {
+      const s = a.slice(6);
+      return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': a }, `${SUIT_ICON[s]}${SUITS[s]} ${t(s)}`), x => x === a);
+    }));
+  const trick = el('div', { class: 'trick' }, el('h3', {}, t('ninja.trick')),
+    v.trick.map(c => el('div', { class: 'played' }, el('small', {}, ctx.name(c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
+    v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
+      v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${SUITS[c.card.split('-')[0]]}${c.card.split('-')[1]}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
+      ` → ${ctx.name(v.last_trick.winner)}`) : '');
+  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+    el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}${p.shadow ? ` (${t('ninja.shadow')})` : ''}`),
+    el('p', {}, `${t('hand')}: ${p.hand_size} ${t('cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
+      p.won.map(w => el('span', { class: 'scroll up' }, `${w > 0 ? '+' : ''}${w}`)),
+      p.void.length ? ` · ${t('ninja.void')} ${p.void.map(s => SUITS[s]).join('')}` : ''),
+    el('div', { class: 'open' }, p.open.map(o => {
+      const n = el('div', { class: 'open-card' }, card(ctx, o.card), scroll(ctx, o.scroll, o.face_up));
+      return p.seat === ctx.seat ? ctx.actionable(n, mentions(o.card)) : n;
+    })),
+    p.seat === ctx.seat && p.scrolls ? el('p', {}, `${t('ninja.scrolls')}: `, p.scrolls.map(s => el('span', { class: 'scroll down' }, `${s > 0 ? '+' : ''}${s}`))) : '')));
+  const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
+    me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
+  return el('div', {}, head, trick, players, hand);
+}

@@ -1,0 +1,33 @@
+// octal.js — THE OCTAL's table: the dragon's question(s) with conditions and arrows, own hand, others' hand sizes, Octo! and override.
+const ARROW_TEXT = { '↑': 'up', '↕': 'up/down' };
+
+/** An octal card such as "5大↕": number, condition (大小同異倍約) and arrow, all printed. */
+function card(ctx, id, extra = {}) {
+  const { el, t } = ctx;
+  const m = id.match(/^(\d)(.)(.)$/u) || [id, id, '', ''];
+  return el('div', { class: `card octal-card n${m[1]}`, 'data-c': id, 'aria-label': `${m[1]} ${t(`cond.${m[2]}`)} ${ARROW_TEXT[m[3]] || ''}`, ...extra },
+    el('span', { class: 'num' }, m[1]), el('span', { class: 'cond' }, m[2]), el('span', { class: 'arrow' }, m[3]));
+}
+
+const mentions = id => a => a.split(' ').includes(id);
+
+export function render(v, ctx) {
+  const { el, t } = ctx;
+  const me = v.players.find(p => p.seat === ctx.seat);
+  const questions = el('div', { class: 'questions' }, v.questions.map((q, i) => ctx.actionable(
+    el('div', { class: 'question', 'aria-label': `${t('octal.question')} ${i + 1}` },
+      el('h3', {}, `${t('octal.question')} ${i + 1}`),
+      el('p', { class: 'condition' }, `${t('octal.condition')}: `, el('b', {}, q.condition), ` (${t(`cond.${q.condition}`)}) · ${t('octal.reference')}: `, el('b', {}, q.reference)),
+      el('div', { class: 'stack' }, q.cards.map((c, k) => card(ctx, c, k === q.condition_card ? { class: 'card octal-card condition-card' } : {})))),
+    a => a.endsWith(` on ${i + 1}`) && a.startsWith('play ALL'))));
+  const info = el('p', { class: 'round' }, `${t('octal.mode')}: ${v.mode} · ${t('octal.deck')} ${v.deck_size} · ${t('octal.discards')} ${v.discard_size} · ${t('octal.passes')} ${v.passes_in_a_row}`,
+    v.last ? ` · ${ctx.name(v.last.seat)}: ${v.last.action}${v.last.question ? ` → ${t('octal.question')} ${v.last.question}` : ''}${v.last.octo ? ` ${t('octal.octo')}` : ''}${v.last.penalty ? ` +${v.last.penalty}` : ''}` : '');
+  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+    el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
+    el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), ` ${p.hand_size} ${t('cards')}`),
+    el('p', {}, `${t('octal.discards')}: ${p.discard_count}`, p.finished_rank ? ` · ${t('octal.finished')} ${p.finished_rank}` : ''))));
+  const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
+    me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
+  const special = el('div', { class: 'special' }, ctx.legal.filter(a => a === 'pass').map(a => ctx.actionable(el('button', {}, a), x => x === a)));
+  return el('div', {}, info, questions, players, hand, special);
+}

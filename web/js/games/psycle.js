@@ -1,0 +1,40 @@
+// psycle.js — PSYCLE's table: target and bonus tiles, gems, each player's cards 0-5 with cost and stars, the reveal.
+const STARS = [0, 3, 3, 2, 1, 1];                       // docs/rules/psycle.md, reconstructed data
+const BEATS = [[], [0, 5], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 2, 3, 4]];
+
+function card(ctx, n, extra = {}) {
+  const { el, t } = ctx;
+  return el('div', { class: `card psycle-card c${n}`, 'data-c': `psycle-${n}`, 'aria-label': `${n}`, ...extra },
+    el('span', { class: 'num' }, n),
+    el('span', { class: 'stars' }, '★'.repeat(STARS[n]) || '—'),
+    el('span', { class: 'cost' }, `${t('psycle.cost')} ${n}◆`),
+    el('span', { class: 'beats' }, `> ${BEATS[n].join(' ') || '—'}`));
+}
+
+function tile(ctx, kind, value) {
+  return ctx.el('div', { class: `tile ${kind}` }, ctx.el('small', {}, ctx.t(`psycle.${kind}`)), ctx.el('b', {}, value === null || value === undefined ? '—' : kind === 'bonus' ? `+${value}★` : value));
+}
+
+export function render(v, ctx) {
+  const { el, t } = ctx;
+  const me = v.players.find(p => p.seat === ctx.seat);
+  const tiles = el('div', { class: 'center' },
+    el('div', { class: 'round' }, `${t('psycle.cycle')} ${v.cycle} · ${t('psycle.round')} ${v.round}/5`),
+    el('div', { class: 'tiles' }, tile(ctx, 'target', v.target), tile(ctx, 'bonus', v.bonus)),
+    el('div', { class: 'revealed' }, `${t('psycle.revealed')}: `, v.revealed.map(r => el('span', { class: 'mini' }, `${r.target}/+${r.bonus}`))),
+    el('div', { class: 'supply' }, `${t('psycle.supply')}: `, el('span', { class: 'gem' }, '◆'), ` ${v.supply}`));
+  const lr = v.last_round;
+  const others = v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+    el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
+    el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${p.gems} ${t('psycle.gems')} · ${p.points} ${t('psycle.points')} · ${p.victory_tiles} ${t('psycle.vt')}`),
+    el('div', { class: 'slot' },
+      p.choice !== null && p.choice !== undefined ? card(ctx, Number(p.choice), { class: `card psycle-card c${p.choice} chosen`, 'data-choice': p.choice })
+        : p.chosen ? el('div', { class: 'card back' }, t('psycle.chosen'))
+          : v.to_move.includes(p.seat) ? el('div', { class: 'card empty' }, t('psycle.thinking')) : '',
+      lr ? el('div', { class: 'reveal' }, el('small', {}, t('psycle.reveal')), card(ctx, Number(lr.cards[p.seat])),
+        el('small', {}, `${lr.points[p.seat] >= 0 ? '+' : ''}${lr.points[p.seat]} ${t('psycle.points')} · ${lr.gems[p.seat] >= 0 ? '+' : ''}${lr.gems[p.seat]}◆`)) : '')));
+  const lastRound = lr ? el('p', { class: 'last' }, `${t('psycle.reveal')}: ${t('psycle.target')} ${lr.target}, ${t('psycle.bonus')} +${lr.bonus}`) : '';
+  const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')), me.hand.map(c =>
+    ctx.actionable(card(ctx, Number(c), { 'data-card': c }), a => a === `play ${c}`))) : '';
+  return el('div', {}, tiles, el('div', { class: 'players' }, others), lastRound, hand);
+}

@@ -1,0 +1,102 @@
+// lobby.js — the lobby screen: games with descriptions and rules links, the create-table form, live open tables.
+import { t, languageSwitch } from './i18n.js';
+import { el, api, tokenKey } from './dom.js';
+
+const app = document.getElementById('app');
+let catalog = null, tables = [];
+const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '' };
+
+function gameInfo(name) { return catalog.games.find(g => g.name === name); }
+
+function gamesSection() {
+  return el('section', { class: 'games' }, el('h2', {}, t('games')),
+    el('div', { class: 'game-list' }, catalog.games.map(g => el('article', { class: 'game-card' },
+      el('h3', {}, g.title), el('p', { class: 'count' }, `${g.min_players}-${g.max_players} ${t('players')}`),
+      t(`${g.name}.desc`).split('\n').map(line => el('p', {}, line)),
+      el('a', { href: `/rules/${g.name}.html` }, t('rules'))))));
+}
+
+function createSection() {
+  const g = gameInfo(form.game);
+  form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
+  const seats = [];
+  for (let i = 0; i < form.players; i++) {
+    const sel = el('select', { 'aria-label': `${t('seat')} ${i + 1}`, name: `bot${i}`,
+      onchange: e => { form.bots[i] = e.target.value || null; } },
+      el('option', { value: '' }, t('person')),
+      catalog.bots.filter(b => b.name !== 'psycle-nash' || (form.game === 'psycle' && form.players === 2))
+        .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, `${t('bot')}: ${b.name}`)));
+    seats.push(el('label', {}, `${t('seat')} ${i + 1} `, sel));
+  }
+  const opts = g.options.map(o => {
+    const val = form.options[o.name] ?? o.default;
+    const set = v => { form.options[o.name] = o.type === 'int' ? Number(v) : v; };
+    const input = o.type === 'enum'
+      ? el('select', { name: o.name, onchange: e => set(e.target.value) }, o.choices.map(c => el('option', { selected: c === val }, c)))
+      : el('input', { name: o.name, type: o.type === 'int' ? 'number' : 'text', value: val, min: o.min, max: o.max, onchange: e => set(e.target.value) });
+    return el('div', { class: 'option' }, el('label', {}, `${o.name} `, input), el('small', {}, o.help));
+  });
+  const clockInputs = form.clock === 'move'
+    ? [el('label', {}, `${t('seconds')} `, el('input', { type: 'number', min: 1, value: form.seconds, onchange: e => { form.seconds = +e.target.value; } }))]
+    : form.clock === 'fischer'
+      ? [el('label', {}, `${t('base')} `, el('input', { type: 'number', min: 1, value: form.base, onchange: e => { form.base = +e.target.value; } })),
+         el('label', {}, `${t('increment')} `, el('input', { type: 'number', min: 0, value: form.increment, onchange: e => { form.increment = +e.target.value; } }))]
+      : [];
+  return el('section', { class: 'create' }, el('h2', {}, t('create')),
+    el('form', { onsubmit: e => { e.preventDefault(); createTable(); } },
+      el('label', {}, `${t('game')} `, el('select', { name: 'game', onchange: e => { form.game = e.target.value; form.options = {}; draw(); } },
+        catalog.games.map(x => el('option', { value: x.name, selected: x.name === form.game }, x.title)))),
+      el('label', {}, `${t('players')} `, el('select', { name: 'players', onchange: e => { form.players = +e.target.value; draw(); } },
+        Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
+          .map(n => el('option', { value: n, selected: n === form.players }, n)))),
+      el('fieldset', {}, el('legend', {}, t('options')), opts),
+      el('fieldset', { class: 'seats' }, el('legend', {}, t('seats')), seats),
+      el('fieldset', {}, el('legend', {}, t('clock')),
+        el('select', { name: 'clock', onchange: e => { form.clock = e.target.value; draw(); } },
+          ['none', 'move', 'fischer'].map(k => el('option', { value: k, selected: form.clock === k }, t(`clock_${k}`)))), clockInputs),
+      el('label', {}, `${t('your_name')} `, el('input', { name: 'name', maxlength: 24, value: form.name, placeholder: t('name_default'), oninput: e => { form.name = e.target.value; } })),
+      el('button', { type: 'submit', class: 'primary' }, t('sit')),
+      el('p', { class: 'error', id: 'create-error' })));
+}
+
+async function createTable() {
+  const clock = form.clock === 'move' ? { kind: 'move', seconds: form.seconds }
+    : form.clock === 'fischer' ? { kind: 'fischer', base: form.base, increment: form.increment } : { kind: 'none' };
+  try {
+    const bots = Array.from({ length: form.players }, (_, i) => form.bots[i] || null);
+    const { table } = await api('/api/tables', { game: form.game, players: form.players, options: form.options, bots, clock });
+    const firstPerson = bots.indexOf(null);
+    if (firstPerson < 0) { location.href = `/t/${table}`; return; }
+    const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson });
+    localStorage.setItem(tokenKey(table), j.token);
+    location.href = `/t/${table}`;
+  } catch (e) { document.getElementById('create-error').textContent = e.message; }
+}
+
+function tablesSection() {
+  const list = tables.length ? tables.map(tb => el('li', { class: 'open-table' },
+    el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
+    el('a', { href: `/t/${tb.table}` }, t('watch')),
+    el('ul', {}, tb.seats.map(s => el('li', {}, `${t('seat')} ${s.seat + 1}: `,
+      s.bot ? `${t('bot')} ${s.bot}` : s.name ? s.name
+        : el('a', { href: `/t/${tb.table}?join=${s.seat}`, class: 'join' }, `${t('join')} (${t('join_link')})`))))))
+    : [el('li', {}, t('none_open'))];
+  return el('section', { class: 'tables' }, el('h2', {}, t('open_tables')), el('ul', { id: 'tables' }, list));
+}
+
+function draw() {
+  document.title = t('title');
+  app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), gamesSection(), createSection(), tablesSection());
+}
+
+async function refreshTables() {
+  try { tables = (await api('/api/tables')).tables; } catch { return; }
+  const old = app.querySelector('section.tables');
+  if (old) old.replaceWith(tablesSection());
+}
+
+catalog = await api('/api/games');
+catalog.games.sort((a, b) => ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(a.name) - ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(b.name));
+await refreshTables();
+draw();
+setInterval(refreshTables, 3000);

@@ -1,0 +1,175 @@
+// table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
+import { t, languageSwitch } from './i18n.js';
+import { el, api, tokenKey } from './dom.js';
+
+const app = document.getElementById('app');
+const id = Number(location.pathname.split('/')[2]);
+const games = {};
+let summary = null, last = null, log = [], ws = null, conn = 'connecting', retry = 500, error = '', menu = null;
+
+/** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
+function takeToken() {
+  const m = location.hash.match(/token=([0-9a-f]+)/i);
+  if (m) { localStorage.setItem(tokenKey(id), m[1]); history.replaceState(null, '', location.pathname); }
+  return localStorage.getItem(tokenKey(id));
+}
+let token = takeToken();
+
+async function joinFromLink() {
+  const seat = new URLSearchParams(location.search).get('join');
+  if (token || seat === null) return;
+  const name = prompt(t('your_name'), t('name_default'));
+  if (!name) return;
+  try {
+    const j = await api(`/api/tables/${id}/join`, { name, seat: Number(seat) });
+    localStorage.setItem(tokenKey(id), j.token); token = j.token;
+  } catch (e) { error = e.message; }
+  history.replaceState(null, '', location.pathname);
+}
+
+function connect() {
+  conn = last ? 'reconnecting' : 'connecting';
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}${token ? `?token=${token}` : ''}`);
+  let fresh = true;
+  ws.onopen = () => { conn = 'connected'; retry = 500; draw(); };
+  ws.onmessage = ev => {
+    const m = JSON.parse(ev.data);
+    if (m.type === 'update') {
+      if (fresh) { log = []; fresh = false; }   // the first update of a connection carries the whole history
+      const seen = new Set(log.map(e => e.index));
+      for (const e of m.log) if (!seen.has(e.index)) log.push(e);
+      last = m; last.received = performance.now(); error = ''; menu = null;
+      if (m.status === 'over') api(`/api/tables/${id}`).then(s => { summary = s; draw(); }).catch(() => {});
+      draw();
+    } else if (m.type === 'error') {
+      error = `${t('error')}: ${m.error.message}`;
+      if (m.error.code === 'bad_token') { localStorage.removeItem(tokenKey(id)); token = null; }
+      draw();
+    }
+  };
+  ws.onclose = () => { conn = 'reconnecting'; draw(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
+}
+
+function act(text) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'act', action: text }));
+}
+
+/** What a game's drawing uses: its legal actions and the way to make a clickable thing. */
+function context() {
+  const legal = last.status === 'playing' ? last.legal.map(a => a.text) : [];
+  return {
+    t, el, legal, seat: last.seat, seats: last.seats,
+    name: s => { const x = last.seats[s]; return x ? (x.name || (x.bot ? `${t('bot')} ${x.bot}` : `${t('seat')} ${s + 1}`)) : `${s + 1}`; },
+    /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
+     * several → the click opens a menu of them (each a data-action button). */
+    actionable(node, match) {
+      const acts = legal.filter(match);
+      if (!acts.length) return node;
+      node.classList.add('can');
+      node.tabIndex = 0; node.setAttribute('role', 'button');
+      if (acts.length === 1) node.dataset.action = acts[0];
+      const go = () => { if (acts.length === 1) act(acts[0]); else { menu = { acts, label: node.getAttribute('aria-label') || node.textContent }; draw(); } };
+      node.addEventListener('click', go);
+      node.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
+      return node;
+    },
+  };
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function seatsBar() {
+  const toMove = last.view?.to_move ?? [];
+  const c = last.clock;
+  return el('ol', { class: 'seats-bar' }, last.seats.map(s => {
+    let remaining = c ? c.remaining_ms[s.seat] : null;
+    if (c && c.running.includes(s.seat)) remaining -= performance.now() - last.received;
+    return el('li', { class: `seatchip${toMove.includes(s.seat) ? ' turn' : ''}${s.seat === last.seat ? ' me' : ''}` },
+      `${s.seat + 1}. ${context().name(s.seat)}`, s.seat === last.seat ? ` (${t('you')})` : '',
+      toMove.includes(s.seat) && last.status === 'playing' ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '',
+      !s.connected ? el('span', { class: 'badge' }, ` ${t('away')}`) : '', s.handed ? el('span', { class: 'badge' }, ` (${t('bot')})`) : '',
+      remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ${t('clock')} ${clockText(remaining)}`) : '');
+  }));
+}
+
+function legalList(ctx) {
+  return el('section', { class: 'legal' }, el('h2', {}, t('legal')),
+    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, el('button', { 'data-action': a, onclick: () => act(a) }, a))))
+      : el('p', {}, t('no_legal')));
+}
+
+function logSection() {
+  const items = log.slice(-200).map(e => el('li', {}, `${context().name(e.seat)}: ${e.text}`, e.by === 'timeout' ? ` (${t('timeout')})` : ''));
+  return el('section', { class: 'log' }, el('h2', {}, t('log')), el('ol', { reversed: true, start: log.length ? log[log.length - 1].index + 1 : 0 }, items.reverse()));
+}
+
+function resultSection() {
+  const r = last.result;
+  if (!r) return '';
+  return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')),
+    el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
+      r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
+        el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),
+    el('button', { class: 'primary', id: 'rematch', onclick: rematch }, t('rematch')), ' ', el('a', { href: '/' }, t('back')));
+}
+
+/** Rematch: a new table with the same game, players, options, bots and clock; this person takes the same seat. */
+async function rematch() {
+  const s = summary || await api(`/api/tables/${id}`);
+  const body = { game: s.game, players: s.players, options: s.options, bots: s.seats.map(x => x.bot || null) };
+  if (s.clock) body.clock = s.clock;
+  const { table } = await api('/api/tables', body);
+  if (last.seat !== null) {
+    const me = s.seats[last.seat];
+    const j = await api(`/api/tables/${table}/join`, { name: me.name || t('name_default'), seat: last.seat });
+    localStorage.setItem(tokenKey(table), j.token);
+  }
+  location.href = `/t/${table}`;
+}
+
+function waitingSection() {
+  if (last.status !== 'open') return '';
+  return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, last.seats.filter(s => !s.bot && !s.name).map(s => {
+    const link = `${location.origin}/t/${id}?join=${s.seat}`;
+    return el('li', {}, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link));
+  })));
+}
+
+function menuSection() {
+  if (!menu) return '';
+  return el('div', { class: 'menu', role: 'dialog' }, el('p', {}, t('choose')),
+    menu.acts.map(a => el('button', { 'data-action': a, onclick: () => act(a) }, a)),
+    el('button', { onclick: () => { menu = null; draw(); } }, t('cancel')));
+}
+
+async function draw() {
+  document.title = `${t('table')} ${id} — asobi`;
+  const header = el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
+    el('span', { class: 'conn', 'data-conn': conn }, t(conn)), languageSwitch(draw));
+  if (!last) { app.replaceChildren(header, el('p', {}, t('connecting')), el('p', { class: 'error' }, error)); return; }
+  // Keyboard players keep their place across redraws: refocus the element with the same action or id.
+  const focused = document.activeElement;
+  const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
+    : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]` : focused?.id ? `#${CSS.escape(focused.id)}` : null;
+  const g = last.view.game;
+  if (!games[g]) games[g] = await import(`./games/${g}.js`);
+  const ctx = context();
+  const lastIndex = log.length ? log[log.length - 1].index : -1;
+  document.body.dataset.index = lastIndex; document.body.dataset.status = last.status;
+  app.replaceChildren(header,
+    el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
+    seatsBar(), waitingSection(), resultSection(), menuSection(),
+    el('p', { class: 'error', role: 'alert' }, error),
+    el('section', { class: `board ${g}` }, games[g].render(last.view, ctx)),
+    legalList(ctx), logSection());
+  if (refocus) document.querySelector(refocus)?.focus();
+}
+
+setInterval(() => { if (last?.clock && last.status === 'playing') for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar()); }, 1000);
+await joinFromLink();
+draw();
+connect();
