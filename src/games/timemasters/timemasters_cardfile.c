@@ -79,11 +79,12 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
 static int int_field(json_t *o, const char *key, int def, int lo, int hi, const char *card, int *out,
                      asobi_error *err)
 {
+    /* *out is set on every path: GCC cannot see that asobi_fail never returns
+     * ASOBI_OK, and would warn (-O3) that callers read it uninitialized. */
+    *out = def;
     json_t *v = json_object_get(o, key);
-    if (!v) {
-        *out = def;
+    if (!v)
         return ASOBI_OK;
-    }
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
         return asobi_fail(err, ASOBI_E_BAD_OPTION, "card file: %s: \"%s\" must be an integer %d to %d",
                           card, key, lo, hi);
