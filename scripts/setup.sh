@@ -5,13 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libsqlite3-dev libssl-dev
-          python3 python3-websockets chromium nodejs npm fonts-ipafont-gothic)
+          python3 python3-websockets chromium fonts-ipafont-gothic)
 # the fuzz targets (scripts/fuzz.sh) need clang and its libFuzzer runtime: wanted with ASOBI_FUZZ=1 or in CI
 if [ "${ASOBI_FUZZ:-}" = 1 ] || [ "${CI:-}" = true ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# node and npm (the browser tests' runner): a machine may already have them from another packaging of
+# Node.js whose nodejs package conflicts with Debian's npm, so ask for the commands, not the packages.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   if [ "$(id -u)" -eq 0 ]; then SUDO=(); elif command -v sudo >/dev/null; then SUDO=(sudo); else

@@ -8,7 +8,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 for config in normal sanitize; do
-  if [ $config = normal ]; then dir=build; args=(); else dir=build-asan; args=(-DASOBI_SANITIZE=ON); fi
+  # Warnings are errors here (and so in CI), not in a plain build: ASOBI_WERROR=ON.
+  if [ $config = normal ]; then dir=build; args=(-DASOBI_WERROR=ON -DASOBI_SANITIZE=OFF)
+  else dir=build-asan; args=(-DASOBI_WERROR=ON -DASOBI_SANITIZE=ON); fi
   echo "== $config build ($dir)"
   scripts/setup.sh "$dir" "${args[@]}"
   if ! ctest --test-dir "$dir" --output-on-failure -j "$jobs"; then status=1; fi

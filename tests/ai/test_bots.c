@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conformance.h"
+#include "repetitions.h"
 
 /* Specs tried on every game (those a game refuses, e.g. heuristic without
  * the hook or psycle-nash outside 2-player PSYCLE, are skipped). Small
@@ -76,30 +77,41 @@ static int play_game(const asobi_game_def *g, int players, const char *spec, uin
 }
 
 /* issue 6: "the bots only play legal actions" — whole games, every game,
- * every player count, every spec (the validated apply would refuse). */
+ * every player count, every spec, two seeds (the validated apply would
+ * refuse). Under the sanitizers (repetitions.h) one seed, and each spec at
+ * one player count, rotating, so every spec still plays every game and
+ * every player count still meets several specs. */
 static void test_bots_play_only_legal_actions(void **unused)
 {
     (void)unused;
+    int seeds = test_reps(2);
     for (int gi = 0; gi < asobi_game_count(); gi++) {
         const asobi_game_def *g = asobi_game_at(gi);
-        for (int p = asobi_game_min_players(g); p <= asobi_game_max_players(g); p++)
-            for (size_t k = 0; k < SPEC_COUNT; k++)
-                for (uint64_t seed = 1; seed <= 2; seed++)
+        int min = asobi_game_min_players(g), counts = asobi_game_max_players(g) - min + 1;
+        int tried = test_reps(counts);
+        for (size_t k = 0; k < SPEC_COUNT; k++)
+            for (int j = 0; j < tried; j++) {
+                int p = min + (int)((k + (size_t)j) % (size_t)counts);
+                for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++)
                     play_game(g, p, specs[k], seed * 31 + (uint64_t)p, NULL, 0, NULL);
+            }
     }
 }
 
 /* issue 6: "equal seeds give equal games" — the same specs and seeds play
- * the same actions to a byte-identical end. */
+ * the same actions to a byte-identical end. Under the sanitizers, two specs
+ * per game (a different pair for each game). */
 static void test_equal_seeds_give_equal_games(void **unused)
 {
     (void)unused;
     enum { CAP = 4096 };
     static int log_a[CAP], log_b[CAP];
+    size_t tried = (size_t)test_reps((int)SPEC_COUNT);
     for (int gi = 0; gi < asobi_game_count(); gi++) {
         const asobi_game_def *g = asobi_game_at(gi);
         int p = asobi_game_min_players(g);
-        for (size_t k = 0; k < SPEC_COUNT; k++) {
+        for (size_t j = 0; j < tried; j++) {
+            size_t k = (j + (size_t)gi * tried) % SPEC_COUNT;
             asobi_state *fa = NULL, *fb = NULL;
             int na = play_game(g, p, specs[k], 77, log_a, CAP, &fa);
             if (na < 0)
@@ -121,15 +133,19 @@ static void test_equal_seeds_give_equal_games(void **unused)
  * resampled for that seat (asobi_state_determinize) give the seat the same
  * view; a bot of that seat made with the same seed must choose the same
  * action in both. The test also counts that the hidden parts really
- * differed in most cases, or it would prove nothing. */
+ * differed in most cases, or it would prove nothing. Under the sanitizers
+ * (repetitions.h) one game per player count instead of three, and two specs
+ * per checked step instead of all, rotating through them. */
 static void test_choices_ignore_hidden_information(void **unused)
 {
     (void)unused;
+    uint64_t games = (uint64_t)test_reps(3);
+    size_t specs_per_check = (size_t)test_reps((int)SPEC_COUNT);
     for (int gi = 0; gi < asobi_game_count(); gi++) {
         const asobi_game_def *g = asobi_game_at(gi);
         for (int p = asobi_game_min_players(g); p <= asobi_game_max_players(g); p++) {
             int checked = 0, differed = 0;
-            for (uint64_t gs = 1; gs <= 3; gs++) {
+            for (uint64_t gs = 1; gs <= games; gs++) {
                 asobi_state *s = new_state(asobi_game_name(g), p, NULL, 500 + gs);
                 asobi_rng rng;
                 asobi_rng_seed(&rng, gs);
@@ -153,7 +169,8 @@ static void test_choices_ignore_hidden_information(void **unused)
                         json_decref(vb);
                         differed += !asobi_state_equal(s, other);
                         checked++;
-                        for (size_t k = 0; k < SPEC_COUNT; k++) {
+                        for (size_t j = 0; j < specs_per_check; j++) {
+                            size_t k = (j + (size_t)checked * specs_per_check) % SPEC_COUNT;
                             asobi_bot *ba = make_bot(specs[k], g, p, seat, 4242);
                             if (!ba)
                                 continue;

@@ -1,5 +1,6 @@
 /* test_conformance.c — every registered game, at every player count, passes the game-agnostic checks. */
 #include "conformance.h"
+#include "repetitions.h"
 
 static void test_every_game_every_player_count(void **unused)
 {
@@ -10,7 +11,7 @@ static void test_every_game_every_player_count(void **unused)
             conformance_spec spec = {
                 .game = asobi_game_name(def),
                 .players = p,
-                .games = 20,
+                .games = test_reps(20), /* 2 under the sanitizers, deep checks at every action */
                 .seed = 1000u * (uint64_t)p + (uint64_t)g,
                 .deep_every = 1,
             };

@@ -127,6 +127,15 @@ static int unrevealed_tiles(const uint8_t *pile, int face_up, const uint8_t *box
  * seats' face-down choices of this round (and the generator). The tiles left
  * are known (each value once); their order is reshuffled. A hidden choice is
  * replaced by a uniformly drawn card that seat could afford. */
+/* The seat count with the bound the state checks guarantee made visible to
+ * the compiler: with s->players alone, GCC -O3 splits the loops below at the
+ * viewer and warns (stringop-overflow) that a seat past the arrays could be
+ * written. */
+static int seats_of(const psycle_state *s)
+{
+    return s->players < PSYCLE_MAX_PLAYERS ? s->players : PSYCLE_MAX_PLAYERS;
+}
+
 static void psycle_determinize(void *st, int viewer, asobi_rng *rng)
 {
     psycle_state *s = st;
@@ -140,7 +149,7 @@ static void psycle_determinize(void *st, int viewer, asobi_rng *rng)
     asobi_rng_shuffle(rng, b, (size_t)left, 1);
     memcpy(s->targets + face_up, t, (size_t)left);
     memcpy(s->bonuses + face_up, b, (size_t)left);
-    for (int i = 0; i < s->players; i++)
+    for (int i = 0; i < seats_of(s); i++)
         if (i != viewer && s->pending[i] >= 0) {
             int affordable = s->gems[i] < PSYCLE_CARDS - 1 ? s->gems[i] : PSYCLE_CARDS - 1;
             s->pending[i] = (int8_t)asobi_rng_below(rng, (uint32_t)affordable + 1);
@@ -150,7 +159,7 @@ static void psycle_determinize(void *st, int viewer, asobi_rng *rng)
 static void psycle_retract_unseen(void *st, int viewer)
 {
     psycle_state *s = st;
-    for (int i = 0; i < s->players; i++)
+    for (int i = 0; i < seats_of(s); i++)
         if (i != viewer)
             s->pending[i] = -1;
 }

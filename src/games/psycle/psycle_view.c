@@ -6,7 +6,7 @@
 
 static json_t *card_or_null(int card)
 {
-    char text[4];
+    char text[12]; /* any int, so that GCC sees no truncation */
     if (card < 0)
         return json_null();
     snprintf(text, sizeof text, "%d", card);

@@ -147,11 +147,12 @@ static int only_known_keys(const json_t *o, const char *const *known, const char
 static int int_field(const json_t *o, const char *key, int def, int lo, int hi, const char *where, int *out,
                      asobi_error *err)
 {
+    /* *out is set on every path: GCC cannot see that asobi_fail never returns
+     * ASOBI_OK, and would warn (-O3) that callers read it uninitialized. */
+    *out = def;
     const json_t *v = json_object_get(o, key);
-    if (!v) {
-        *out = def;
+    if (!v)
         return ASOBI_OK;
-    }
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
         return CARDS_FAIL(err, "%s: \"%s\" must be an integer %d to %d", where, key, lo, hi);
     *out = (int)json_integer_value(v);

@@ -1,5 +1,6 @@
 /* test_ninja_random.c — thousands of random NINJA SCROLL TRICK games (2-5 players) with invariants after every action. */
 #include "ninja_test.h"
+#include "repetitions.h"
 
 typedef struct counters {
     long actions, tricks, games, shadow_wins, shared, leak_checks, determinizations;
@@ -320,6 +321,7 @@ static void on_end(const asobi_state *st, void *ctx)
 
 static void run(int players, int games)
 {
+    games = test_reps(games); /* a tenth under the sanitizers */
     counters k = {0};
     conformance_spec spec = {
         .game = "ninja",

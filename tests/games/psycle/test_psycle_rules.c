@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "conformance.h"
+#include "repetitions.h"
 #include "game_def.h"
 #include "games/psycle/psycle.h"
 
@@ -394,10 +395,11 @@ static void psycle_step(const asobi_state *before, int seat, int id, const asobi
 static void run_random_games(int players)
 {
     recount rc = {0};
+    int games = test_reps(2000); /* a tenth under the sanitizers */
     conformance_spec spec = {
         .game = "psycle",
         .players = players,
-        .games = 2000,
+        .games = games,
         .seed = 4242u + (uint64_t)players,
         .deep_every = 20,
         .invariant = psycle_invariant,
@@ -405,7 +407,7 @@ static void run_random_games(int players)
         .ctx = &rc,
     };
     conformance_run(&spec);
-    assert_true(rc.rounds_checked > 2000 * 10);
+    assert_true(rc.rounds_checked > games * 10);
 }
 
 static void test_random_games_2_players(void **unused) { (void)unused; run_random_games(2); }

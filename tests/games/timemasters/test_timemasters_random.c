@@ -1,4 +1,5 @@
 /* test_timemasters_random.c — thousands of random Time Masters games, with invariants after every action. */
+#include "repetitions.h"
 #include "tm_sim.h"
 
 /* How many cards of each kind the game holds: the starting decks (per
@@ -188,16 +189,11 @@ static void run(int players, int games, int deep)
     assert_true(st.capped * 20 <= st.games); /* the cap is a safety net, rarely reached */
 }
 
-/* 1750 games in a normal build; a third of that under the sanitizers, which
- * run this code about ten times slower (the tests must stay under 4 minutes). */
-#if defined(__SANITIZE_ADDRESS__)
-#define TM_SCALE 3
-#else
-#define TM_SCALE 1
-#endif
-static void test_random_games_2p(void **unused) { (void)unused; run(2, 1200 / TM_SCALE, 53); }
-static void test_random_games_3p(void **unused) { (void)unused; run(3, 300 / TM_SCALE, 53); }
-static void test_random_games_4p(void **unused) { (void)unused; run(4, 250 / TM_SCALE, 53); }
+/* 1750 games in a normal build; a tenth of that under the sanitizers
+ * (repetitions.h). */
+static void test_random_games_2p(void **unused) { (void)unused; run(2, test_reps(1200), 53); }
+static void test_random_games_3p(void **unused) { (void)unused; run(3, test_reps(300), 53); }
+static void test_random_games_4p(void **unused) { (void)unused; run(4, test_reps(250), 53); }
 
 /* Records: a bot game written as a record replays to the same bytes, and the
  * same seed with the same actions gives the same game. */
