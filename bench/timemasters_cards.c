@@ -66,7 +66,7 @@ static void print_pct(long k, long n, bool markdown)
     double lo, hi;
     wilson95((double)k, (double)n, &lo, &hi);
     if (markdown)
-        printf("%ld, %.1f%% [%.0f, %.0f]", n, n ? 100.0 * (double)k / (double)n : 0.0, 100 * lo, 100 * hi);
+        printf("%ld, %.1f%% [%.1f, %.1f]", n, n ? 100.0 * (double)k / (double)n : 0.0, 100 * lo, 100 * hi);
     else
         printf("%6ld %6.1f%% [%4.1f, %4.1f]", n, n ? 100.0 * (double)k / (double)n : 0.0, 100 * lo, 100 * hi);
 }

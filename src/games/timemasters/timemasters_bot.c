@@ -14,8 +14,9 @@
  *    access points), but no remove spell that would have to remove cards
  *    worth points; then timers (out of the hand, so the refill draws);
  *    then recover Kè with the two weakest cards; then, if no spell was
- *    played this turn, a remove spell after all (else the game can stall
- *    on a hand of remove spells); then done;
+ *    played this turn, a remove spell after all, or a focus even with no
+ *    grey Kè (both cycle a hand that would otherwise stall the game); then
+ *    done;
  *  - sphere access: the top card of the highest sphere it can afford, again
  *    while points remain; never the hidden second card. */
 
@@ -141,6 +142,13 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
      * access point at all, cast one and lose the points rather than stall. */
     if (remover >= 0 && s->n_zone == 0)
         return remover;
+    /* Likewise a full hand of spells it cannot pay, with all its Kè gold
+     * (no recover, no pass that helps): a focus played for nothing still
+     * leaves the hand, so the refill brings new cards. */
+    if (s->n_zone == 0)
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_FOCUS)
+                return ids[i];
     if (legal_has(ids, n, TM_ID_DONE))
         return TM_ID_DONE;
     return ids[0];
