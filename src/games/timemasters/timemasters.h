@@ -51,11 +51,9 @@ typedef enum tm_fx {
     TM_FX_DRAW,      /* draw n cards */
     TM_FX_REMOVE,    /* remove n cards of your hand from the game (your choice) */
     TM_FX_FOCUS_BACK,/* take n focus cards from your discard back to your hand */
-    TM_FX_RECALL,    /* take n spell cards from your discard back to your hand */
     TM_FX_HEAVY,     /* each opponent: +n reminder, their next spell costs n more */
     TM_FX_SLOW,      /* each opponent: may spend at most n Kè during their next turn */
     TM_FX_LIGHT,     /* yourself: -n reminder, your next spell costs n less */
-    TM_FX_ACCESS,    /* n extra access points this turn */
     TM_FX_COUNT
 } tm_fx;
 
@@ -138,7 +136,6 @@ typedef enum tm_choice {
     TM_CH_REMOVE,     /* remove cards of hand from the game */
     TM_CH_DELAY,      /* put a card from hand under timer choice_timer */
     TM_CH_FOCUS_BACK, /* take a focus from discard to hand */
-    TM_CH_RECALL,     /* take a spell from discard to hand */
 } tm_choice;
 
 typedef struct tm_state {

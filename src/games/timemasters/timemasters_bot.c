@@ -13,7 +13,10 @@
  *    grey, then the cheapest affordable spell (the most spells = the most
  *    access points), but no remove spell that would have to remove cards
  *    worth points; then timers (out of the hand, so the refill draws);
- *    then recover Kè with the two weakest cards; then done;
+ *    then recover Kè with the two weakest cards; then, if no spell was
+ *    played this turn, a remove spell after all, or a focus even with no
+ *    grey Kè (both cycle a hand that would otherwise stall the game); then
+ *    done;
  *  - sphere access: the top card of the highest sphere it can afford, again
  *    while points remain; never the hidden second card. */
 
@@ -59,7 +62,7 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
     (void)rng;
 
     if (s->choice != TM_CH_NONE) {
-        bool take_best = s->choice == TM_CH_FOCUS_BACK || s->choice == TM_CH_RECALL;
+        bool take_best = s->choice == TM_CH_FOCUS_BACK;
         int best = ids[0], best_w = take_best ? -1 : 1 << 30;
         for (int i = 0; i < n; i++) {
             int w = weakness(t, ids[i] - TM_ID_PICK);
@@ -109,7 +112,7 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
         for (int i = 0; i < n; i++)
             if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_FOCUS)
                 return ids[i];
-    int best = -1, best_cost = 1 << 30;
+    int best = -1, best_cost = 1 << 30, remover = -1, remover_cost = 1 << 30;
     for (int i = 0; i < n; i++) {
         if (ids[i] < TM_ID_PLAY || ids[i] >= TM_ID_RELEASE)
             continue;
@@ -117,8 +120,11 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
         if (t->card[k].type != TM_SPELL)
             continue;
         int c = tm_effective_cost(s, seat, k) * 16 - t->card[k].level;
-        if (removes_points(s, seat, k))
+        if (removes_points(s, seat, k)) {
+            if (c < remover_cost)
+                remover = ids[i], remover_cost = c;
             continue;
+        }
         if (c < best_cost)
             best = ids[i], best_cost = c;
     }
@@ -131,6 +137,18 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
     /* one Kè for two dead cards: it also cycles the deck */
     if (legal_has(ids, n, TM_ID_RECOVER))
         return TM_ID_RECOVER;
+    /* A hand of remove spells only, kept turn after turn (a full hand draws
+     * nothing), would stall the game: when the turn would otherwise earn no
+     * access point at all, cast one and lose the points rather than stall. */
+    if (remover >= 0 && s->n_zone == 0)
+        return remover;
+    /* Likewise a full hand of spells it cannot pay, with all its Kè gold
+     * (no recover, no pass that helps): a focus played for nothing still
+     * leaves the hand, so the refill brings new cards. */
+    if (s->n_zone == 0)
+        for (int i = 0; i < n; i++)
+            if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_FOCUS)
+                return ids[i];
     if (legal_has(ids, n, TM_ID_DONE))
         return TM_ID_DONE;
     return ids[0];

@@ -13,8 +13,8 @@
 static const char *const fx_names[TM_FX_COUNT] = {
     [TM_FX_NONE] = "none",         [TM_FX_EPHEMERAL] = "ephemeral", [TM_FX_READY] = "ready",
     [TM_FX_NEW_KE] = "new_ke",     [TM_FX_DRAW] = "draw",           [TM_FX_REMOVE] = "remove",
-    [TM_FX_FOCUS_BACK] = "focus_back", [TM_FX_RECALL] = "recall",   [TM_FX_HEAVY] = "heavy",
-    [TM_FX_SLOW] = "slow",         [TM_FX_LIGHT] = "light",         [TM_FX_ACCESS] = "access",
+    [TM_FX_FOCUS_BACK] = "focus_back", [TM_FX_HEAVY] = "heavy",     [TM_FX_SLOW] = "slow",
+    [TM_FX_LIGHT] = "light",
 };
 
 const char *tm_fx_name(int fx)
@@ -226,8 +226,8 @@ static int parse_card(const json_t *c, int index, tm_card *out, asobi_error *err
             json_integer_value(amount) < 1 || json_integer_value(amount) > 9)
             return CARDS_FAIL(err,
                               "%s: \"effects\": effect %zu must be [\"primitive\", 1..9] with a known "
-                              "primitive (ephemeral, ready, new_ke, draw, remove, focus_back, recall, "
-                              "heavy, slow, light, access)", where, e + 1);
+                              "primitive (ephemeral, ready, new_ke, draw, remove, focus_back, "
+                              "heavy, slow, light)", where, e + 1);
         out->fx[e][0] = (uint8_t)code;
         out->fx[e][1] = (uint8_t)json_integer_value(amount);
     }

@@ -233,9 +233,8 @@ static bool choice_has_option(const tm_state *s)
     case TM_CH_REMOVE:
     case TM_CH_DELAY: return p->n_hand > 0;
     case TM_CH_FOCUS_BACK:
-    case TM_CH_RECALL:
         for (int i = 0; i < p->n_discard; i++)
-            if (s->table.card[p->discard[i]].type == (s->choice == TM_CH_RECALL ? TM_SPELL : TM_FOCUS))
+            if (s->table.card[p->discard[i]].type == TM_FOCUS)
                 return true;
         return false;
     default: return false;
@@ -268,7 +267,6 @@ static void apply_fx(tm_state *s, int op, int n)
         break;
     case TM_FX_REMOVE: start_choice(s, TM_CH_REMOVE, n, 0); break;
     case TM_FX_FOCUS_BACK: start_choice(s, TM_CH_FOCUS_BACK, n, 0); break;
-    case TM_FX_RECALL: start_choice(s, TM_CH_RECALL, n, 0); break;
     case TM_FX_HEAVY:
     case TM_FX_SLOW:
         for (int i = 0; i < s->players; i++) {
@@ -282,7 +280,6 @@ static void apply_fx(tm_state *s, int op, int n)
         }
         break;
     case TM_FX_LIGHT: p->cost_mod = (int8_t)(p->cost_mod - n < -9 ? -9 : p->cost_mod - n); break;
-    case TM_FX_ACCESS: s->access = (uint8_t)(s->access + n); break;
     default: break;
     }
 }
@@ -415,8 +412,6 @@ static bool pick_legal(const tm_state *s, int kind)
     case TM_CH_DELAY: return hand_has(p, kind);
     case TM_CH_FOCUS_BACK:
         return s->table.card[kind].type == TM_FOCUS && tm_kind_count(p->discard, p->n_discard, kind) > 0;
-    case TM_CH_RECALL:
-        return s->table.card[kind].type == TM_SPELL && tm_kind_count(p->discard, p->n_discard, kind) > 0;
     default: return false;
     }
 }
@@ -549,11 +544,10 @@ static int pick_ids(const tm_state *s, int *ids)
 {
     const tm_player *p = &s->p[s->seat];
     uint64_t m;
-    if (s->choice == TM_CH_FOCUS_BACK || s->choice == TM_CH_RECALL) {
-        int want = s->choice == TM_CH_RECALL ? TM_SPELL : TM_FOCUS;
+    if (s->choice == TM_CH_FOCUS_BACK) {
         m = 0;
         for (int i = 0; i < p->n_discard; i++)
-            if (s->table.card[p->discard[i]].type == want)
+            if (s->table.card[p->discard[i]].type == TM_FOCUS)
                 m |= 1ull << p->discard[i];
     } else {
         m = kinds_mask(p->hand, p->n_hand);
@@ -618,7 +612,6 @@ static void apply_pick(tm_state *s, int kind)
         break;
     }
     case TM_CH_FOCUS_BACK:
-    case TM_CH_RECALL:
         take_kind(p->discard, &p->n_discard, kind);
         put(p->hand, &p->n_hand, kind);
         break;
@@ -637,13 +630,14 @@ void tm_apply(void *st, int seat, int id)
     if (s->choice != TM_CH_NONE) {
         apply_pick(s, id - TM_ID_PICK);
     } else if (id == TM_ID_PASS) {
-        /* "循環のKeが全て回復します ... 即座に手番が終了します"; each full
-         * timer then takes a card from hand face down or is discarded. */
+        /* "循環のKeが全て回復します ... 即座に手番が終了します"; then each
+         * full timer not yet dealt with this turn takes one card from hand
+         * face down or is discarded. A timer delayed in this turn's timer
+         * phase keeps its `handled` mark: it has paid its one card for this
+         * turn and needs nothing more (issue 11, point 10). */
         ready_ke(p, p->ke_spent);
         s->main_acted = 1;
         s->phase = TM_PH_PASS;
-        for (int i = 0; i < p->n_timers; i++)
-            p->timers[i].handled = 0;
     } else if (id == TM_ID_DONE) {
         if (s->phase == TM_PH_MAIN)
             s->phase = TM_PH_ACCESS;

@@ -6,7 +6,7 @@
 #include "timemasters.h"
 
 static const char *const phase_names[] = {"timer", "main", "pass", "access", "over"};
-static const char *const choice_names[] = {"none", "recover", "remove", "delay", "focus_back", "recall"};
+static const char *const choice_names[] = {"none", "recover", "remove", "delay", "focus_back"};
 static const char *const type_names[] = {"spell", "focus", "timer"};
 
 /* "Spark (L1 spell, 1 Kè: ephemeral 2)" — a card for people. */

@@ -65,8 +65,11 @@ static void test_named_cards_keep_the_seed_effects(void **unused)
     assert_int_equal(c->n_effects, 1);
     assert_int_equal(c->fx[0][0], TM_FX_SLOW);
     assert_int_equal(c->fx[0][1], 3);
-    /* focuses recover Kè, more at higher levels (§2-C "より高いレベルのフォーカスカードはさらに強力") */
-    int last = 0, last_ready = 0;
+    /* focuses recover Kè (§2-C "自分の灰色の循環のKe1個を金色に戻すなど、主にKeを回復することができます"),
+     * and "より高いレベルのフォーカスカードはさらに強力な効果を持っています": each focus above level 0
+     * does more than the starting one, and none does less than a focus of a lower level
+     * (docs/rules/timemasters.md, ruling 24) */
+    int last = 0, last_ready = 0, start_power = -1;
     for (int k = 0; k < ours()->kinds; k++) {
         const tm_card *f = &ours()->card[k];
         if (f->type != TM_FOCUS)
@@ -75,11 +78,38 @@ static void test_named_cards_keep_the_seed_effects(void **unused)
         int power = 0;
         for (int e = 0; e < f->n_effects; e++)
             power += f->fx[e][1];
+        if (f->level == 0)
+            start_power = power;
+        else
+            assert_true(power > start_power);
         assert_true(power >= last);
         assert_true(f->fx[0][1] >= last_ready);
         last = power;
         last_ready = f->fx[0][1];
     }
+}
+
+/* Issue 11, point 11: our set uses only mechanisms the seed describes. Sphere access:
+ * "注意:カードを獲得できる意識スフィアのレベルはスペルカードをプレイして獲得できるアクセスポイント数で
+ * 決定されます" (no card adds access points); §2-C: "自分の捨て札置き場にあるフォーカスカードを取り戻し"
+ * (cards come back from the discard as focuses only, never spells). Neither "access" nor "recall" is an
+ * effect primitive any more: our table has none, and a card file naming one is refused. */
+static void test_only_the_seeds_mechanisms(void **unused)
+{
+    (void)unused;
+    static const int seeds[] = {TM_FX_EPHEMERAL, TM_FX_READY, TM_FX_NEW_KE, TM_FX_DRAW, TM_FX_REMOVE,
+                                TM_FX_FOCUS_BACK, TM_FX_HEAVY, TM_FX_SLOW, TM_FX_LIGHT};
+    assert_int_equal(TM_FX_COUNT, 1 + (int)(sizeof seeds / sizeof seeds[0]));
+    for (int k = 0; k < ours()->kinds; k++)
+        for (int e = 0; e < ours()->card[k].n_effects; e++) {
+            bool known = false;
+            for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+                known |= ours()->card[k].fx[e][0] == seeds[i];
+            assert_true(known);
+        }
+    assert_int_equal(tm_fx_from_name("access"), -1);
+    assert_int_equal(tm_fx_from_name("recall"), -1);
+    assert_int_equal(tm_fx_from_name("focus_back"), TM_FX_FOCUS_BACK);
 }
 
 /* Higher levels: dearer and stronger spells (the average cost and the total
@@ -191,7 +221,7 @@ static void refused_set(const char *set, const char *why)
     "{\"name\":\"A\",\"type\":\"spell\",\"level\":1,\"cost\":1,\"copies\":4},"                     \
     "{\"name\":\"B\",\"type\":\"focus\",\"level\":2,\"copies\":4,\"effects\":[[\"ready\",2]]},"    \
     "{\"name\":\"C\",\"type\":\"timer\",\"level\":3,\"copies\":4,\"slots\":2,\"trigger\":\"set\",\"effects\":[[\"ephemeral\",1]]}," \
-    "{\"name\":\"D\",\"type\":\"spell\",\"level\":4,\"cost\":3,\"copies\":4,\"effects\":[[\"access\",2]]}," \
+    "{\"name\":\"D\",\"type\":\"spell\",\"level\":4,\"cost\":3,\"copies\":4,\"effects\":[[\"draw\",2]]}," \
     "{\"name\":\"E\",\"type\":\"spell\",\"level\":5,\"cost\":4,\"copies\":4,\"effects\":[[\"slow\",2],[\"heavy\",1]]}"
 #define MINI_SET "{\"title\":\"mini\",\"sphere_size\":3,\"cards\":[" MINI_START "," MINI_LEVELS "]}"
 
@@ -225,6 +255,11 @@ static void test_bad_card_files_are_refused(void **unused)
     refused_set("{\"cards\":[" MINI_START "," MINI_START "," MINI_LEVELS "]}", "two cards are named");
     refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":0,\"effects\":[[\"teleport\",1]]}]}",
                 "\"effects\"");
+    /* issue 11, point 11: the invented primitives are gone */
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":0,\"effects\":[[\"access\",1]]}]}",
+                "known primitive");
+    refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":0,\"effects\":[[\"recall\",1]]}]}",
+                "known primitive");
     refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"card\",\"level\":0}]}", "\"type\" is spell, focus or timer");
     refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"timer\",\"level\":0,\"slots\":3}]}", "\"slots\"");
     refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"spell\",\"level\":7}]}", "\"level\"");
@@ -367,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_our_set_honours_the_seed),
         cmocka_unit_test(test_named_cards_keep_the_seed_effects),
         cmocka_unit_test(test_effects_grow_with_level),
+        cmocka_unit_test(test_only_the_seeds_mechanisms),
         cmocka_unit_test(test_card_file_of_our_set_loads_identically),
         cmocka_unit_test(test_small_card_file_plays),
         cmocka_unit_test(test_bad_card_files_are_refused),

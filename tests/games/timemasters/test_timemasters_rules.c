@@ -159,11 +159,69 @@ static void test_timer_delay_and_refill_limit(void **unused)
     asobi_state_free(s);
 }
 
+/* A fresh game (first turn, main phase: no timer phase yet this turn) whose
+ * seat 0 has a Small Timer holding Energy that this turn has not dealt with. */
+static asobi_state *unhandled_full_timer_game(tm_state **out)
+{
+    tm_state *t;
+    asobi_state *s = game_with_hand(&t);
+    TM_HAND(t, 0, "Suggestion", "Suggestion", "Recovery", "Concentration");
+    tm_timer *tm = &t->p[0].timers[0];
+    memset(tm, 0, sizeof *tm);
+    tm->kind = (uint8_t)tm_kind(t, "Small Timer");
+    tm->spells[tm->n_spells++] = (uint8_t)tm_kind(t, "Energy");
+    t->p[0].n_timers = 1;
+    t->p[0].ke_ready = 2;
+    t->p[0].ke_spent = 2;
+    *out = t;
+    return s;
+}
+
 /* §2 パス: "パスをした場合、循環のKeが全て回復します", "パスをすると他のアクションは全く実行できず、
- * 即座に手番が終了します", and with full timers "タイマーカードの下に手札のカード1枚を裏向きに置かなければ
- * いけません。手札のカードを置きたくない、もしくは置けないなら、タイマーカードはセットされていたスペルと共に
- * 即座に自分の捨て札置き場に捨てられます". */
+ * 即座に手番が終了します", and with full timers "それらのタイマーカードの下に手札のカード1枚を裏向きに
+ * 置かなければいけません。手札のカードを置きたくない、もしくは置けないなら、タイマーカードはセットされていた
+ * スペルと共に即座に自分の捨て札置き場に捨てられます。手札補充の制限は適用されます": one card (or the
+ * drop) for a full timer this turn has not dealt with yet. */
 static void test_pass_readies_ke_and_full_timers_take_a_card_or_go(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = unhandled_full_timer_game(&t);
+    apply_text(s, 0, "pass");
+    assert_int_equal(t->p[0].ke_ready, 4);
+    assert_int_equal(t->p[0].ke_spent, 0);
+    assert_int_equal(t->phase, TM_PH_PASS);
+    assert_true(tm_text_legal(s, "delay 1"));
+    assert_true(tm_text_legal(s, "drop 1"));
+    refused_text(s, "activate 1");
+    refused_text(s, "play Suggestion");
+    apply_text(s, 0, "drop 1");
+    assert_int_equal(t->p[0].n_timers, 0);
+    /* the timer and its spell are discarded; the spell does not resolve */
+    assert_int_equal(tm_count(t, t->p[0].discard, t->p[0].n_discard, "Small Timer"), 1);
+    assert_int_equal(tm_count(t, t->p[0].discard, t->p[0].n_discard, "Energy"), 1);
+    assert_int_equal(t->p[0].ke_eph, 0);
+    assert_int_equal(t->seat, 1);
+    assert_int_equal(t->p[0].n_hand, 5);
+    asobi_state_free(s);
+
+    /* keeping it: one card under it, and the delay card lowers the refill */
+    s = unhandled_full_timer_game(&t);
+    apply_text(s, 0, "pass");
+    apply_text(s, 0, "delay 1");
+    apply_text(s, 0, "pick Concentration");
+    assert_int_equal(t->seat, 1);
+    assert_int_equal(t->p[0].timers[0].n_delay, 1);
+    assert_int_equal(t->p[0].n_hand, 4); /* "手札補充の制限は適用されます" */
+    asobi_state_free(s);
+}
+
+/* Issue 11, point 10 — §2 パス: "パスした際にスペルが限界までプレイされている(空きスロットがない)
+ * タイマーカードがあるなら、それらのタイマーカードの下に手札のカード1枚を裏向きに置かなければいけません":
+ * one card per full timer. A timer already delayed in this turn's timer phase (§1 "タイマー遅延 ...
+ * 手札のカード1枚を裏向きに置かなければいけません") has its one card for this turn: the pass asks
+ * nothing more of it, and the turn ends at once ("即座に手番が終了します"). */
+static void test_pass_after_timer_phase_delay_costs_no_second_card(void **unused)
 {
     (void)unused;
     tm_state *t;
@@ -173,34 +231,22 @@ static void test_pass_readies_ke_and_full_timers_take_a_card_or_go(void **unused
     snprintf(pick, sizeof pick, "pick %s", t->table.card[t->p[0].hand[0]].name);
     apply_text(s, 0, pick);
     /* the timer phase is over: a pass is still possible (no main action yet) */
+    assert_int_equal(t->phase, TM_PH_MAIN);
     assert_int_equal(t->p[0].ke_spent, 2);
+    int hand = t->p[0].n_hand;
+    int discard = t->p[0].n_discard;
     apply_text(s, 0, "pass");
+    /* no second card, no drop: the turn is over */
+    assert_int_equal(t->seat, 1);
+    assert_int_equal(t->phase, TM_PH_MAIN);
     assert_int_equal(t->p[0].ke_ready, 4);
     assert_int_equal(t->p[0].ke_spent, 0);
-    assert_int_equal(t->phase, TM_PH_PASS);
-    assert_true(tm_text_legal(s, "delay 1"));
-    assert_true(tm_text_legal(s, "drop 1"));
-    refused_text(s, "play Suggestion");
-    apply_text(s, 0, "drop 1");
-    assert_int_equal(t->p[0].n_timers, 0);
-    /* timer, spell and delay card all discarded */
-    assert_int_equal(tm_count(t, t->p[0].discard, t->p[0].n_discard, "Energy") >= 1, 1);
-    assert_int_equal(t->seat, 1);
-    assert_int_equal(t->p[0].n_hand, 5);
-    asobi_state_free(s);
-
-    /* keeping it: the delay card lowers the refill */
-    s = full_timer_game(&t);
-    apply_text(s, 0, "delay 1");
-    snprintf(pick, sizeof pick, "pick %s", t->table.card[t->p[0].hand[0]].name);
-    apply_text(s, 0, pick);
-    apply_text(s, 0, "pass");
-    apply_text(s, 0, "delay 1");
-    snprintf(pick, sizeof pick, "pick %s", t->table.card[t->p[0].hand[0]].name);
-    apply_text(s, 0, pick);
-    assert_int_equal(t->seat, 1);
-    assert_int_equal(t->p[0].timers[0].n_delay, 2);
-    assert_int_equal(t->p[0].n_hand, 3); /* "手札補充の制限は適用されます" */
+    assert_int_equal(t->p[0].n_timers, 1);
+    assert_int_equal(t->p[0].timers[0].n_delay, 1);
+    assert_int_equal(t->p[0].timers[0].n_spells, 1);
+    assert_int_equal(t->p[0].n_discard, discard);
+    assert_int_equal(hand, 4);
+    assert_int_equal(t->p[0].n_hand, 4); /* 5 - 1 delay card: nothing more put down, nothing drawn */
     asobi_state_free(s);
 }
 
@@ -637,20 +683,6 @@ static void test_fx_focus_back(void **unused)
     asobi_state_free(s);
 }
 
-static void test_fx_recall(void **unused)
-{
-    (void)unused;
-    tm_state *t;
-    asobi_state *s = game_with_hand(&t);
-    TM_HAND(t, 0, "Echo");
-    TM_DISCARD(t, 0, "Vision", "Concentration");
-    apply_text(s, 0, "play Echo");
-    refused_text(s, "pick Concentration"); /* spells only */
-    apply_text(s, 0, "pick Vision");
-    assert_int_equal(tm_count(t, t->p[0].hand, t->p[0].n_hand, "Vision"), 1);
-    asobi_state_free(s);
-}
-
 /* §リマインダートークン 例: "Time Heaviness:対戦相手は次にスペルをプレイする際、プレイコストが1Ke多く
  * なります。そこで、各対戦相手に+1のリマインダートークンがつきます". */
 static void test_fx_heavy_time_heaviness(void **unused)
@@ -725,13 +757,37 @@ static void test_fx_light_and_reminders_cancel(void **unused)
     asobi_state_free(s);
 }
 
-static void test_fx_access(void **unused)
+/* Issue 11, point 11 — §3: "「2.メインフェイズ」で自分のスペルゾーンにスペルカードを1枚プレイすると、
+ * アクセスポイントを1獲得します" and "注意:カードを獲得できる意識スフィアのレベルはスペルカードをプレイして
+ * 獲得できるアクセスポイント数で決定されます": access points come from spells played into the spell
+ * zone, one each, and from nothing else. Every spell of our set, played, earns exactly one; every
+ * focus, timer and on-discard timer effect earns none. */
+static void test_access_points_only_from_spells_played(void **unused)
 {
     (void)unused;
-    tm_state *t;
-    asobi_state *s = played(&t, "Time Warp"); /* +2 access */
-    assert_int_equal(t->access, 3);
-    asobi_state_free(s);
+    const tm_table *table = &tm_default_table;
+    for (int k = 0; k < table->kinds; k++) {
+        const tm_card *c = &table->card[k];
+        tm_state *t;
+        asobi_state *s = game_with_hand(&t);
+        TM_HAND(t, 0, "Concentration", "Energy", "Suggestion", "Recovery");
+        TM_DISCARD(t, 0, "Concentration", "Concentration");
+        t->p[0].hand[t->p[0].n_hand++] = (uint8_t)k;
+        t->p[0].ke_ready = 6;
+        t->p[0].ke_spent = 2;
+        char text[64];
+        snprintf(text, sizeof text, "play %s", c->name);
+        apply_text(s, 0, text);
+        if (c->type == TM_TIMER && c->trigger == TM_TRIG_DISCARD)
+            apply_text(s, 0, "activate 1"); /* its effect fires now */
+        int ids[TM_ACTIONS];
+        while (t->choice != TM_CH_NONE) { /* remove, focus back: any pick */
+            assert_true(asobi_state_legal(s, 0, ids) > 0);
+            asobi_state_apply_unchecked(s, 0, ids[0]);
+        }
+        assert_int_equal(t->access, c->type == TM_SPELL ? 1 : 0);
+        asobi_state_free(s);
+    }
 }
 
 /* Released spells are free: reminders neither apply to them nor get used up. */
@@ -867,6 +923,7 @@ int main(void)
         cmocka_unit_test(test_timer_phase_activate_releases_spells_free),
         cmocka_unit_test(test_timer_delay_and_refill_limit),
         cmocka_unit_test(test_pass_readies_ke_and_full_timers_take_a_card_or_go),
+        cmocka_unit_test(test_pass_after_timer_phase_delay_costs_no_second_card),
         cmocka_unit_test(test_pass_only_instead_of_everything),
         cmocka_unit_test(test_spell_costs_gold_then_ephemeral_never_grey),
         cmocka_unit_test(test_focus_readies_ke_and_goes_to_discard),
@@ -886,11 +943,10 @@ int main(void)
         cmocka_unit_test(test_fx_draw),
         cmocka_unit_test(test_fx_remove_cerebral_cleaning),
         cmocka_unit_test(test_fx_focus_back),
-        cmocka_unit_test(test_fx_recall),
         cmocka_unit_test(test_fx_heavy_time_heaviness),
         cmocka_unit_test(test_fx_slow_down),
         cmocka_unit_test(test_fx_light_and_reminders_cancel),
-        cmocka_unit_test(test_fx_access),
+        cmocka_unit_test(test_access_points_only_from_spells_played),
         cmocka_unit_test(test_released_spells_ignore_reminders),
         cmocka_unit_test(test_turn_cap),
         cmocka_unit_test(test_notation_and_explanations),
