@@ -17,14 +17,14 @@ OCTAL_ARROWS = "↑↕"
 OCTAL_BUCKETS = 8 * len(OCTAL_CONDITIONS) * len(OCTAL_ARROWS) + 1  # number x condition x arrow, + ALL
 OCTAL_ACTIONS = ("play", "lay", "override", "pass", "discard", "octo")
 TM_PHASES = ("timer", "main", "pass", "access", "over")
-TM_CHOICES = ("recover", "remove", "delay", "focus_back", "recall")
+TM_CHOICES = ("recover", "remove", "delay", "focus_back")
 # The card names of asobi's own Time Masters set (src/games/timemasters/
 # timemasters_cards.c); any other name (a card file's) counts in a last,
 # shared "other" slot.
 TM_NAMES = (
     "Suggestion", "Recovery", "Energy", "Concentration", "Small Timer", "Cerebral Cleaning", "Insight",
-    "Spark", "Second Wind", "Time Lightness", "Echo", "Meditation", "Calm Focus", "Hourglass",
-    "Sandglass", "Time Heaviness", "Acceleration", "Clarity", "Wellspring", "Surge", "Rewind",
+    "Spark", "Second Wind", "Time Lightness", "Glimmer", "Meditation", "Calm Focus", "Hourglass",
+    "Sandglass", "Time Heaviness", "Acceleration", "Clarity", "Wellspring", "Surge", "Reminiscence",
     "Deep Cleaning", "Bright Focus", "Clock", "Pendulum", "Slow Down", "Time Warp", "Flow", "Renewal",
     "Vision", "Heavy Hours", "Recollection", "Deep Focus", "Chronometer", "Sundial", "Stasis", "Leap",
     "Torrent", "Mastery", "Revelation", "Purge", "Gravity", "Pure Focus", "Great Clock", "Water Clock",

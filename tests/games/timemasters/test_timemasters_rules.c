@@ -169,6 +169,7 @@ static asobi_state *unhandled_full_timer_game(tm_state **out)
     tm_timer *tm = &t->p[0].timers[0];
     memset(tm, 0, sizeof *tm);
     tm->kind = (uint8_t)tm_kind(t, "Small Timer");
+    tm->number = 1; /* people call it timer 1 */
     tm->spells[tm->n_spells++] = (uint8_t)tm_kind(t, "Energy");
     t->p[0].n_timers = 1;
     t->p[0].ke_ready = 2;
