@@ -274,6 +274,7 @@ async def test_websocket_refusals(srv):
     # acting at a finished table
     rng = random.Random(1)
     await asyncio.gather(*(play_randomly(c, rng) for c in movers.values()))
+    await asyncio.sleep(1.1)  # the game's last moves may have used up ca's rate budget (20 a second)
     await ca.send({"type": "act", "action": 0, "id": 300})
     m = await ca.until(lambda m: m["type"] == "error")
     check(error_code(m) == "game_over", m)
