@@ -9,9 +9,8 @@ sees only what the protocol gives its seat: `view` and `legal` for its seat.
 This needs no binding at all, only the `asobi` command: any program in any
 language can do the same (docs/protocol.md).
 
-`asobi arena` runs only the library's own bots (spec strings); it cannot run
-an external program as a player today, so this is how a Python bot meets
-them."""
+To seat a Python bot in `asobi arena` itself instead, see arena_bot.py
+(the bot spec exec:cmd=COMMAND)."""
 import argparse
 import json
 import math

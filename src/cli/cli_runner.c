@@ -5,34 +5,49 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cli_exec_bot.h"
 #include "cli_runner.h"
 
 bool cli_play_bot_game(const cli_batch *b, long index, cli_game_report *out, asobi_error *err)
 {
     uint64_t seed = b->seed + (uint64_t)index;
     asobi_bot *bots[ASOBI_MAX_SEATS] = {0};
+    cli_exec_bot *programs[ASOBI_MAX_SEATS] = {0}; /* the seats held by external programs */
     asobi_state *s = asobi_state_new(b->game, b->players, b->options, seed, err);
     bool ok = s != NULL;
     for (int i = 0; ok && i < b->players; i++) {
-        bots[i] = asobi_bot_new(b->spec_of(index, i, b->ctx), b->game, b->players, i,
-                                seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i, err);
-        ok = bots[i] != NULL;
+        const char *spec = b->spec_of(index, i, b->ctx);
+        uint64_t bot_seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i;
+        if (cli_is_exec_spec(spec))
+            ok = (programs[i] = cli_exec_bot_new(spec, index, b->players, i, bot_seed, err)) != NULL;
+        else
+            ok = (bots[i] = asobi_bot_new(spec, b->game, b->players, i, bot_seed, err)) != NULL;
     }
     *out = (cli_game_report){.index = index};
     while (ok && !asobi_state_terminal(s)) {
         uint32_t to_move = asobi_state_to_move(s);
         int seat = __builtin_ctz(to_move);
         double t0 = cli_now();
-        int id = asobi_bot_choose(bots[seat], s, err);
+        int id = programs[seat] ? cli_exec_bot_choose(programs[seat], s) : asobi_bot_choose(bots[seat], s, err);
         out->seconds[seat] += cli_now() - t0;
         out->moves[seat]++;
+        /* each program hears of every action as its seat sees it happen */
+        for (int i = 0; id >= 0 && i < b->players; i++)
+            if (programs[i])
+                cli_exec_bot_observe(programs[i], s, seat, id);
         ok = id >= 0 && asobi_state_apply(s, seat, id, err) == ASOBI_OK;
         out->actions++;
     }
     if (ok)
         asobi_state_result(s, &out->result);
-    for (int i = 0; i < ASOBI_MAX_SEATS; i++)
+    for (int i = 0; i < ASOBI_MAX_SEATS; i++) {
         asobi_bot_free(bots[i]);
+        if (programs[i]) {
+            out->external[i] = true;
+            out->forfeits[i] = cli_exec_bot_forfeits(programs[i]);
+            cli_exec_bot_finish(programs[i], ok ? s : NULL);
+        }
+    }
     asobi_state_free(s);
     return ok;
 }

@@ -11,6 +11,8 @@ typedef struct cli_game_report {
     long actions;
     double seconds[ASOBI_MAX_SEATS]; /* time each seat's bot spent choosing */
     long moves[ASOBI_MAX_SEATS];     /* how many choices it made */
+    bool external[ASOBI_MAX_SEATS];  /* the seat was an external program ("exec:") */
+    long forfeits[ASOBI_MAX_SEATS];  /* its decisions a random move made instead (cli_exec_bot.h) */
 } cli_game_report;
 
 typedef struct cli_batch {
@@ -20,7 +22,7 @@ typedef struct cli_batch {
     uint64_t seed; /* game i is played with seed + i: results do not depend on jobs */
     long games;
     int jobs;
-    /* the bot spec for a seat of game i */
+    /* the bot spec for a seat of game i (an "exec:" spec starts a program) */
     const char *(*spec_of)(long game, int seat, void *ctx);
     /* called once per finished game, one call at a time (under a lock) */
     void (*done)(const cli_game_report *report, void *ctx);

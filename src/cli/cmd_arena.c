@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_exec_bot.h"
 #include "cli_runner.h"
 
 #define ARENA_MAX_BOTS 16
@@ -39,6 +40,7 @@ typedef struct arena {
     signed char (*seat_rank)[ASOBI_MAX_SEATS];
     double wins[ARENA_MAX_BOTS], score[ARENA_MAX_BOTS], seconds[ARENA_MAX_BOTS];
     long seats_played[ARENA_MAX_BOTS], moves[ARENA_MAX_BOTS];
+    long forfeits[ARENA_MAX_BOTS]; /* an external program's decisions played at random for it */
 } arena;
 
 static int arena_bot_at(const arena *a, long game, int seat)
@@ -66,6 +68,7 @@ static void arena_done(const cli_game_report *r, void *ctx)
         a->score[b] += r->result.score[seat];
         a->seconds[b] += r->seconds[seat];
         a->moves[b] += r->moves[seat];
+        a->forfeits[b] += r->forfeits[seat];
         a->seats_played[b]++;
     }
 }
@@ -213,7 +216,12 @@ static void arena_usage(FILE *out)
             "centred on 0) with 95%% bootstrap intervals, wins (a shared victory counts for each\n"
             "winner), per-pair records (with 3+ players a beats b when a finished ahead of b),\n"
             "average score and ms per move. --json prints one JSON object instead. Game i uses\n"
-            "seed S+i, so results do not depend on --jobs (default: all cores).\n");
+            "seed S+i, so results do not depend on --jobs (default: all cores).\n"
+            "\n"
+            "A spec exec:cmd=COMMAND[,timeout=SECONDS] seats an external program (run with\n"
+            "/bin/sh -c, no commas in COMMAND) speaking JSON lines (docs/protocol.md, \"External\n"
+            "bots\"). A bad answer, crash or timeout (default 10 s a decision) is a forfeit: a\n"
+            "random legal move is played for it, and the forfeits are reported per bot.\n");
 }
 
 int cli_arena(int argc, char **argv)
@@ -263,7 +271,7 @@ int cli_arena(int argc, char **argv)
     }
     asobi_error err;
     for (int i = 0; i < a->nbots; i++) {
-        if (asobi_bot_check_spec(a->specs[i], game, &err) != ASOBI_OK) {
+        if (cli_check_bot_spec(a->specs[i], game, &err) != ASOBI_OK) {
             fprintf(stderr, "asobi: bot \"%s\": %s\n", a->specs[i], err.message);
             goto done;
         }
@@ -302,15 +310,20 @@ int cli_arena(int argc, char **argv)
     for (int i = 0; i < a->nbots; i++) {
         double n = (double)a->seats_played[i];
         double ms = a->moves[i] ? 1000.0 * a->seconds[i] / (double)a->moves[i] : 0;
-        json_array_append_new(bots, json_pack("{s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f}", "spec", a->specs[i],
-                                              "elo", elo[i], "elo_ci95", low[i], high[i], "wins", a->wins[i],
-                                              "games", (json_int_t)a->seats_played[i], "avg_score",
-                                              n > 0 ? a->score[i] / n : 0, "ms_per_move", ms));
+        json_array_append_new(bots, json_pack("{s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f, s:I, s:I}", "spec",
+                                              a->specs[i], "elo", elo[i], "elo_ci95", low[i], high[i], "wins",
+                                              a->wins[i], "games", (json_int_t)a->seats_played[i], "avg_score",
+                                              n > 0 ? a->score[i] / n : 0, "ms_per_move", ms, "decisions",
+                                              (json_int_t)a->moves[i], "forfeits", (json_int_t)a->forfeits[i]));
         if (!json)
             printf("%-28.28s %+6.0f  [%+5.0f, %+5.0f] %6.0f/%-6ld %6.1f%% %9.2f %9.3f\n", a->specs[i], elo[i],
                    low[i], high[i], a->wins[i], a->seats_played[i], n > 0 ? 100 * a->wins[i] / n : 0,
                    n > 0 ? a->score[i] / n : 0, ms);
     }
+    /* external programs: how often a random move stood in for them */
+    for (int i = 0; !json && i < a->nbots; i++)
+        if (cli_is_exec_spec(a->specs[i]))
+            printf("forfeits of %s: %ld of %ld decisions\n", a->specs[i], a->forfeits[i], a->moves[i]);
     if (!json)
         printf("\n%-28s %-28s %7s %7s %7s %6s  %s\n", "a", "b", "games", "a wins", "b wins", "draws",
                "a's score, 95% CI");

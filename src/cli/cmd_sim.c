@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_exec_bot.h"
 #include "cli_runner.h"
 
 typedef struct sim_totals {
@@ -12,6 +13,7 @@ typedef struct sim_totals {
     double wins[ASOBI_MAX_SEATS], shared[ASOBI_MAX_SEATS], score[ASOBI_MAX_SEATS];
     double seconds[ASOBI_MAX_SEATS];
     long moves[ASOBI_MAX_SEATS];
+    long forfeits[ASOBI_MAX_SEATS]; /* an external program's decisions played at random for it */
     long games, actions, nobody;
 } sim_totals;
 
@@ -34,6 +36,7 @@ static void sim_done(const cli_game_report *r, void *ctx)
         t->score[i] += r->result.score[i];
         t->seconds[i] += r->seconds[i];
         t->moves[i] += r->moves[i];
+        t->forfeits[i] += r->forfeits[i];
     }
     if (k == 0)
         t->nobody++;
@@ -51,7 +54,8 @@ static void sim_usage(FILE *out)
             "the remaining seats; default random) and print each seat's win rate with its 95%%\n"
             "confidence interval (Wilson), average score, and games per second. A shared\n"
             "victory counts as a win for every winner. Game i uses seed S+i, so results do\n"
-            "not depend on --jobs (default: all cores).\n");
+            "not depend on --jobs (default: all cores). A spec exec:cmd=COMMAND[,timeout=S]\n"
+            "seats an external program (see asobi arena --help, docs/protocol.md).\n");
 }
 
 int cli_sim(int argc, char **argv)
@@ -99,7 +103,7 @@ int cli_sim(int argc, char **argv)
     t.players = (int)players;
     for (int i = 0; i < players; i++) {
         t.specs[i] = specs[i < nspecs ? i : nspecs - 1];
-        if (asobi_bot_check_spec(t.specs[i], game, &err) != ASOBI_OK) {
+        if (cli_check_bot_spec(t.specs[i], game, &err) != ASOBI_OK) {
             fprintf(stderr, "asobi: bot \"%s\": %s\n", t.specs[i], err.message);
             goto done;
         }
@@ -127,10 +131,11 @@ int cli_sim(int argc, char **argv)
         double lo, hi, rate = t.wins[i] / (double)t.games;
         cli_wilson95(t.wins[i], (double)t.games, &lo, &hi);
         double ms = t.moves[i] ? 1000.0 * t.seconds[i] / (double)t.moves[i] : 0;
-        json_array_append_new(seats, json_pack("{s:i, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f}", "seat", i,
+        json_array_append_new(seats, json_pack("{s:i, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I}", "seat", i,
                                                "bot", t.specs[i], "wins", t.wins[i], "shared_wins",
                                                t.shared[i], "win_rate", rate, "ci95", lo, hi, "avg_score",
-                                               t.score[i] / (double)t.games, "ms_per_move", ms));
+                                               t.score[i] / (double)t.games, "ms_per_move", ms, "forfeits",
+                                               (json_int_t)t.forfeits[i]));
         if (!json)
             printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i, t.specs[i],
                    t.wins[i], 100 * rate, 100 * lo, 100 * hi, t.score[i] / (double)t.games, ms);
@@ -146,6 +151,10 @@ int cli_sim(int argc, char **argv)
         if (t.nobody)
             printf(", %ld game%s won by nobody", t.nobody, t.nobody > 1 ? "s" : "");
         printf("\n");
+        for (int i = 0; i < players; i++)
+            if (cli_is_exec_spec(t.specs[i]))
+                printf("forfeits of seat %d (%s): %ld of %ld decisions\n", i, t.specs[i], t.forfeits[i],
+                       t.moves[i]);
     }
     json_decref(out);
     status = 0;

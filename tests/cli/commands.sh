@@ -173,6 +173,19 @@ check "arena refuses a bad spec" test $? -eq 2
 check "arena needs two bots" test $? -eq 2
 "$asobi" arena psycle --players 4 --bots random,heuristic --games 8 --json >"$tmp/arena4"
 check "arena with fewer bots than seats" contains "$tmp/arena4" '"games":16'
+
+# external bots (exec:cmd=COMMAND, docs/protocol.md): bad specs refused; a
+# program answering garbage (cat echoes each request) forfeits every decision
+"$asobi" arena psycle --bots exec:timeout=3,random --games 2 >/dev/null 2>"$tmp/err"
+check "arena refuses exec: without cmd" test $? -eq 2
+check "exec: without cmd says why" contains "$tmp/err" "needs cmd=COMMAND"
+"$asobi" sim psycle --bots "exec:cmd=cat,timeout=0" --games 1 >/dev/null 2>"$tmp/err"
+check "sim refuses a zero exec timeout" test $? -eq 2
+"$asobi" arena psycle --bots exec:cmd=cat,random --games 2 >"$tmp/arenacat"
+check "arena with a garbage program finishes" test $? -eq 0
+check "arena counts the garbage program's forfeits" grep -Eq '^forfeits of exec:cmd=cat: ([1-9][0-9]*) of \1 decisions$' "$tmp/arenacat"
+"$asobi" sim psycle --bots random,exec:cmd=cat --games 2 --json >"$tmp/simcat"
+check "sim --json counts forfeits" grep -Eq '"seat":1,[^}]*"forfeits":[1-9]' "$tmp/simcat"
 "$asobi" arena psycle --players 3 --bots random,heuristic --games 6 --json >"$tmp/arena3"
 check "arena gives no bot the majority of seats (ABA, BAB)" bash -c "[ \$(grep -o '\"games\":9' '$tmp/arena3' | wc -l) -eq 2 ]"
 

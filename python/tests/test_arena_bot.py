@@ -1,0 +1,111 @@
+"""test_arena_bot.py — external bots in `asobi arena`/`asobi sim`: python/examples/arena_bot.py plays, broken programs forfeit."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARENA_BOT = os.path.join(HERE, "..", "examples", "arena_bot.py")
+
+
+class ExternalBotTest(unittest.TestCase):
+    def setUp(self):
+        self.binary = os.environ.get("ASOBI_BINARY")
+        if not self.binary:
+            self.skipTest("ASOBI_BINARY is not set")
+        self.python_bot = "exec:cmd=%s %s" % (sys.executable, os.path.abspath(ARENA_BOT))
+
+    def run_asobi(self, *args, timeout=120):
+        return subprocess.run([self.binary, *args], capture_output=True, text=True, timeout=timeout)
+
+    def arena_json(self, bots, games=4, extra=()):
+        done = self.run_asobi("arena", "psycle", "--bots", bots, "--games", str(games), "--jobs", "2",
+                              "--json", *extra)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return {b["spec"]: b for b in json.loads(done.stdout)["bots"]}
+
+    def test_python_bot_plays_without_forfeits(self):
+        """Issue 16: a Python bot plays in `asobi arena` through the protocol."""
+        done = self.run_asobi("arena", "psycle", "--bots", self.python_bot + ",random", "--games", "4")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("exec:cmd=", done.stdout)
+        self.assertIn("random", done.stdout)
+        self.assertRegex(done.stdout, r"forfeits of exec:cmd=\S+ \S+arena_bot\.py: 0 of [1-9]\d* decisions")
+        bots = self.arena_json(self.python_bot + ",random")
+        mine = bots[self.python_bot]
+        self.assertEqual(mine["games"], 4)
+        self.assertGreater(mine["decisions"], 0)
+        self.assertEqual(mine["forfeits"], 0)
+        self.assertEqual(bots["random"]["forfeits"], 0)
+        # it plays PSYCLE's target card when it holds it: better than random
+        self.assertGreater(mine["wins"], bots["random"]["wins"])
+
+    def test_program_answering_garbage_forfeits_every_decision(self):
+        """cat echoes each request back: never a valid answer, so each decision is a forfeit, and the arena ends."""
+        bots = self.arena_json("exec:cmd=cat,random")
+        self.assertGreater(bots["exec:cmd=cat"]["decisions"], 0)
+        self.assertEqual(bots["exec:cmd=cat"]["forfeits"], bots["exec:cmd=cat"]["decisions"])
+
+    def test_illegal_answers_crash_and_timeout_are_forfeits(self):
+        """An illegal id, a program that exits and a program that never answers all forfeit; nothing hangs."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "illegal.py")
+            with open(script, "w") as f:
+                f.write("import sys\n"
+                        "for line in sys.stdin:\n"
+                        "    print('{\"ok\": true, \"action\": 9999}', flush=True)\n")
+            self.check_every_decision_forfeited("exec:cmd=%s %s" % (sys.executable, script))
+        self.check_every_decision_forfeited("exec:cmd=true")
+        self.check_every_decision_forfeited("exec:cmd=sleep 30,timeout=0.2")
+
+    def check_every_decision_forfeited(self, spec):
+        start = time.monotonic()
+        bots = self.arena_json(spec + ",random", games=2)
+        self.assertLess(time.monotonic() - start, 60, spec)  # a generous bound: only "it never hangs"
+        self.assertGreater(bots[spec]["decisions"], 0, spec)
+        self.assertEqual(bots[spec]["forfeits"], bots[spec]["decisions"], spec)
+
+    def test_bot_sees_only_its_seat(self):
+        """Each choose request holds that seat's view and public log only: a recording program checks them."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "record.py")
+            with open(script, "w") as f:
+                f.write("import json, sys\n"
+                        "out = open(sys.argv[1], 'a')\n"
+                        "for line in sys.stdin:\n"
+                        "    r = json.loads(line)\n"
+                        "    out.write(line)\n"
+                        "    out.flush()\n"
+                        "    if r['cmd'] == 'choose':\n"
+                        "        print(json.dumps({'ok': True, 'action': r['legal'][0]['text']}), flush=True)\n"
+                        "    elif r['cmd'] == 'quit':\n"
+                        "        break\n")
+            log = os.path.join(tmp, "requests")
+            spec = "exec:cmd=%s %s %s" % (sys.executable, script, log)
+            # seat 1: the runner asks seat 0 first, so seat 0 always commits
+            # its card while seat 1 is still to choose, face down
+            done = self.run_asobi("sim", "psycle", "--bots", "random," + spec, "--games", "1", "--jobs", "1",
+                                  "--json")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(json.loads(done.stdout)["seats"][1]["forfeits"], 0)
+            with open(log) as f:
+                requests = [json.loads(line) for line in f]
+        self.assertEqual([r["cmd"] for r in requests[-2:]], ["over", "quit"])
+        chooses = [r for r in requests if r["cmd"] == "choose"]
+        self.assertGreater(len(chooses), 0)
+        for r in chooses:
+            self.assertEqual((r["game"], r["players"], r["seat"]), (0, 2, 1))
+            self.assertEqual(r["view"]["seat"], 1)
+            self.assertTrue(r["legal"])
+        # the opponent's plays are face down when they happen: their text never names the card
+        others = [e["text"] for r in chooses for e in r["log"] if e["seat"] == 0]
+        self.assertTrue(others)
+        self.assertEqual(set(others), {"chooses face down"})
+        self.assertIn("ranks", requests[-2]["result"])
+
+
+if __name__ == "__main__":
+    unittest.main()
