@@ -120,14 +120,14 @@ async function playGame(browser, base, spec) {
     if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
     if (steps % 5 === 0) await checkHidden(spec, seats);
     if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });
-    if (!switched && steps >= 4) {
+    if (!switched && steps >= 1) {
       switched = true;
       await seated[0].page.click('#lang-switch');
       check(await seated[0].page.evaluate(() => document.documentElement.lang) === 'en', `${spec.game}: the switch turns the page to English`);
       check((await seated[0].page.textContent('body')).includes('Hand'), `${spec.game}: English page says Hand`);
       await seated[0].page.click('#lang-switch');
     }
-    if (!reloaded && steps >= 8 && (await pageState(seated.at(-1).page)).status === 'playing') {
+    if (!reloaded && steps >= 3 && (await pageState(seated.at(-1).page)).status === 'playing') {
       reloaded = true;
       const s = seated.at(-1);
       const handBefore = (await pageState(s.page)).hand;
