@@ -679,6 +679,12 @@ static void metric_histogram(FILE *f, const char *name, const char *help, const 
             h->sum, name, (unsigned long long)h->total);
 }
 
+/* One metric of one value, in Prometheus' text format: its HELP, its TYPE, its sample. */
+static void metric_value(FILE *f, const char *name, const char *type, const char *help, uint64_t value)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name, (unsigned long long)value);
+}
+
 static char *metrics_text(server *s)
 {
     char *text = NULL;
@@ -694,21 +700,12 @@ static char *metrics_text(server *s)
     for (int st = 0; st < 3; st++)
         fprintf(f, "asobi_tables{status=\"%s\"} %llu\n", table_status_name((table_status)st),
                 (unsigned long long)by_status[st]);
-    fprintf(f, "# HELP asobi_connections Open WebSocket connections.\n# TYPE asobi_connections gauge\n"
-               "asobi_connections %llu\n",
-            (unsigned long long)s->connections);
-    fprintf(f, "# HELP asobi_actions_accepted_total Actions accepted (people, bots, timeouts).\n"
-               "# TYPE asobi_actions_accepted_total counter\nasobi_actions_accepted_total %llu\n",
-            (unsigned long long)s->actions_accepted);
-    fprintf(f, "# HELP asobi_refusals_total Requests and messages refused.\n"
-               "# TYPE asobi_refusals_total counter\nasobi_refusals_total %llu\n",
-            (unsigned long long)s->refusals);
-    fprintf(f, "# HELP asobi_updates_sent_total Update messages sent.\n"
-               "# TYPE asobi_updates_sent_total counter\nasobi_updates_sent_total %llu\n",
-            (unsigned long long)s->updates_sent);
-    fprintf(f, "# HELP asobi_ws_bytes_sent_total WebSocket payload bytes sent.\n"
-               "# TYPE asobi_ws_bytes_sent_total counter\nasobi_ws_bytes_sent_total %llu\n",
-            (unsigned long long)s->bytes_sent);
+    metric_value(f, "asobi_connections", "gauge", "Open WebSocket connections.", s->connections);
+    metric_value(f, "asobi_actions_accepted_total", "counter", "Actions accepted (people, bots, timeouts).",
+                 s->actions_accepted);
+    metric_value(f, "asobi_refusals_total", "counter", "Requests and messages refused.", s->refusals);
+    metric_value(f, "asobi_updates_sent_total", "counter", "Update messages sent.", s->updates_sent);
+    metric_value(f, "asobi_ws_bytes_sent_total", "counter", "WebSocket payload bytes sent.", s->bytes_sent);
     metric_histogram(f, "asobi_action_latency_seconds",
                      "From a person's act message received to the update showing it written to that person's "
                      "socket.",
