@@ -178,7 +178,7 @@ static int parse_card(const json_t *c, int index, tm_card *out, asobi_error *err
     char where[64];
     snprintf(where, sizeof where, "card %d", index + 1);
     if (!json_is_object(c))
-        return CARDS_FAIL(err, "%s is not an object", where);
+        return CARDS_FAIL(err, "\"cards\": %s is not an object", where);
     const char *name = json_string_value(json_object_get(c, "name"));
     if (!name || strlen(name) == 0 || strlen(name) >= TM_NAME_MAX)
         return CARDS_FAIL(err, "%s: \"name\": a name of 1 to %d bytes", where, TM_NAME_MAX - 1);
