@@ -1,10 +1,31 @@
-/* reply.c — the server's refusals as JSON, with the engine protocol's codes where the library refused. */
+/* reply.c — the server's refusals as JSON (with the engine protocol's codes where the library refused) and its log lines. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "protocol/protocol.h"
 #include "server/reply.h"
+
+bool srv_log_quiet;
+
+/* Log lines go to stderr, one a line. They quote what clients sent (paths,
+ * origins, action texts), so every control character becomes '?': nobody
+ * can forge a log line or drive the terminal that shows it. */
+void srv_log(const char *fmt, ...)
+{
+    if (srv_log_quiet)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "asobi serve: %s\n", line);
+}
 
 int srv_fail(srv_error *e, int status, const char *code, const char *fmt, ...)
 {
@@ -14,6 +35,10 @@ int srv_fail(srv_error *e, int status, const char *code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->message, sizeof e->message, fmt, ap);
     va_end(ap);
+    /* a message quoting a client's bytes ("%.40s") may cut a character in
+     * two, or quote bytes that are no UTF-8 at all: it must still become a
+     * JSON string */
+    asobi_utf8_repair(e->message);
     return -1;
 }
 

@@ -1,6 +1,8 @@
-/* reply.h — the server's refusals: an HTTP status, a stable code and a sentence, as JSON. */
+/* reply.h — the server's refusals (an HTTP status, a stable code and a sentence, as JSON) and its log lines. */
 #ifndef ASOBI_SERVER_REPLY_H
 #define ASOBI_SERVER_REPLY_H
+
+#include <stdbool.h>
 
 #include "asobi/asobi.h"
 
@@ -23,5 +25,14 @@ int srv_fail(srv_error *e, int status, const char *code, const char *fmt, ...)
 int srv_fail_asobi(srv_error *e, int status, const asobi_error *err);
 /* {"error":{"code","message"}} */
 json_t *srv_error_json(const srv_error *e);
+
+/* One line on stderr, "asobi serve: ...", control characters shown as '?'. */
+void srv_log(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Set by tests and fuzz targets that drive the server without wanting its log. */
+extern bool srv_log_quiet;
 
 #endif

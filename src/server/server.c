@@ -13,6 +13,7 @@
 #include <libwebsockets.h>
 
 #include "protocol/protocol.h"
+#include "server/hall.h"
 #include "server/server.h"
 #include "server/store.h"
 #include "server/table.h"
@@ -33,7 +34,7 @@
  * refusals (small) are queued up to a limit, beyond which the client is
  * disconnected. */
 
-#define MESSAGE_MAX (64 * 1024)   /* bytes in one WebSocket message or HTTP body */
+#define MESSAGE_MAX SERVER_MESSAGE_MAX
 #define RATE_MAX 20               /* messages a second a connection may send */
 #define RATE_CLOSE 100            /* ... and the count that closes it */
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
@@ -93,11 +94,7 @@ typedef struct conn {
     double act_received; /* when this connection's accepted act arrived (0: none pending) */
 } conn;
 
-typedef struct slot {
-    table *t;
-    conn *conns;
-    int64_t over_ms; /* when the table was seen over (for eviction) */
-} slot;
+typedef hall_slot slot;
 
 /* An HTTP request in progress (the protocol's per-session data). */
 typedef struct http_req {
@@ -123,9 +120,7 @@ typedef struct server {
     struct lws_context *context;
     struct lws_vhost *vhost;
     store *store;
-    slot *slots;        /* indexed by table id */
-    int64_t slots_cap;
-    int64_t tables_in_memory;
+    hall hall;          /* the tables in memory and what requests do to them */
     lws_sorted_usec_list_t tick;
     char origins[SERVER_MAX_ORIGINS + 3][160];
     int n_origins;
@@ -137,7 +132,7 @@ typedef struct server {
     job_node *todo, *todo_tail, *done, *done_tail;
     bool stopping;
     /* metrics (loop thread only, except bot_time under the lock) */
-    uint64_t actions_accepted, refusals, connections, bytes_sent, updates_sent;
+    uint64_t refusals, connections, bytes_sent, updates_sent;
     histogram action_latency, bot_time;
 } server;
 
@@ -158,48 +153,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Log lines go to stderr, one a line. They quote what clients sent (paths,
- * origins, action texts), so every control character becomes '?': nobody
- * can forge a log line or drive the terminal that shows it. */
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void log_line(const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    for (char *p = line; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    fprintf(stderr, "asobi serve: %s\n", line);
-}
-
-static slot *slot_of(server *s, int64_t id)
-{
-    if (id <= 0 || id >= s->slots_cap || !s->slots[id].t)
-        return NULL;
-    return &s->slots[id];
-}
-
-static bool add_table(server *s, table *t)
-{
-    if (t->id >= s->slots_cap) {
-        int64_t cap = s->slots_cap ? s->slots_cap : 1024;
-        while (cap <= t->id)
-            cap *= 2;
-        slot *slots = realloc(s->slots, (size_t)cap * sizeof *slots);
-        if (!slots)
-            return false;
-        memset(slots + s->slots_cap, 0, (size_t)(cap - s->slots_cap) * sizeof *slots);
-        s->slots = slots;
-        s->slots_cap = cap;
-    }
-    s->slots[t->id] = (slot){t, NULL, 0};
-    s->tables_in_memory++;
-    return true;
-}
-
 /* Commit what the tables wrote since the last flush. Called before every
  * byte that leaves the server (an update, an HTTP reply), so nobody is ever
  * told of an action the database does not keep; the actions of one loop turn
@@ -209,7 +162,7 @@ static void flush_or_stop(server *s)
 {
     asobi_error err;
     if (store_flush(s->store, &err) != ASOBI_OK) {
-        log_line("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
+        srv_log("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
         exit(1);
     }
 }
@@ -287,6 +240,9 @@ static void table_changed(server *s, slot *sl)
     schedule_bots(s, sl->t);
 }
 
+/* The hall's hook: a request changed a table. */
+static void hall_changed(void *ctx, hall_slot *sl) { table_changed(ctx, sl); }
+
 static outmsg *outmsg_new(const char *text)
 {
     size_t len = strlen(text);
@@ -314,7 +270,7 @@ static void close_after_sending(conn *c, int status, const char *reason)
 static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
 {
     s->refusals++;
-    log_line("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
+    srv_log("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
           c->seat, e->code, e->message);
     if (c->errors_queued >= ERRORS_QUEUED_MAX) {
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many unread messages");
@@ -364,7 +320,7 @@ static int conn_writable(server *s, conn *c)
                          strlen(c->close_reason));
         return -1;
     }
-    slot *sl = slot_of(s, c->table);
+    slot *sl = hall_slot_of(&s->hall, c->table);
     if (!c->due || !sl)
         return 0;
     json_t *u = table_update(sl->t, c->seat, c->log_from, now_ms());
@@ -439,7 +395,7 @@ static bool origin_allowed(server *s, struct lws *wsi)
     for (int i = 0; i < s->n_origins; i++)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
-    log_line("refused a WebSocket from origin %.100s (bad_origin)", origin);
+    srv_log("refused a WebSocket from origin %.100s (bad_origin)", origin);
     return false;
 }
 
@@ -450,8 +406,8 @@ static int ws_filter(server *s, struct lws *wsi)
         return 1;
     if (!origin_allowed(s, wsi))
         return 1;
-    if (!slot_of(s, ws_table_id(path))) {
-        log_line("refused a WebSocket to %.100s (not_found)", path);
+    if (!hall_slot_of(&s->hall, ws_table_id(path))) {
+        srv_log("refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     return 0;
@@ -470,7 +426,7 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
     c->seat = ASOBI_SPECTATOR;
     pss->ws = c;
     s->connections++;
-    slot *sl = slot_of(s, id);
+    slot *sl = hall_slot_of(&s->hall, id);
     if (!sl) {
         srv_error e;
         srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
@@ -506,7 +462,7 @@ static void ws_closed(server *s, http_req *pss)
         return;
     pss->ws = NULL;
     s->connections--;
-    slot *sl = slot_of(s, c->table);
+    slot *sl = hall_slot_of(&s->hall, c->table);
     if (sl) {
         for (conn **p = &sl->conns; *p; p = &(*p)->next) {
             if (*p == c) {
@@ -528,36 +484,17 @@ static void ws_closed(server *s, http_req *pss)
     free(c);
 }
 
-/* One whole message from a client. */
+/* One whole message from a client: the hall decides, this side answers. */
 static void ws_message(server *s, conn *c, const char *text, size_t len)
 {
     double started = now_s();
     srv_error e;
-    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
-    const json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;
-    const char *type = json_string_value(json_object_get(msg, "type"));
-    slot *sl = slot_of(s, c->table);
-    if (!json_is_object(msg)) {
-        srv_fail(&e, 400, "bad_json", "a message is a JSON object");
-    } else if (!type || strcmp(type, "act") != 0) {
-        srv_fail(&e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\")",
-                 type ? type : "");
-    } else if (!sl) {
-        srv_fail(&e, 404, "not_found", "the table is gone");
-    } else if (c->seat < 0) {
-        srv_fail(&e, 403, "not_seated", "a spectator cannot act");
-    } else if (json_object_get(msg, "seat") && !(json_is_integer(json_object_get(msg, "seat")) &&
-                                                 json_integer_value(json_object_get(msg, "seat")) == c->seat)) {
-        srv_fail(&e, 403, "wrong_seat", "this connection plays seat %d only", c->seat);
-    } else if (table_act(sl->t, c->seat, json_object_get(msg, "action"), now_ms(), &e) == 0) {
-        s->actions_accepted++;
+    json_t *id;
+    if (hall_message(&s->hall, c->table, c->seat, text, len, now_ms(), &id, &e) == 0)
         c->act_received = started;
-        table_changed(s, sl);
-        json_decref(msg);
-        return;
-    }
-    send_error(s, c, id, &e);
-    json_decref(msg);
+    else
+        send_error(s, c, id, &e);
+    json_decref(id);
 }
 
 static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len)
@@ -655,7 +592,7 @@ static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
 {
     s->refusals++;
-    log_line("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
+    srv_log("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
     return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
 
@@ -693,16 +630,16 @@ static char *metrics_text(server *s)
     if (!f)
         return NULL;
     uint64_t by_status[3] = {0, 0, 0};
-    for (int64_t i = 1; i < s->slots_cap; i++)
-        if (s->slots[i].t)
-            by_status[s->slots[i].t->status]++;
+    for (int64_t i = 1; i < s->hall.slots_cap; i++)
+        if (s->hall.slots[i].t)
+            by_status[s->hall.slots[i].t->status]++;
     fprintf(f, "# HELP asobi_tables Tables in memory by status.\n# TYPE asobi_tables gauge\n");
     for (int st = 0; st < 3; st++)
         fprintf(f, "asobi_tables{status=\"%s\"} %llu\n", table_status_name((table_status)st),
                 (unsigned long long)by_status[st]);
     metric_value(f, "asobi_connections", "gauge", "Open WebSocket connections.", s->connections);
     metric_value(f, "asobi_actions_accepted_total", "counter", "Actions accepted (people, bots, timeouts).",
-                 s->actions_accepted);
+                 s->hall.actions_accepted);
     metric_value(f, "asobi_refusals_total", "counter", "Requests and messages refused.", s->refusals);
     metric_value(f, "asobi_updates_sent_total", "counter", "Update messages sent.", s->updates_sent);
     metric_value(f, "asobi_ws_bytes_sent_total", "counter", "WebSocket payload bytes sent.", s->bytes_sent);
@@ -727,127 +664,19 @@ static char *metrics_text(server *s)
     return text;
 }
 
-/* GET /api/tables: open or playing, newest first. */
-static json_t *list_tables(server *s)
-{
-    json_t *list = json_array();
-    for (int64_t i = s->slots_cap - 1; i > 0; i--)
-        if (s->slots[i].t && s->slots[i].t->status != TABLE_OVER)
-            json_array_append_new(list, table_summary(s->slots[i].t));
-    return json_pack("{s:o}", "tables", list);
-}
-
-static json_t *games_json(void)
-{
-    /* the same entries as the engine protocol's "games" */
-    protocol_session *p = protocol_session_new();
-    json_t *reply = p ? protocol_handle_line(p, "{\"cmd\":\"games\"}", 15) : NULL;
-    protocol_session_free(p);
-    if (reply)
-        json_object_del(reply, "ok");
-    return reply;
-}
-
-/* /api/tables/ID[/join|/record] → the id and what follows it. */
-static int64_t api_table_id(const char *path, const char **rest)
-{
-    const char *prefix = "/api/tables/";
-    if (strncmp(path, prefix, strlen(prefix)) != 0)
-        return -1;
-    char *end;
-    errno = 0;
-    long long id = strtoll(path + strlen(prefix), &end, 10);
-    if (errno || end == path + strlen(prefix) || id <= 0)
-        return -1;
-    *rest = end;
-    return id;
-}
-
+/* /api/...: the hall answers, this side sends. */
 static int serve_api(server *s, struct lws *wsi, http_req *r)
 {
     srv_error e;
-    const char *rest = "";
-    json_t *body = NULL;
-    if (r->post) {
-        if (r->body_too_long) {
-            srv_fail(&e, 413, "body_too_long", "a request body may hold at most %d bytes", MESSAGE_MAX);
-            return reply_error(s, wsi, r, &e);
-        }
-        json_error_t jerr;
-        body = json_loadb(r->body ? r->body : "", r->body_len, JSON_REJECT_DUPLICATES, &jerr);
-        if (!body) {
-            srv_fail(&e, 400, "bad_json", "not valid JSON: %s", jerr.text);
-            return reply_error(s, wsi, r, &e);
-        }
+    json_t *reply = NULL;
+    int status = hall_http(&s->hall, r->post, r->path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
+    if (status >= 400) {
+        s->refusals++;
+        srv_log("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code, e.message);
     }
-    int rc;
-    int64_t id = api_table_id(r->path, &rest);
-    if (strcmp(r->path, "/api/games") == 0 && !r->post) {
-        json_t *g = games_json();
-        rc = g ? reply_json(s, wsi, r, 200, g) : -1;
-    } else if (strcmp(r->path, "/api/tables") == 0 && r->post) {
-        table *t = table_create(s->store, body, now_ms(), &e);
-        if (!t || !add_table(s, t)) {
-            if (t) {
-                srv_fail(&e, 500, "no_memory", "out of memory");
-                table_free(t);
-            }
-            rc = reply_error(s, wsi, r, &e);
-        } else {
-            log_line("table %lld created: %s for %d", (long long)t->id,
-                  json_string_value(json_object_get(t->spec, "game")), t->players);
-            schedule_bots(s, t);
-            rc = reply_json(s, wsi, r, 201, json_pack("{s:I}", "table", (json_int_t)t->id));
-        }
-    } else if (strcmp(r->path, "/api/tables") == 0) {
-        rc = reply_json(s, wsi, r, 200, list_tables(s));
-    } else if (id > 0 && (strcmp(rest, "") == 0 || strcmp(rest, "/record") == 0) && !r->post) {
-        slot *sl = slot_of(s, id);
-        json_t *summary = NULL, *record = NULL;
-        asobi_error err;
-        if (sl) {
-            summary = table_summary(sl->t);
-            record = sl->t->status == TABLE_OVER ? asobi_match_record(sl->t->match) : NULL;
-        } else if (store_load_finished(s->store, id, &summary, &record, &err) != ASOBI_OK) {
-            summary = record = NULL;
-        }
-        if (!summary) {
-            srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
-            rc = reply_error(s, wsi, r, &e);
-        } else if (strcmp(rest, "") == 0) {
-            rc = reply_json(s, wsi, r, 200, json_incref(summary));
-        } else if (!record) {
-            srv_fail(&e, 409, "game_not_over", "table %lld is not over yet", (long long)id);
-            rc = reply_error(s, wsi, r, &e);
-        } else {
-            rc = reply_json(s, wsi, r, 200, json_incref(record));
-        }
-        json_decref(summary);
-        json_decref(record);
-    } else if (id > 0 && strcmp(rest, "/join") == 0 && r->post) {
-        slot *sl = slot_of(s, id);
-        int seat;
-        char token[TOKEN_CHARS + 1];
-        if (!sl) {
-            srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
-            rc = reply_error(s, wsi, r, &e);
-        } else if (table_join(sl->t, body, now_ms(), &seat, token, &e) != 0) {
-            rc = reply_error(s, wsi, r, &e);
-        } else {
-            log_line("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
-            table_changed(s, sl);
-            rc = reply_json(s, wsi, r, 200, json_pack("{s:i, s:s}", "seat", seat, "token", token));
-        }
-    } else if (strcmp(r->path, "/api/tables") == 0 || (id > 0 && (!*rest || !strcmp(rest, "/record") ||
-                                                              !strcmp(rest, "/join")))) {
-        srv_fail(&e, 405, "method_not_allowed", "%s is not allowed on %.80s", r->post ? "POST" : "GET", r->path);
-        rc = reply_error(s, wsi, r, &e);
-    } else {
-        srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
-        rc = reply_error(s, wsi, r, &e);
-    }
-    json_decref(body);
-    return rc;
+    if (!reply)
+        return -1;
+    return reply_json(s, wsi, r, status, reply);
 }
 
 static const char *mime_of(const char *path)
@@ -988,17 +817,17 @@ static void drain_done(server *s)
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
         pthread_mutex_unlock(&s->lock);
-        slot *sl = slot_of(s, n->job.table);
+        slot *sl = hall_slot_of(&s->hall, n->job.table);
         if (sl) {
             if (n->job.id < 0)
-                log_line("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
+                srv_log("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
                       n->job.err.message);
             srv_error e;
             int rc = table_job_done(sl->t, &n->job, now_ms(), &e);
             if (rc < 0)
-                log_line("table %lld: a bot's move was not stored: %s", (long long)sl->t->id, e.message);
+                srv_log("table %lld: a bot's move was not stored: %s", (long long)sl->t->id, e.message);
             if (rc > 0)
-                s->actions_accepted++;
+                s->hall.actions_accepted++;
             table_changed(s, sl);
         } else {
             table_job_release(&n->job);
@@ -1008,22 +837,14 @@ static void drain_done(server *s)
     }
 }
 
-static void evict(server *s, int64_t id)
-{
-    slot *sl = &s->slots[id];
-    table_free(sl->t);
-    sl->t = NULL;
-    s->tables_in_memory--;
-}
-
 /* Every TICK_US: clocks that ran out, seats away past grace, finished
  * tables nobody watches any more. */
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, tick);
     int64_t now = now_ms();
-    for (int64_t i = 1; i < s->slots_cap; i++) {
-        slot *sl = &s->slots[i];
+    for (int64_t i = 1; i < s->hall.slots_cap; i++) {
+        slot *sl = &s->hall.slots[i];
         if (!sl->t)
             continue;
         if (sl->t->status == TABLE_PLAYING && table_next_deadline(sl->t, now, s->cfg.grace_ms) <= now) {
@@ -1038,7 +859,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
             for (int k = 0; k < sl->t->players; k++)
                 busy |= sl->t->seat[k].busy;
             if (!busy)
-                evict(s, i);
+                hall_evict(&s->hall, i);
         }
     }
     flush_or_stop(s); /* bots' moves at tables nobody watches */
@@ -1125,10 +946,10 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
     table *t = table_restore(s->store, id, spec, seats, actions, now_ms(), &err);
     if (!t) {
         /* one broken table must not keep every other one offline */
-        log_line("table %lld cannot be restored: %s", (long long)id, err.message);
+        srv_log("table %lld cannot be restored: %s", (long long)id, err.message);
         return ASOBI_OK;
     }
-    if (!add_table(s, t)) {
+    if (!hall_add(&s->hall, t)) {
         table_free(t);
         return asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");
     }
@@ -1177,13 +998,16 @@ int server_run(const server_config *cfg)
         free(s);
         return 1;
     }
+    s->hall.store = s->store;
+    s->hall.changed = hall_changed;
+    s->hall.ctx = s;
     if (store_load_unfinished(s->store, restore_one, s, &err) != ASOBI_OK) {
         fprintf(stderr, "asobi serve: restoring the tables: %s\n", err.message);
         store_close(s->store);
         free(s);
         return 1;
     }
-    int restored = (int)s->tables_in_memory;
+    int restored = (int)s->hall.tables_in_memory;
     if (store_flush(s->store, &err) != ASOBI_OK) { /* tables a replay finished */
         fprintf(stderr, "asobi serve: %s\n", err.message);
         store_close(s->store);
@@ -1234,9 +1058,9 @@ int server_run(const server_config *cfg)
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
     /* the restored tables' bots and clocks pick up where they were */
-    for (int64_t i = 1; i < s->slots_cap; i++)
-        if (s->slots[i].t)
-            schedule_bots(s, s->slots[i].t);
+    for (int64_t i = 1; i < s->hall.slots_cap; i++)
+        if (s->hall.slots[i].t)
+            schedule_bots(s, s->hall.slots[i].t);
     lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
     printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers)\n", cfg->host,
            port, cfg->db, restored, s->n_threads);
@@ -1246,14 +1070,11 @@ int server_run(const server_config *cfg)
         if (lws_service(s->context, 0) < 0)
             break;
 
-    log_line("stopping");
+    srv_log("stopping");
     lws_sul_cancel(&s->tick);
     lws_context_destroy(s->context);
     stop_workers(s);
-    for (int64_t i = 1; i < s->slots_cap; i++)
-        if (s->slots[i].t)
-            table_free(s->slots[i].t);
-    free(s->slots);
+    hall_close(&s->hall);
     store_close(s->store);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);

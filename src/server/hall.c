@@ -1,0 +1,245 @@
+/* hall.c — the tables of `asobi serve` in memory and every request on them (HTTP API, a connection's messages), without sockets. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/protocol.h"
+#include "server/hall.h"
+
+hall_slot *hall_slot_of(hall *h, int64_t id)
+{
+    if (id <= 0 || id >= h->slots_cap || !h->slots[id].t)
+        return NULL;
+    return &h->slots[id];
+}
+
+bool hall_add(hall *h, table *t)
+{
+    if (t->id >= h->slots_cap) {
+        int64_t cap = h->slots_cap ? h->slots_cap : 1024;
+        while (cap <= t->id)
+            cap *= 2;
+        hall_slot *slots = realloc(h->slots, (size_t)cap * sizeof *slots);
+        if (!slots)
+            return false;
+        memset(slots + h->slots_cap, 0, (size_t)(cap - h->slots_cap) * sizeof *slots);
+        h->slots = slots;
+        h->slots_cap = cap;
+    }
+    h->slots[t->id] = (hall_slot){t, NULL, 0};
+    h->tables_in_memory++;
+    return true;
+}
+
+void hall_evict(hall *h, int64_t id)
+{
+    hall_slot *sl = hall_slot_of(h, id);
+    if (!sl)
+        return;
+    table_free(sl->t);
+    sl->t = NULL;
+    h->tables_in_memory--;
+}
+
+void hall_close(hall *h)
+{
+    for (int64_t i = 1; i < h->slots_cap; i++)
+        if (h->slots[i].t)
+            table_free(h->slots[i].t);
+    free(h->slots);
+    h->slots = NULL;
+    h->slots_cap = h->tables_in_memory = 0;
+}
+
+static void changed(hall *h, hall_slot *sl)
+{
+    if (h->changed)
+        h->changed(h->ctx, sl);
+}
+
+json_t *hall_tables_json(const hall *h)
+{
+    json_t *list = json_array();
+    for (int64_t i = h->slots_cap - 1; i > 0; i--)
+        if (h->slots[i].t && h->slots[i].t->status != TABLE_OVER)
+            json_array_append_new(list, table_summary(h->slots[i].t));
+    return json_pack("{s:o}", "tables", list);
+}
+
+/* GET /api/games: the same entries as the engine protocol's "games". */
+static json_t *games_json(void)
+{
+    protocol_session *p = protocol_session_new();
+    json_t *reply = p ? protocol_handle_line(p, "{\"cmd\":\"games\"}", 15) : NULL;
+    protocol_session_free(p);
+    if (reply)
+        json_object_del(reply, "ok");
+    return reply;
+}
+
+/* /api/tables/ID[/join|/record] → the id and what follows it, or -1. */
+static int64_t api_table_id(const char *path, const char **rest)
+{
+    const char *prefix = "/api/tables/";
+    if (strncmp(path, prefix, strlen(prefix)) != 0)
+        return -1;
+    char *end;
+    errno = 0;
+    long long id = strtoll(path + strlen(prefix), &end, 10);
+    if (errno || end == path + strlen(prefix) || id <= 0 || path[strlen(prefix)] < '0' ||
+        path[strlen(prefix)] > '9')
+        return -1;
+    *rest = end;
+    return id;
+}
+
+/* The answers of the API, one function per resource; each returns the
+ * status and sets *reply (a refusal: e, and the reply built from it). */
+static int refuse(json_t **reply, const srv_error *e)
+{
+    *reply = srv_error_json(e);
+    return e->status;
+}
+
+static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
+{
+    table *t = table_create(h->store, body, now_ms, e);
+    if (!t)
+        return refuse(reply, e);
+    if (!hall_add(h, t)) {
+        table_free(t);
+        srv_fail(e, 500, "no_memory", "out of memory");
+        return refuse(reply, e);
+    }
+    srv_log("table %lld created: %s for %d", (long long)t->id, json_string_value(json_object_get(t->spec, "game")),
+            t->players);
+    changed(h, &h->slots[t->id]);
+    *reply = json_pack("{s:I}", "table", (json_int_t)t->id);
+    return 201;
+}
+
+/* GET /api/tables/ID and /api/tables/ID/record: from memory, or from the
+ * store once a finished table has left memory. */
+static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, srv_error *e)
+{
+    hall_slot *sl = hall_slot_of(h, id);
+    json_t *summary = NULL, *record = NULL;
+    asobi_error err;
+    if (sl) {
+        summary = table_summary(sl->t);
+        record = sl->t->status == TABLE_OVER ? asobi_match_record(sl->t->match) : NULL;
+    } else if (store_load_finished(h->store, id, &summary, &record, &err) != ASOBI_OK) {
+        summary = record = NULL;
+    }
+    int status = 200;
+    if (!summary) {
+        srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
+        status = refuse(reply, e);
+    } else if (!record_wanted) {
+        *reply = json_incref(summary);
+    } else if (!record) {
+        srv_fail(e, 409, "game_not_over", "table %lld is not over yet", (long long)id);
+        status = refuse(reply, e);
+    } else {
+        *reply = json_incref(record);
+    }
+    json_decref(summary);
+    json_decref(record);
+    return status;
+}
+
+static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
+{
+    hall_slot *sl = hall_slot_of(h, id);
+    int seat;
+    char token[TOKEN_CHARS + 1];
+    if (!sl) {
+        srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
+        return refuse(reply, e);
+    }
+    if (table_join(sl->t, body, now_ms, &seat, token, e) != 0)
+        return refuse(reply, e);
+    srv_log("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
+    changed(h, sl);
+    *reply = json_pack("{s:i, s:s}", "seat", seat, "token", token);
+    return 200;
+}
+
+int hall_http(hall *h, bool post, const char *path, const char *body_text, size_t len, bool body_too_long,
+              int64_t now_ms, json_t **reply, srv_error *e)
+{
+    json_t *body = NULL;
+    if (post) {
+        if (body_too_long) {
+            srv_fail(e, 413, "body_too_long", "a request body may hold at most %d bytes", SERVER_MESSAGE_MAX);
+            return refuse(reply, e);
+        }
+        json_error_t jerr;
+        body = json_loadb(body_text ? body_text : "", len, JSON_REJECT_DUPLICATES, &jerr);
+        if (!body) {
+            srv_fail(e, 400, "bad_json", "not valid JSON: %s", jerr.text);
+            return refuse(reply, e);
+        }
+    }
+    const char *rest = "";
+    int64_t id = api_table_id(path, &rest);
+    bool is_tables = strcmp(path, "/api/tables") == 0;
+    bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || !strcmp(rest, "/join"));
+    int status;
+    if (strcmp(path, "/api/games") == 0 && !post) {
+        *reply = games_json();
+        status = 200;
+        if (!*reply) {
+            srv_fail(e, 500, "no_memory", "out of memory");
+            status = refuse(reply, e);
+        }
+    } else if (is_tables && post) {
+        status = post_table(h, body, now_ms, reply, e);
+    } else if (is_tables) {
+        *reply = hall_tables_json(h);
+        status = 200;
+    } else if (known_sub && strcmp(rest, "/join") != 0 && !post) {
+        status = get_table(h, id, strcmp(rest, "/record") == 0, reply, e);
+    } else if (known_sub && strcmp(rest, "/join") == 0 && post) {
+        status = post_join(h, id, body, now_ms, reply, e);
+    } else if (is_tables || known_sub) {
+        srv_fail(e, 405, "method_not_allowed", "%s is not allowed on %.80s", post ? "POST" : "GET", path);
+        status = refuse(reply, e);
+    } else {
+        srv_fail(e, 404, "not_found", "no such resource: %.80s", path);
+        status = refuse(reply, e);
+    }
+    json_decref(body);
+    return status;
+}
+
+int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, int64_t now_ms, json_t **msg_id,
+                 srv_error *e)
+{
+    *msg_id = NULL;
+    json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    if (json_is_object(msg) && json_object_get(msg, "id"))
+        *msg_id = json_incref(json_object_get(msg, "id"));
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    const json_t *claimed = json_object_get(msg, "seat");
+    hall_slot *sl = hall_slot_of(h, id);
+    int rc = -1;
+    if (!json_is_object(msg)) {
+        srv_fail(e, 400, "bad_json", "a message is a JSON object");
+    } else if (!type || strcmp(type, "act") != 0) {
+        srv_fail(e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\")", type ? type : "");
+    } else if (!sl) {
+        srv_fail(e, 404, "not_found", "the table is gone");
+    } else if (seat < 0) {
+        srv_fail(e, 403, "not_seated", "a spectator cannot act");
+    } else if (claimed && !(json_is_integer(claimed) && json_integer_value(claimed) == seat)) {
+        srv_fail(e, 403, "wrong_seat", "this connection plays seat %d only", seat);
+    } else if (table_act(sl->t, seat, json_object_get(msg, "action"), now_ms, e) == 0) {
+        h->actions_accepted++;
+        changed(h, sl);
+        rc = 0;
+    }
+    json_decref(msg);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* hall.h — the tables of `asobi serve` in memory and every request on them (HTTP API, a connection's messages), without sockets. */
+#ifndef ASOBI_SERVER_HALL_H
+#define ASOBI_SERVER_HALL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/reply.h"
+#include "server/store.h"
+#include "server/table.h"
+
+/* Why a hall
+ * ----------
+ * Everything the server decides about a request lives here: which table a
+ * path names, what a POST body asks, whether a message may act. The socket
+ * side (server.c) only moves bytes and asks the hall. So the same decisions
+ * can be driven without any socket: by the fuzz targets (fuzz/fuzz_http_api.c,
+ * fuzz/fuzz_ws_message.c) and the unit tests. */
+
+struct conn; /* the socket side's connections to a table (server.c) */
+
+typedef struct hall_slot {
+    table *t;
+    struct conn *conns;
+    int64_t over_ms; /* when the table was seen over (for eviction) */
+} hall_slot;
+
+typedef struct hall {
+    store *store;
+    hall_slot *slots; /* indexed by table id */
+    int64_t slots_cap;
+    int64_t tables_in_memory;
+    uint64_t actions_accepted; /* people's, bots' and timeouts' */
+    /* Called after a table changed (created, joined, acted on): the socket
+     * side tells the table's connections and hands due bot moves to its
+     * workers. May be NULL. */
+    void (*changed)(void *ctx, hall_slot *slot);
+    void *ctx;
+} hall;
+
+/* The slot of a table in memory, or NULL. */
+hall_slot *hall_slot_of(hall *h, int64_t id);
+/* Take a new or restored table (false: out of memory, the caller keeps t). */
+bool hall_add(hall *h, table *t);
+/* Free a finished table (its record stays in the store). */
+void hall_evict(hall *h, int64_t id);
+/* Free every table and the slots (not the store). */
+void hall_close(hall *h);
+
+/* GET /api/tables: {"tables":[summary...]}, open or playing, newest first. */
+json_t *hall_tables_json(const hall *h);
+
+/* An HTTP request under /api (method GET or POST, path without the query,
+ * the body as received; body_too_long when more than SERVER_MESSAGE_MAX
+ * bytes came). Returns the status; *reply is the JSON body to send (on
+ * refusal {"error":{...}} and e says why, for the log). */
+int hall_http(hall *h, bool post, const char *path, const char *body, size_t len, bool body_too_long,
+              int64_t now_ms, json_t **reply, srv_error *e);
+
+/* One WebSocket message from a connection of table id at seat (a seat, or
+ * ASOBI_SPECTATOR). 0: accepted (the table changed); -1: refused, e says
+ * why and nothing changed. *msg_id receives the message's "id" to echo in
+ * the refusal (a new reference, or NULL). */
+int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, int64_t now_ms, json_t **msg_id,
+                 srv_error *e);
+
+/* Bytes in one WebSocket message or HTTP body. */
+#define SERVER_MESSAGE_MAX (64 * 1024)
+
+#endif
