@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 asobi=${1:-build/asobi}
 c=fuzz/corpus
-mkdir -p $c/{protocol,record,action,options,cards}
+mkdir -p $c/{protocol,record,action,options,cards,http_api,ws_message}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mini='{"title":"mini","sphere_size":3,"cards":[{"name":"Zap","type":"spell","level":0,"cost":1,"copies":8,"effects":[["draw",1]]},{"name":"A","type":"spell","level":1,"cost":1,"copies":4},{"name":"B","type":"focus","level":2,"copies":4,"effects":[["ready",2]]},{"name":"C","type":"timer","level":3,"copies":4,"slots":2,"trigger":"set","effects":[["ephemeral",1]]},{"name":"D","type":"spell","level":4,"cost":3,"copies":4,"effects":[["access",2]]},{"name":"E","type":"spell","level":5,"cost":4,"copies":4,"effects":[["slow",2],["heavy",1]]}]}'
 printf '%s' "$mini" > $c/cards/seed-mini.json
@@ -52,4 +52,24 @@ printf '\x00\x00\x05\x00\x07play 3\nlead 2\nR5\n' > $c/action/seed-ninja.bin
 printf '\x01\x00\x03\x00\x02play 1\ndiscard 4\npass\n' > $c/action/seed-octal.bin
 printf '\x02\x01\x00\x00\x01play 3\nplay 0\nplay 5\n' > $c/action/seed-psycle.bin
 printf '\x03\x00\x02\x00\x03play Energy\nset Small Timer on 1\ndone\ntake 1 second\npass\n' > $c/action/seed-timemasters.bin
+# the server's HTTP API: one request a line, method byte (P: POST), path, a space, the body
+printf '%s\n' 'G/api/games' 'P/api/tables {"game":"psycle","players":2,"bots":[null,"random"]}' \
+  'P/api/tables/1/join {"name":"Aki"}' 'G/api/tables/1' 'G/api/tables/1/record' 'G/api/tables' \
+  'P/api/tables/1/join {"name":"Ben","seat":0}' 'G/api/tables/2' 'P/api/tables/1 {}' > $c/http_api/seed-psycle.txt
+printf '%s\n' 'P/api/tables {"game":"octal","players":4,"options":{"mode":"single"},"seed":5,"bots":[null,"random","heuristic",null],"clock":{"kind":"fischer","base":60,"increment":2}}' \
+  'P/api/tables/1/join {"name":"こんにちは","seat":3}' 'P/api/tables/1/join {"name":"Aki"}' \
+  'P/api/tables/1/join {"name":"Cy"}' 'G/api/tables/1' > $c/http_api/seed-octal.txt
+printf '%s\n' 'P/api/tables {"game":"timemasters","players":2,"bots":["random","random"],"clock":{"kind":"move","seconds":5}}' \
+  'G/api/tables/1/record' 'P/api/tables {"game":"ninja","players":3,"bots":["ismcts:iters=10",null,null]}' \
+  'P/api/tables/2/join {"name":"x"}' 'P/api/tables {"game":"nope"}' 'P/api/tables [1]' 'P/api/tables {' \
+  'X/api/tables/1/join' > $c/http_api/seed-mixed.txt
+
+# WebSocket messages to one table: byte 0 the game and players, byte 1 the bot seats (bit k), then one
+# message a line, its first byte the sender (s: a spectator; else byte % players), "#N": the N-th legal action
+printf '\x02\x02\x00{"type":"act","action":"play 3","id":1}\ns{"type":"act","action":"play 1"}\n\x00#0\n\x00#2\n\x00{"type":"nope"}\n' \
+  > $c/ws_message/seed-psycle.bin
+printf '\x01\x06\x00#0\n\x00#1\n\x03{"type":"act","action":"pass","seat":0}\n\x00#3\n\x03#0\n' > $c/ws_message/seed-octal.bin
+printf '\x00\x00\x00#0\n\x01#0\n\x00#0\n\x01#1\n\x00[1,2]\n\x01{"type":"act","action":99999}\n' > $c/ws_message/seed-ninja.bin
+printf '\x03\x00\x00#0\n\x00#1\n\x01#0\n\x01{"type":"act","action":"done"}\n\x00#2\n' > $c/ws_message/seed-timemasters.bin
+
 echo "corpora in $c:" $(for d in $c/*; do echo "$(basename $d)=$(ls $d | wc -l)"; done)

@@ -17,9 +17,9 @@ for config in normal sanitize; do
 done
 # In CI, explore every fuzz target for a short fixed time (the corpus replay ran in CTest above).
 if [ "${CI:-}" = true ]; then
-  echo "== fuzz exploration (scripts/fuzz.sh, 15 s per target)"
+  echo "== fuzz exploration (scripts/fuzz.sh, 12 s per target)"
   ASOBI_FUZZ=1 scripts/setup.sh build # installs clang when missing
-  scripts/fuzz.sh 15 || status=1
+  scripts/fuzz.sh 12 || status=1
 fi
 if [ $status -eq 0 ]; then echo "test.sh: all tests passed in both builds"; else echo "test.sh: FAILURES" >&2; fi
 exit $status

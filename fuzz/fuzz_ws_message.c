@@ -1,0 +1,132 @@
+/* fuzz_ws_message.c — fuzz target: WebSocket messages from seats and a spectator to one table, through hall_message. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+
+#include "fuzz_server.h"
+
+/* The input: byte 0 picks the game (registry order) and the player count,
+ * byte 1 which seats are random bots (bit k: seat k); every seat without a
+ * bot is joined by a person. Then one message a line: its first byte says
+ * who sends it ('s': a spectator; otherwise byte % players: that seat), the
+ * rest is the message as the client sends it. A line "K#N" sends, for seat
+ * K, the N-th of its legal actions by id, so that inputs reach deep into a
+ * game. The properties, after every message (docs/server.md):
+ *  - a refusal gives a code and a message, and changed nothing: the
+ *    table's summary and state are byte-identical;
+ *  - an acceptance added exactly the sender's one action (bots may follow);
+ *  - what each seat and a spectator is sent can be built and names its
+ *    viewer, and what a seat is sent is the same whatever the cards it
+ *    cannot see: the update built from a determinization for that seat
+ *    equals the real one. */
+
+#define MESSAGES_MAX 96
+
+static int64_t make_table(fuzz_server *fs, uint8_t pick, uint8_t bot_bits)
+{
+    int games = asobi_game_count();
+    const asobi_game_def *g = asobi_game_at(pick % games);
+    int span = asobi_game_max_players(g) - asobi_game_min_players(g) + 1;
+    int players = asobi_game_min_players(g) + (pick / games) % span;
+    json_t *bots = json_array();
+    for (int k = 0; k < players; k++)
+        json_array_append_new(bots, bot_bits >> k & 1 ? json_string("random") : json_null());
+    json_t *req = json_pack("{s:s, s:i, s:i, s:o}", "game", asobi_game_name(g), "players", players, "seed", 7, "bots",
+                            bots);
+    char *body = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    json_t *reply = NULL;
+    srv_error e;
+    FUZZ_CHECK(hall_http(&fs->hall, true, "/api/tables", body, strlen(body), false, 0, &reply, &e) == 201);
+    free(body);
+    int64_t id = json_integer_value(json_object_get(reply, "table"));
+    json_decref(reply);
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%lld/join", (long long)id);
+    for (int k = 0; k < players; k++) {
+        if (bot_bits >> k & 1)
+            continue;
+        char join[64];
+        int n = snprintf(join, sizeof join, "{\"name\":\"P%d\",\"seat\":%d}", k, k);
+        FUZZ_CHECK(hall_http(&fs->hall, true, path, join, (size_t)n, false, 0, &reply, &e) == 200);
+        json_decref(reply);
+    }
+    FUZZ_CHECK(store_flush(fs->hall.store, NULL) == ASOBI_OK);
+    return id;
+}
+
+/* What viewer is sent must not depend on what viewer cannot see. */
+static void check_hidden(const table *t, int viewer, uint64_t seed)
+{
+    json_t *real = table_update(t, viewer, t->log_count - 4, 0);
+    asobi_state *world = asobi_state_clone(asobi_match_state(t->match));
+    FUZZ_CHECK(world);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, seed);
+    asobi_state_determinize(world, viewer, &rng);
+    json_t *other = table_update_of(t, world, viewer, t->log_count - 4, 0);
+    FUZZ_CHECK(json_equal(real, other));
+    json_decref(other);
+    asobi_state_free(world);
+    json_decref(real);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    fuzz_server fs;
+    fuzz_server_open(&fs);
+    int64_t id = make_table(&fs, data[0], data[1]);
+    table *t = hall_slot_of(&fs.hall, id)->t;
+    int ids[4096];
+    const char *p = (const char *)data + 2, *end = (const char *)data + size;
+    for (int n = 0; p < end && n < MESSAGES_MAX; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        int seat = len == 0 || p[0] == 's' ? ASOBI_SPECTATOR : (unsigned char)p[0] % t->players;
+        const char *msg = len ? p + 1 : p;
+        size_t mlen = len ? len - 1 : 0;
+        char made[96];
+        if (mlen > 0 && msg[0] == '#' && seat >= 0) { /* the N-th legal action, by id */
+            const asobi_state *s = asobi_match_state(t->match);
+            int count = asobi_state_to_move(s) >> seat & 1 ? asobi_state_legal(s, seat, ids) : 0;
+            unsigned k = 0; /* the digits after '#' (the line is not NUL-terminated) */
+            for (size_t i = 1; i < mlen && i < 6 && msg[i] >= '0' && msg[i] <= '9'; i++)
+                k = k * 10 + (unsigned)(msg[i] - '0');
+            mlen = (size_t)snprintf(made, sizeof made, "{\"type\":\"act\",\"action\":%d,\"id\":%d}",
+                                    count ? ids[k % (unsigned)count] : -1, n);
+            msg = made;
+        }
+        fuzz_snapshot before;
+        fuzz_snapshot_take(&fs.hall, &before);
+        int length = asobi_match_length(t->match);
+        json_t *msg_id = NULL;
+        srv_error e;
+        int rc = hall_message(&fs.hall, id, seat, msg, mlen, 0, &msg_id, &e);
+        FUZZ_CHECK(store_flush(fs.hall.store, NULL) == ASOBI_OK);
+        if (rc != 0) {
+            json_t *reply = srv_error_json(&e); /* as the socket side sends it */
+            FUZZ_CHECK(json_is_object(reply));
+            fuzz_check_refusal(reply, &e);
+            json_object_set_new(reply, "type", json_string("error"));
+            json_object_set(reply, "id", msg_id ? msg_id : json_null());
+            char *text = json_dumps(reply, JSON_COMPACT);
+            FUZZ_CHECK(text);
+            free(text);
+            json_decref(reply);
+            fuzz_snapshot_check_same(&fs.hall, &before);
+        } else {
+            FUZZ_CHECK(seat >= 0);
+            FUZZ_CHECK(asobi_match_length(t->match) > length);
+            FUZZ_CHECK(asobi_match_action_seat(t->match, length) == seat);
+        }
+        json_decref(msg_id);
+        fuzz_snapshot_free(&before);
+        fuzz_check_updates(t);
+        for (int v = 0; v < t->players; v++)
+            check_hidden(t, v, (uint64_t)n + 1);
+        p += len + (nl != NULL);
+    }
+    fuzz_server_close(&fs);
+    return 0;
+}
