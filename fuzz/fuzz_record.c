@@ -4,17 +4,28 @@
 
 /* A record that loads is written back; that record loads to the identical
  * state and writes the identical record (fuzz_check_record_roundtrip).
+ * Reading the text one action at a time (asobi_match_read) gives the same
+ * match as loading its JSON tree, and refuses what loading refuses.
  * Replaying every prefix would be quadratic: one prefix, chosen by the
  * record's own length, is checked against a step-by-step replay. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (1u << 20))
         return 0;
+    asobi_error err, rerr;
+    asobi_match *r = asobi_match_read((const char *)data, size, &rerr);
+    FUZZ_CHECK(r || (rerr.code != ASOBI_OK && rerr.message[0]));
     json_t *record = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
-    if (!record)
+    if (!record) {
+        asobi_match_free(r);
         return 0;
-    asobi_error err;
+    }
     asobi_match *m = asobi_match_load(record, &err);
+    FUZZ_CHECK((m == NULL) == (r == NULL));
+    if (m)
+        FUZZ_CHECK(asobi_state_equal(asobi_match_state(m), asobi_match_state(r)) &&
+                   asobi_match_length(m) == asobi_match_length(r));
+    asobi_match_free(r);
     if (m) {
         fuzz_check_record_roundtrip(m);
         int n = asobi_match_length(m), half = n / 2;

@@ -40,6 +40,14 @@ json_t *asobi_match_record(const asobi_match *match);
 asobi_match *asobi_match_load(const json_t *record, asobi_error *err);
 /* The same, stopping after the first `count` actions (count < 0: all). */
 asobi_match *asobi_match_load_prefix(const json_t *record, int count, asobi_error *err);
+/* Load a record from its JSON text (len bytes), reading and replaying one
+ * action at a time: memory is the text plus the match, whatever the number
+ * of actions (asobi_match_load needs the whole JSON tree first, about 17
+ * times the text). The same checks and errors as asobi_match_load. */
+asobi_match *asobi_match_read(const char *text, size_t len, asobi_error *err);
+/* A new match replaying the first count actions of match (count < 0 or
+ * beyond its length: all), from the same game, options and seed. */
+asobi_match *asobi_match_prefix(const asobi_match *match, int count, asobi_error *err);
 
 #ifdef __cplusplus
 }

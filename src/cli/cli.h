@@ -71,13 +71,13 @@ void cli_progress(long done, long total, double elapsed);
 /* Seconds since an arbitrary start (monotonic). */
 double cli_now(void);
 
-/* A record's actions as viewer (a seat, or ASOBI_ALL_SEEING) saw them
- * happen: a NULL-terminated array of *count malloc'd texts, the seat's own
+/* A match's actions as viewer (a seat, or ASOBI_ALL_SEEING) saw them
+ * happen (replayed from its start): a NULL-terminated array of *count malloc'd texts, the seat's own
  * actions in full and the others' in their public form (cli_log.c). What a
  * command shows a seat of a game's history must come from here, never from
  * the record, which holds every hidden card. NULL (err set) when the record
  * does not replay. */
-char **cli_seat_log(const json_t *record, int viewer, int *count, asobi_error *err);
+char **cli_seat_log(const asobi_match *match, int viewer, int *count, asobi_error *err);
 void cli_free_log(char **lines);
 /* The game's short legend (strength order, symbols, phases) in lang "en"
  * or "ja"; false for a game without one (cli_legend.c). */

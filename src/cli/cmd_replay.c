@@ -45,13 +45,30 @@ static void print_action(const asobi_match *m, char *const *log, int i)
     printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), log[i]);
 }
 
-static int step_through(const json_t *record, char *const *log, int total, int seat)
+/* The record in file path, read whole (it is text: about 30 bytes an
+ * action) and replayed one action at a time (asobi_match_read), so memory
+ * is the text plus the match however long the game. Only a regular file of
+ * at most RECORD_FILE_MAX bytes is read. */
+#define RECORD_FILE_MAX (256L << 20)
+
+static asobi_match *read_record(const char *path, asobi_error *err)
+{
+    size_t len;
+    char *text;
+    if (asobi_read_regular_file(path, RECORD_FILE_MAX, &text, &len, err) != ASOBI_OK)
+        return NULL;
+    asobi_match *m = asobi_match_read(text, len, err);
+    free(text);
+    return m;
+}
+
+static int step_through(const asobi_match *played, char *const *log, int total, int seat)
 {
     int at = 0;
     char line[128];
     for (;;) {
         asobi_error err;
-        asobi_match *m = asobi_match_load_prefix(record, at, &err);
+        asobi_match *m = asobi_match_prefix(played, at, &err);
         if (!m) {
             fprintf(stderr, "asobi: %s\n", err.message);
             return 1;
@@ -109,45 +126,36 @@ int cli_replay(int argc, char **argv)
         replay_usage(stderr);
         return 2;
     }
-    json_error_t jerr;
-    json_t *record = json_load_file(argv[optind], 0, &jerr);
-    if (!record) {
-        fprintf(stderr, "asobi: cannot read %s: %s (line %d)\n", argv[optind], jerr.text, jerr.line);
-        return 1;
-    }
     asobi_error err;
-    asobi_match *m = asobi_match_load(record, &err);
+    asobi_match *m = read_record(argv[optind], &err);
     if (!m) {
         fprintf(stderr, "asobi: %s: %s\n", argv[optind], err.message);
-        json_decref(record);
         return 1;
     }
     int total = asobi_match_length(m);
     if (seat >= asobi_state_players(asobi_match_state(m))) {
         fprintf(stderr, "asobi: this game has seats 0 to %d\n", asobi_state_players(asobi_match_state(m)) - 1);
         asobi_match_free(m);
-        json_decref(record);
         return 2;
     }
     /* With --seat, every action is told as that seat saw it happen */
     int logged = 0;
-    char **log = cli_seat_log(record, (int)seat, &logged, &err);
+    char **log = cli_seat_log(m, (int)seat, &logged, &err);
     if (!log) {
         fprintf(stderr, "asobi: %s: %s\n", argv[optind], err.message);
         asobi_match_free(m);
-        json_decref(record);
         return 1;
     }
     int status = 0;
     if (step) {
-        status = step_through(record, log, total, (int)seat);
+        status = step_through(m, log, total, (int)seat);
     } else if (at >= 0) {
-        asobi_match *p = asobi_match_load_prefix(record, (int)(at > total ? total : at), &err);
+        asobi_match *p = asobi_match_prefix(m, (int)(at > total ? total : at), &err);
         show(p, (int)seat, json);
         asobi_match_free(p);
     } else {
-        const json_t *game = json_object_get(record, "game");
-        printf("%s, %d players", json_string_value(game), asobi_state_players(asobi_match_state(m)));
+        printf("%s, %d players", asobi_game_name(asobi_state_game(asobi_match_state(m))),
+               asobi_state_players(asobi_match_state(m)));
         if (seat == ASOBI_ALL_SEEING) /* the seed decides every hidden card */
             printf(", seed %llu", (unsigned long long)asobi_match_seed(m));
         else
@@ -155,7 +163,7 @@ int cli_replay(int argc, char **argv)
         printf(", %d actions\n", total);
         /* one running match, one action at a time: linear (reloading each
          * prefix from the record was quadratic) */
-        asobi_match *p = verbose ? asobi_match_load_prefix(record, 0, &err) : NULL;
+        asobi_match *p = verbose ? asobi_match_prefix(m, 0, &err) : NULL;
         for (int i = 0; i < total; i++) {
             print_action(m, log, i);
             if (p && asobi_match_act_text(p, asobi_match_action_seat(m, i), asobi_match_action_text(m, i),
@@ -168,6 +176,5 @@ int cli_replay(int argc, char **argv)
     }
     cli_free_log(log);
     asobi_match_free(m);
-    json_decref(record);
     return status;
 }

@@ -169,12 +169,26 @@ int asobi_read_regular_file(const char *path, size_t max, char **text, size_t *l
         close(fd);
         return asobi_fail(err, ASOBI_E_IO, "%.120s is larger than %zu bytes", path, max);
     }
-    /* read at most max+1 bytes whatever the size said: the file may grow */
-    char *buf = malloc(max + 1);
+    /* read at most max+1 bytes whatever the size said (the file may grow),
+     * into a buffer of the size it said, grown only if it did */
+    size_t cap = (size_t)st.st_size + 1 < max + 1 ? (size_t)st.st_size + 1 : max + 1;
+    char *buf = malloc(cap + 1);
     size_t n = 0;
     ssize_t got = 0;
-    while (buf && n <= max && (got = read(fd, buf + n, max + 1 - n)) > 0)
+    while (buf && n <= max && (got = read(fd, buf + n, cap - n)) > 0) {
         n += (size_t)got;
+        if (n == cap && cap < max + 1) {
+            size_t more = cap * 2 < max + 1 ? cap * 2 : max + 1;
+            char *b = realloc(buf, more + 1);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap = more;
+        }
+    }
     close(fd);
     if (!buf || got < 0 || n > max) {
         free(buf);

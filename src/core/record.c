@@ -129,20 +129,16 @@ json_t *asobi_match_record(const asobi_match *match)
                      (json_int_t)match->seed, "actions", actions);
 }
 
-asobi_match *asobi_match_load_prefix(const json_t *record, int count, asobi_error *err)
+/* A new match from a record's header: game, players, options, seed. The
+ * actions are replayed by the caller, one by one (replay_action). */
+static asobi_match *match_from_header(const json_t *record, bool has_actions, asobi_error *err)
 {
-    if (!json_is_object(record)) {
-        asobi_fail(err, ASOBI_E_BAD_RECORD, "a record must be a JSON object");
-        return NULL;
-    }
     const json_t *game = json_object_get(record, "game");
     const json_t *players = json_object_get(record, "players");
     const json_t *options = json_object_get(record, "options");
     const json_t *seed = json_object_get(record, "seed");
-    const json_t *actions = json_object_get(record, "actions");
     if (!json_is_string(game) || !json_is_integer(players) || !json_is_integer(seed) ||
-        (options && !json_is_object(options) && !json_is_null(options)) ||
-        (actions && !json_is_array(actions))) {
+        (options && !json_is_object(options) && !json_is_null(options)) || !has_actions) {
         asobi_fail(err, ASOBI_E_BAD_RECORD,
                    "a record needs \"game\" (string), \"players\" (integer), \"seed\" (integer), "
                    "\"options\" (object) and \"actions\" (array)");
@@ -150,47 +146,236 @@ asobi_match *asobi_match_load_prefix(const json_t *record, int count, asobi_erro
     }
     json_int_t np = json_integer_value(players);
     if (np < 0 || np > ASOBI_MAX_SEATS) {
-        asobi_fail(err, ASOBI_E_BAD_PLAYERS, "a record for %lld players cannot be played",
-                   (long long)np);
+        asobi_fail(err, ASOBI_E_BAD_PLAYERS, "a record for %lld players cannot be played", (long long)np);
         return NULL;
     }
-    asobi_match *m = asobi_match_new(json_string_value(game), (int)np,
-                                     json_is_object(options) ? options : NULL,
-                                     (uint64_t)json_integer_value(seed), err);
+    return asobi_match_new(json_string_value(game), (int)np, json_is_object(options) ? options : NULL,
+                           (uint64_t)json_integer_value(seed), err);
+}
+
+/* Replay action i of a record, {"seat":K,"action":TEXT or ID}, on m. */
+static int replay_action(asobi_match *m, size_t i, const json_t *a, asobi_error *err)
+{
+    const json_t *s = json_object_get(a, "seat");
+    const json_t *t = json_object_get(a, "action");
+    if (!json_is_integer(s) || (!json_is_string(t) && !json_is_integer(t)))
+        return asobi_fail(err, ASOBI_E_BAD_RECORD, "action %zu needs \"seat\" (integer) and \"action\" (text or id)",
+                          i);
+    asobi_error local;
+    int rc;
+    json_int_t seat = json_integer_value(s);
+    if (seat < 0 || seat >= ASOBI_MAX_SEATS)
+        rc = asobi_fail(&local, ASOBI_E_BAD_SEAT, "seat %lld does not exist", (long long)seat);
+    else if (json_is_string(t))
+        rc = asobi_match_act_text(m, (int)seat, json_string_value(t), &local);
+    else if (json_integer_value(t) < 0 || json_integer_value(t) > 1 << 30)
+        rc = asobi_fail(&local, ASOBI_E_ILLEGAL_ACTION, "action id out of range");
+    else
+        rc = asobi_match_act(m, (int)seat, (int)json_integer_value(t), &local);
+    if (rc != ASOBI_OK)
+        return asobi_fail(err, ASOBI_E_BAD_RECORD, "action %zu (seat %lld) does not replay: %s", i, (long long)seat,
+                          local.message);
+    return ASOBI_OK;
+}
+
+asobi_match *asobi_match_load_prefix(const json_t *record, int count, asobi_error *err)
+{
+    if (!json_is_object(record)) {
+        asobi_fail(err, ASOBI_E_BAD_RECORD, "a record must be a JSON object");
+        return NULL;
+    }
+    const json_t *actions = json_object_get(record, "actions");
+    asobi_match *m = match_from_header(record, !actions || json_is_array(actions), err);
     if (!m)
         return NULL;
     size_t n = actions ? json_array_size(actions) : 0;
     if (count >= 0 && (size_t)count < n)
         n = (size_t)count;
     for (size_t i = 0; i < n; i++) {
-        const json_t *a = json_array_get(actions, i);
-        const json_t *s = json_object_get(a, "seat");
-        const json_t *t = json_object_get(a, "action");
-        asobi_error local;
-        int rc;
-        if (!json_is_integer(s) || (!json_is_string(t) && !json_is_integer(t))) {
-            asobi_fail(err, ASOBI_E_BAD_RECORD,
-                       "action %zu needs \"seat\" (integer) and \"action\" (text or id)", i);
-            asobi_match_free(m);
-            return NULL;
-        }
-        json_int_t seat = json_integer_value(s);
-        if (seat < 0 || seat >= ASOBI_MAX_SEATS)
-            rc = asobi_fail(&local, ASOBI_E_BAD_SEAT, "seat %lld does not exist", (long long)seat);
-        else if (json_is_string(t))
-            rc = asobi_match_act_text(m, (int)seat, json_string_value(t), &local);
-        else if (json_integer_value(t) < 0 || json_integer_value(t) > 1 << 30)
-            rc = asobi_fail(&local, ASOBI_E_ILLEGAL_ACTION, "action id out of range");
-        else
-            rc = asobi_match_act(m, (int)seat, (int)json_integer_value(t), &local);
-        if (rc != ASOBI_OK) {
-            asobi_fail(err, ASOBI_E_BAD_RECORD, "action %zu (seat %lld) does not replay: %s", i,
-                       (long long)seat, local.message);
+        if (replay_action(m, i, json_array_get(actions, i), err) != ASOBI_OK) {
             asobi_match_free(m);
             return NULL;
         }
     }
     asobi_error_clear(err);
+    return m;
+}
+
+asobi_match *asobi_match_prefix(const asobi_match *match, int count, asobi_error *err)
+{
+    asobi_match *m = asobi_match_new(asobi_state_game(match->state)->name, asobi_state_players(match->state),
+                                     match->options, match->seed, err);
+    if (count < 0 || count > match->length)
+        count = match->length;
+    for (int i = 0; m && i < count; i++) {
+        if (asobi_match_act_text(m, match->history[i].seat, match->history[i].text, err) != ASOBI_OK) {
+            asobi_match_free(m); /* cannot happen: the texts replayed once already */
+            return NULL;
+        }
+    }
+    return m;
+}
+
+/* Reading a record from its text, one action at a time
+ * -----------------------------------------------------
+ * jansson reads a whole document into a tree: for a record that is about
+ * 450 bytes of memory per action (an object, its table, two values), 17
+ * times its text. Here jansson still reads every value, but the record's
+ * outer object and its "actions" array are walked by hand, so each action
+ * is read, replayed and dropped in turn: memory stays the text plus the
+ * match's own history. Only the two containers' punctuation ({ : , } and
+ * [ , ]) is handled here; JSON_DISABLE_EOF_CHECK makes jansson stop after
+ * one value and say where. */
+typedef struct cursor {
+    const char *p, *end;
+} cursor;
+
+static void skip_space(cursor *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+/* Skip spaces, then take ch if it comes next. */
+static bool take(cursor *c, char ch)
+{
+    skip_space(c);
+    if (c->p < c->end && *c->p == ch) {
+        c->p++;
+        return true;
+    }
+    return false;
+}
+
+/* The next JSON value (a new reference), or NULL with err set. */
+static json_t *next_value(cursor *c, asobi_error *err)
+{
+    json_error_t jerr;
+    json_t *v = json_loadb(c->p, (size_t)(c->end - c->p), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK |
+                           JSON_REJECT_DUPLICATES, &jerr);
+    if (!v) {
+        asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: %s (line %d)", jerr.text, jerr.line);
+        return NULL;
+    }
+    c->p += jerr.position;
+    return v;
+}
+
+/* Walk the elements of the array at c (c is at its '['), calling each(ctx,
+ * index, element) on every one; stops at the first error. */
+static int walk_array(cursor *c, int (*each)(void *ctx, size_t i, const json_t *a, asobi_error *err), void *ctx,
+                      asobi_error *err)
+{
+    if (!take(c, '['))
+        return asobi_fail(err, ASOBI_E_BAD_RECORD, "a record's \"actions\" is an array");
+    if (take(c, ']'))
+        return ASOBI_OK;
+    for (size_t i = 0;; i++) {
+        json_t *a = next_value(c, err);
+        if (!a)
+            return err->code;
+        int rc = each(ctx, i, a, err);
+        json_decref(a);
+        if (rc != ASOBI_OK)
+            return rc;
+        if (take(c, ']'))
+            return ASOBI_OK;
+        if (!take(c, ','))
+            return asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: ',' or ']' expected after action %zu",
+                              i);
+    }
+}
+
+static int skip_action(void *ctx, size_t i, const json_t *a, asobi_error *err)
+{
+    (void)ctx, (void)i, (void)a, (void)err;
+    return ASOBI_OK;
+}
+
+static int replay_one(void *ctx, size_t i, const json_t *a, asobi_error *err)
+{
+    return replay_action(ctx, i, a, err);
+}
+
+/* Has the record's header been read whole (then "actions" can be replayed as it is read)? */
+static bool header_complete(const json_t *header)
+{
+    return json_object_get(header, "game") && json_object_get(header, "players") &&
+           json_object_get(header, "options") && json_object_get(header, "seed");
+}
+
+asobi_match *asobi_match_read(const char *text, size_t len, asobi_error *err)
+{
+    cursor c = {text, text + len};
+    const char *actions_at = NULL;
+    asobi_match *m = NULL; /* made as soon as the header is known */
+    json_t *header = json_object();
+    if (!header) {
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    int rc = ASOBI_OK;
+    if (!take(&c, '{'))
+        rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "a record must be a JSON object");
+    else if (!take(&c, '}')) {
+        /* the outer object, key by key; "actions" is replayed at once when
+         * the header came before it, else skipped over (its place kept) and
+         * replayed once the header is known */
+        while (rc == ASOBI_OK) {
+            json_t *key = next_value(&c, err);
+            if (!key) {
+                rc = err->code;
+                break;
+            }
+            const char *k = json_string_value(key);
+            if (!k)
+                rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: a key is a string");
+            else if (!take(&c, ':'))
+                rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: ':' expected after \"%.40s\"", k);
+            else if (json_object_get(header, k) || (strcmp(k, "actions") == 0 && actions_at))
+                rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: \"%.40s\" twice", k);
+            else if (strcmp(k, "actions") == 0 && header_complete(header)) {
+                /* the whole header came first, as asobi writes records:
+                 * replay at once, so a bad action stops the reading */
+                actions_at = c.p;
+                m = match_from_header(header, true, err);
+                rc = m ? walk_array(&c, replay_one, m, err) : err->code;
+            } else if (strcmp(k, "actions") == 0) {
+                skip_space(&c);
+                actions_at = c.p;
+                rc = walk_array(&c, skip_action, NULL, err);
+            } else {
+                json_t *v = next_value(&c, err);
+                rc = v ? json_object_set_new(header, k, v) == 0 ? ASOBI_OK : asobi_fail(err, ASOBI_E_NOMEM, "out of memory")
+                       : err->code;
+            }
+            json_decref(key);
+            if (rc != ASOBI_OK || take(&c, '}'))
+                break;
+            if (!take(&c, ','))
+                rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: ',' or '}' expected");
+        }
+    }
+    skip_space(&c);
+    if (rc == ASOBI_OK && c.p != c.end)
+        rc = asobi_fail(err, ASOBI_E_BAD_RECORD, "not a valid record: text after its end");
+    if (rc != ASOBI_OK || m) {
+        json_decref(header);
+        if (rc != ASOBI_OK)
+            asobi_match_free(m);
+        return rc == ASOBI_OK ? m : NULL;
+    }
+    m = match_from_header(header, true, err);
+    json_decref(header);
+    if (m && actions_at) { /* a record without "actions" is a game not begun, as asobi_match_load reads it */
+        cursor a = {actions_at, text + len};
+        if (walk_array(&a, replay_one, m, err) != ASOBI_OK) {
+            asobi_match_free(m);
+            return NULL;
+        }
+    }
+    if (m)
+        asobi_error_clear(err);
     return m;
 }
 

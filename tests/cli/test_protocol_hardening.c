@@ -298,6 +298,127 @@ static void test_seeds_are_decimal(void **unused)
     }
 }
 
+
+/* Issue 13 point 5: "a 2-million-action file peaks near 1 GB". A record is
+ * read from its text one action at a time (asobi_match_read): it gives the
+ * match asobi_match_load gives, whatever the layout of the text (spaces,
+ * the order of the keys), and refuses what load refuses. */
+static char *record_text(const json_t *rec, size_t flags, bool actions_first)
+{
+    if (!actions_first)
+        return json_dumps(rec, flags | JSON_PRESERVE_ORDER);
+    json_t *moved = json_object();
+    json_object_set(moved, "actions", json_object_get(rec, "actions"));
+    const char *keys[] = {"seed", "game", "players", "options"}; /* options last */
+    for (size_t i = 0; i < 4; i++)
+        json_object_set(moved, keys[i], json_object_get(rec, keys[i]));
+    char *text = json_dumps(moved, flags | JSON_PRESERVE_ORDER);
+    json_decref(moved);
+    return text;
+}
+
+static void test_reading_a_record_gives_what_loading_gives(void **unused)
+{
+    (void)unused;
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 5);
+    int ids[4096];
+    for (int g = 0; g < asobi_game_count(); g++) {
+        const asobi_game_def *def = asobi_game_at(g);
+        for (int players = asobi_game_min_players(def); players <= asobi_game_max_players(def); players++) {
+            asobi_error err;
+            asobi_match *m = asobi_match_new(asobi_game_name(def), players, NULL, (uint64_t)(g * 10 + players), &err);
+            assert_non_null(m);
+            for (int step = 0; step < 400 && !asobi_state_terminal(asobi_match_state(m)); step++) {
+                const asobi_state *s = asobi_match_state(m);
+                int seat = __builtin_ctz(asobi_state_to_move(s));
+                int n = asobi_state_legal(s, seat, ids);
+                assert_int_equal(asobi_match_act(m, seat, ids[asobi_rng_below(&rng, (uint32_t)n)], &err), ASOBI_OK);
+            }
+            json_t *rec = asobi_match_record(m);
+            for (int layout = 0; layout < 3; layout++) {
+                char *text = record_text(rec, layout == 1 ? JSON_INDENT(2) : JSON_COMPACT, layout == 2);
+                asobi_match *r = asobi_match_read(text, strlen(text), &err);
+                if (!r)
+                    fail_msg("%s, %d players, layout %d: %s", asobi_game_name(def), players, layout, err.message);
+                assert_true(asobi_state_equal(asobi_match_state(m), asobi_match_state(r)));
+                assert_int_equal(asobi_match_length(r), asobi_match_length(m));
+                for (int i = 0; i < asobi_match_length(m); i++)
+                    assert_string_equal(asobi_match_action_text(r, i), asobi_match_action_text(m, i));
+                asobi_match_free(r);
+                free(text);
+            }
+            /* a prefix of the match is the match replayed that far */
+            asobi_match *half = asobi_match_prefix(m, asobi_match_length(m) / 2, &err);
+            asobi_match *loaded = asobi_match_load_prefix(rec, asobi_match_length(m) / 2, &err);
+            assert_true(asobi_state_equal(asobi_match_state(half), asobi_match_state(loaded)));
+            asobi_match_free(half);
+            asobi_match_free(loaded);
+            json_decref(rec);
+            asobi_match_free(m);
+        }
+    }
+}
+
+static void test_reading_a_record_refuses_what_loading_refuses(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"", "must be a JSON object"},
+        {"[]", "must be a JSON object"},
+        {"{", "not a valid record"},
+        {"{\"game\":\"psycle\"", "not a valid record"},
+        {"{\"game\":\"psycle\",\"players\":2,\"seed\":1,\"options\":{},\"actions\":[]} x", "text after its end"},
+        {"{\"game\":\"psycle\",\"game\":\"psycle\"}", "twice"},
+        {"{\"actions\":[],\"actions\":[]}", "twice"},
+        {"{\"game\":\"psycle\",\"players\":2,\"seed\":1,\"options\":{},\"actions\":{}}", "is an array"},
+        {"{\"game\":\"psycle\",\"players\":2,\"seed\":1,\"options\":{},\"actions\":[{\"seat\":0,\"action\":\"play 1\"} "
+         "{\"seat\":1,\"action\":\"play 1\"}]}",
+         "',' or ']'"},
+        {"{\"game\":\"psycle\",\"players\":\"2\",\"seed\":1,\"options\":{},\"actions\":[]}", "a record needs"},
+        {"{\"game\":\"psycle\",\"players\":2,\"seed\":1,\"options\":{},\"actions\":[{\"seat\":0,\"action\":\"play 1\"},"
+         "{\"seat\":1,\"action\":\"play 9\"}]}",
+         "action 1 (seat 1) does not replay"},
+        {"{\"actions\":[{\"seat\":0,\"action\":\"play 1\"},{\"seat\":0}],\"game\":\"psycle\",\"players\":2,\"seed\":1}",
+         "action 1 needs"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        asobi_error err;
+        asobi_match *m = asobi_match_read(bad[i].text, strlen(bad[i].text), &err);
+        if (m)
+            fail_msg("accepted: %s", bad[i].text);
+        assert_int_equal(err.code, ASOBI_E_BAD_RECORD);
+        if (!strstr(err.message, bad[i].says))
+            fail_msg("%s: said \"%s\", not \"%s\"", bad[i].text, err.message, bad[i].says);
+    }
+}
+
+/* A record of 2,000,000 actions whose fifth cannot be played is refused
+ * when its fifth action is read: nothing after it is parsed or kept. */
+static void test_a_long_record_stops_at_its_first_bad_action(void **unused)
+{
+    (void)unused;
+    const char *head = "{\"game\":\"psycle\",\"players\":2,\"options\":{\"max_cycles\":10000},\"seed\":1,\"actions\":[";
+    const char *one = "{\"seat\":0,\"action\":\"play 5\"},{\"seat\":1,\"action\":\"play 5\"},";
+    size_t pairs = 1000000, len = strlen(head) + pairs * strlen(one) + 2;
+    char *text = malloc(len + 1), *p = text;
+    assert_non_null(text);
+    p += sprintf(p, "%s", head);
+    for (size_t i = 0; i < pairs; i++) {
+        memcpy(p, one, strlen(one));
+        p += strlen(one);
+    }
+    strcpy(p - 1, "]}");
+    asobi_error err;
+    assert_null(asobi_match_read(text, strlen(text), &err));
+    assert_int_equal(err.code, ASOBI_E_BAD_RECORD);
+    if (!strstr(err.message, "action 4 (seat 0) does not replay"))
+        fail_msg("%s", err.message);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +428,9 @@ int main(void)
         cmocka_unit_test(test_the_protocol_never_opens_a_path),
         cmocka_unit_test(test_bot_budgets_have_limits),
         cmocka_unit_test(test_the_engine_loads_records_over_a_mebibyte),
+        cmocka_unit_test(test_reading_a_record_gives_what_loading_gives),
+        cmocka_unit_test(test_reading_a_record_refuses_what_loading_refuses),
+        cmocka_unit_test(test_a_long_record_stops_at_its_first_bad_action),
         cmocka_unit_test(test_seeds_are_decimal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
