@@ -58,6 +58,27 @@ json_t *asobi_game_options(const asobi_game_def *game, const json_t *options, as
  * content in place. A server never calls this: a client never names a path. */
 #define ASOBI_DATA_FILE_MAX (1u << 20)
 int asobi_game_options_read_files(const asobi_game_def *game, json_t *options, asobi_error *err);
+/* One such file: a JSON object, named after the file ("ours.json": "ours")
+ * unless it holds a "name". */
+int asobi_read_data_file(const char *path, json_t **content, asobi_error *err);
+
+/* Named sets for "data" options (Time Masters' card sets), loaded by the
+ * person running a command from a folder (`--card-sets DIR`): every regular
+ * file DIR/NAME.json, checked against every data option it could fill (a
+ * file that fits none is refused, naming it and the field). Then an
+ * option's value may be a set's name (a string), from a client too: the
+ * set's content takes its place, so records still carry the content. */
+typedef struct asobi_data_sets asobi_data_sets;
+asobi_data_sets *asobi_data_sets_load(const char *dir, asobi_error *err);
+void asobi_data_sets_free(asobi_data_sets *sets);
+/* [{"game","option","name","hash","title"?}...] (a new array). */
+json_t *asobi_data_sets_list(const asobi_data_sets *sets);
+/* Replace every data option given as a string by its content: a set's
+ * name among sets (may be NULL), else, when paths is true (a command line
+ * only), a file to read. A name that is no set's (with paths false) is
+ * refused with bad_option, listing the names there are. */
+int asobi_game_options_resolve(const asobi_game_def *game, json_t *options, const asobi_data_sets *sets,
+                               bool paths, asobi_error *err);
 
 /* Read a whole regular file of at most max bytes (FIFOs, devices and folders
  * are refused without blocking); *text is malloc'd and NUL-terminated. */

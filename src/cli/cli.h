@@ -2,6 +2,7 @@
 #ifndef ASOBI_CLI_H
 #define ASOBI_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,15 +41,22 @@ bool cli_merge_options(json_t **options, const char *json_text);
 int cli_parse_bot_list(const char *list, char **specs, int cap);
 
 /* The options every game-running subcommand shares: --players, --seed,
- * --opt, --options. cli_game_flag handles one of them (getopt letters p, s,
- * o, O); it returns 1 if it handled c, 0 if c is not one of them, -1 on a bad
- * value (after printing why). */
+ * --opt, --options, --card-sets. cli_game_flag handles one of them (getopt
+ * letters p, s, o, O, C); it returns 1 if it handled c, 0 if c is not one of
+ * them, -1 on a bad value (after printing why). */
 typedef struct cli_game_args {
     long players; /* 0: the game's smallest count */
     uint64_t seed;
     bool seeded;
     json_t *options; /* NULL: defaults */
+    const char *card_sets; /* --card-sets DIR: named sets for data options */
 } cli_game_args;
+#define CLI_CARD_SETS_OPTION {"card-sets", required_argument, NULL, 'C'}
+#define CLI_CARD_SETS_HELP \
+    "  --card-sets DIR every DIR/NAME.json is a Time Masters card set that --opt cards=NAME picks\n"
+/* --card-sets DIR for the commands that keep them (engine, serve): the sets,
+ * or NULL after printing why. */
+asobi_data_sets *cli_load_card_sets(const char *dir);
 int cli_game_flag(int c, const char *arg, cli_game_args *args);
 
 /* The GAME operand (argv[optind], the only operand): find it, default the

@@ -167,6 +167,7 @@ int cli_game_flag(int c, const char *arg, cli_game_args *args)
     case 's': return (args->seeded = cli_parse_seed(arg, &args->seed)) ? 1 : -1;
     case 'o': return cli_add_option(&args->options, arg) ? 1 : -1;
     case 'O': return cli_merge_options(&args->options, arg) ? 1 : -1;
+    case 'C': args->card_sets = arg; return 1;
     default: return 0;
     }
 }
@@ -185,9 +186,15 @@ const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *arg
     if (args->players == 0)
         args->players = asobi_game_min_players(game);
     asobi_error err;
-    /* --opt cards=FILE: the person running the command names a file; its
-     * content goes into the options (and so into records) */
-    if (asobi_game_options_read_files(game, args->options, &err) != ASOBI_OK) {
+    /* --opt cards=NAME or FILE: a set of --card-sets DIR, or a file the
+     * person running the command names; its content goes into the options
+     * (and so into records) */
+    asobi_data_sets *sets = args->card_sets ? cli_load_card_sets(args->card_sets) : NULL;
+    if (args->card_sets && !sets)
+        return NULL;
+    int rc = asobi_game_options_resolve(game, args->options, sets, true, &err);
+    asobi_data_sets_free(sets);
+    if (rc != ASOBI_OK) {
         fprintf(stderr, "asobi: %s\n", err.message);
         return NULL;
     }
@@ -198,6 +205,15 @@ const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *arg
     }
     asobi_state_free(probe);
     return game;
+}
+
+asobi_data_sets *cli_load_card_sets(const char *dir)
+{
+    asobi_error err;
+    asobi_data_sets *sets = asobi_data_sets_load(dir, &err);
+    if (!sets)
+        fprintf(stderr, "asobi: --card-sets: %s\n", err.message);
+    return sets;
 }
 
 void cli_print_result(const asobi_state *state)

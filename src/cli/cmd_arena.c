@@ -208,7 +208,7 @@ static void arena_usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi arena GAME --bots LIST [--games N] [--players P] [--jobs J] [--seed S]\n"
-            "                        [--opt KEY=VALUE]... [--options JSON] [--json]\n"
+            "                        [--opt KEY=VALUE]... [--card-sets DIR] [--options JSON] [--json]\n"
             "\n"
             "A round-robin between the bots of LIST (at least 2 specs, comma-separated): every\n"
             "pair (2 players) or every combination of P bots sits down together, in every seat\n"
@@ -229,7 +229,7 @@ int cli_arena(int argc, char **argv)
     static const struct option longopts[] = {
         {"games", required_argument, NULL, 'n'}, {"bots", required_argument, NULL, 'b'},
         {"players", required_argument, NULL, 'p'}, {"seed", required_argument, NULL, 's'},
-        {"jobs", required_argument, NULL, 'j'}, {"opt", required_argument, NULL, 'o'},
+        {"jobs", required_argument, NULL, 'j'}, {"opt", required_argument, NULL, 'o'}, CLI_CARD_SETS_OPTION,
         {"options", required_argument, NULL, 'O'}, {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
@@ -240,7 +240,7 @@ int cli_arena(int argc, char **argv)
     int status = 2, c, handled;
     arena *a = calloc(1, sizeof *a);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:Jh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:JC:h", longopts, NULL)) != -1) {
         if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
             if (handled < 0)
                 goto done;

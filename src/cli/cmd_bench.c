@@ -92,7 +92,7 @@ static void bench_usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi bench GAME [--players N] [--runs R] [--seconds S] [--seed S]\n"
-            "                        [--bot SPEC [--games N]] [--opt KEY=VALUE]... [--json]\n"
+            "                        [--bot SPEC [--games N]] [--opt KEY=VALUE]... [--card-sets DIR] [--json]\n"
             "\n"
             "Random playouts per second and actions per second on one core, as the median of R\n"
             "runs (default 5) of S seconds each (default 1), first without views, then building\n"
@@ -108,7 +108,7 @@ int cli_bench(int argc, char **argv)
         {"players", required_argument, NULL, 'p'}, {"runs", required_argument, NULL, 'r'},
         {"seconds", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 's'},
         {"bot", required_argument, NULL, 'b'},     {"games", required_argument, NULL, 'n'},
-        {"opt", required_argument, NULL, 'o'},     {"options", required_argument, NULL, 'O'},
+        {"opt", required_argument, NULL, 'o'}, CLI_CARD_SETS_OPTION, {"options", required_argument, NULL, 'O'},
         {"json", no_argument, NULL, 'J'},          {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -119,7 +119,7 @@ int cli_bench(int argc, char **argv)
     bool json = false;
     int status = 2, c, handled;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:r:t:s:b:n:o:O:Jh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:r:t:s:b:n:o:O:JC:h", longopts, NULL)) != -1) {
         if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
             if (handled < 0)
                 goto done;

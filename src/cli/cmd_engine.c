@@ -1,20 +1,43 @@
 /* cmd_engine.c — `asobi engine`: the engine protocol (docs/protocol.md) as JSON lines on stdin/stdout. */
 #define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "protocol/protocol.h"
 
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: asobi engine [--card-sets DIR]\n\nThe JSON-lines engine protocol: one JSON request per line on "
+                 "stdin,\none JSON reply per line on stdout. See docs/protocol.md.\n"
+                 "  --card-sets DIR every DIR/NAME.json is a Time Masters card set that \"new\" may pick by\n"
+                 "                  name (\"options\":{\"cards\":\"NAME\"}) and \"games\" lists\n");
+}
+
 int cli_engine(int argc, char **argv)
 {
-    if (argc > 1) {
-        fprintf(argc > 1 && strcmp(argv[1], "--help") == 0 ? stdout : stderr,
-                "usage: asobi engine\n\nThe JSON-lines engine protocol: one JSON request per line on stdin,\n"
-                "one JSON reply per line on stdout. See docs/protocol.md.\n");
-        return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    static const struct option longopts[] = {CLI_CARD_SETS_OPTION, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *dir = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "C:h", longopts, NULL)) != -1) {
+        if (c == 'C') {
+            dir = optarg;
+        } else {
+            usage(c == 'h' ? stdout : stderr);
+            return c == 'h' ? 0 : 2;
+        }
     }
+    if (optind < argc) {
+        usage(stderr);
+        return 2;
+    }
+    asobi_data_sets *sets = dir ? cli_load_card_sets(dir) : NULL;
+    if (dir && !sets)
+        return 1;
     protocol_session *session = protocol_session_new();
+    protocol_session_set_data_sets(session, sets);
     char *buf = NULL;
     size_t cap = 0, len = 0;
     int got;
@@ -40,5 +63,6 @@ int cli_engine(int argc, char **argv)
     }
     free(buf);
     protocol_session_free(session);
+    asobi_data_sets_free(sets);
     return 0;
 }

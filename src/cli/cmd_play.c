@@ -12,7 +12,7 @@ static void play_usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi play GAME [--players N] [--seat K[,K...]|none] [--bots LIST] [--seed S]\n"
-            "                       [--opt KEY=VALUE]... [--options JSON] [--record FILE] [--quiet]\n"
+            "                       [--opt KEY=VALUE]... [--card-sets DIR] [--options JSON] [--record FILE] [--quiet]\n"
             "\n"
             "Play GAME in the terminal: you at seat K (default 0), bots at the other seats.\n"
             "  --players N     how many players (default: the game's smallest count)\n"
@@ -414,7 +414,7 @@ int cli_play(int argc, char **argv)
     static const struct option longopts[] = {
         {"players", required_argument, NULL, 'p'}, {"seat", required_argument, NULL, 'k'},
         {"bots", required_argument, NULL, 'b'},    {"seed", required_argument, NULL, 's'},
-        {"opt", required_argument, NULL, 'o'},     {"options", required_argument, NULL, 'O'},
+        {"opt", required_argument, NULL, 'o'}, CLI_CARD_SETS_OPTION, {"options", required_argument, NULL, 'O'},
         {"record", required_argument, NULL, 'r'},  {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
@@ -424,7 +424,7 @@ int cli_play(int argc, char **argv)
     const char *bots_arg = NULL, *record_path = NULL;
     int status = 2, c, handled;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:k:b:s:o:O:r:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:k:b:s:o:O:r:qC:h", longopts, NULL)) != -1) {
         if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
             if (handled < 0)
                 goto done;

@@ -16,7 +16,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
-            "                   [--workers N] [--grace 120] [--allow-origin URL]...\n\n"
+            "                   [--workers N] [--grace 120] [--allow-origin URL]... [--card-sets DIR]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -26,6 +26,7 @@ static void usage(FILE *out)
             "  --workers N       threads for bot moves (default: one per core)\n"
             "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
+            "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
             "See docs/server.md.\n",
             ASOBI_WEB_DIR);
 }
@@ -37,6 +38,7 @@ int cli_serve(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},           {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'},      {"grace", required_argument, NULL, 'g'},
         {"allow-origin", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
+        CLI_CARD_SETS_OPTION,
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -50,9 +52,10 @@ int cli_serve(int argc, char **argv)
     };
     int c;
     long v;
+    const char *sets_dir = NULL;
     double seconds;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:C:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
             if (!cli_parse_long(optarg, 0, 65535, "--port", &v))
@@ -85,6 +88,9 @@ int cli_serve(int argc, char **argv)
             }
             cfg.allow_origin[cfg.origins++] = optarg;
             break;
+        case 'C':
+            sets_dir = optarg;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -98,5 +104,11 @@ int cli_serve(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    return server_run(&cfg);
+    asobi_data_sets *sets = sets_dir ? cli_load_card_sets(sets_dir) : NULL;
+    if (sets_dir && !sets)
+        return 1;
+    cfg.card_sets = sets;
+    int status = server_run(&cfg);
+    asobi_data_sets_free(sets);
+    return status;
 }

@@ -48,7 +48,7 @@ static void sim_usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi sim GAME --games N [--bots LIST] [--players N] [--seed S] [--jobs J]\n"
-            "                      [--opt KEY=VALUE]... [--options JSON] [--json]\n"
+            "                      [--opt KEY=VALUE]... [--card-sets DIR] [--options JSON] [--json]\n"
             "\n"
             "Play N games between bots (seat i gets the i-th spec of LIST; the last spec fills\n"
             "the remaining seats; default random) and print each seat's win rate with its 95%%\n"
@@ -63,7 +63,7 @@ int cli_sim(int argc, char **argv)
     static const struct option longopts[] = {
         {"games", required_argument, NULL, 'n'}, {"bots", required_argument, NULL, 'b'},
         {"players", required_argument, NULL, 'p'}, {"seed", required_argument, NULL, 's'},
-        {"jobs", required_argument, NULL, 'j'}, {"opt", required_argument, NULL, 'o'},
+        {"jobs", required_argument, NULL, 'j'}, {"opt", required_argument, NULL, 'o'}, CLI_CARD_SETS_OPTION,
         {"options", required_argument, NULL, 'O'}, {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
@@ -75,7 +75,7 @@ int cli_sim(int argc, char **argv)
     int status = 2, c, handled, nspecs = 0;
     char *specs[ASOBI_MAX_SEATS];
     optind = 1;
-    while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:Jh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "n:b:p:s:j:o:O:JC:h", longopts, NULL)) != -1) {
         if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
             if (handled < 0)
                 goto done;

@@ -200,41 +200,37 @@ int asobi_read_regular_file(const char *path, size_t max, char **text, size_t *l
     return ASOBI_OK;
 }
 
+int asobi_read_data_file(const char *path, json_t **content, asobi_error *err)
+{
+    char *text;
+    size_t len;
+    *content = NULL;
+    if (asobi_read_regular_file(path, ASOBI_DATA_FILE_MAX, &text, &len, err) != ASOBI_OK)
+        return err ? err->code : ASOBI_E_IO;
+    json_error_t jerr;
+    json_t *c = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    free(text);
+    if (!json_is_object(c)) {
+        json_decref(c);
+        return asobi_fail(err, ASOBI_E_BAD_OPTION, "%.120s: %s (line %d)", path, c ? "not a JSON object" : jerr.text,
+                          jerr.line);
+    }
+    /* the set is named after its file unless it names itself */
+    if (!json_object_get(c, "name")) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        char name[65];
+        asobi_utf8_copy(name, sizeof name, base);
+        size_t n = strlen(name);
+        if (n > 5 && strcmp(name + n - 5, ".json") == 0)
+            name[n - 5] = '\0';
+        json_object_set_new(c, "name", json_string(name[0] ? name : "custom"));
+    }
+    *content = c;
+    return ASOBI_OK;
+}
+
 int asobi_game_options_read_files(const asobi_game_def *game, json_t *options, asobi_error *err)
 {
-    if (!json_is_object(options))
-        return ASOBI_OK;
-    for (int i = 0; i < game->option_count; i++) {
-        const asobi_option_def *o = &game->options[i];
-        const json_t *v = json_object_get(options, o->name);
-        if (o->type != ASOBI_OPT_DATA || !json_is_string(v) || json_string_length(v) == 0)
-            continue;
-        const char *path = json_string_value(v);
-        char *text;
-        size_t len;
-        asobi_error why;
-        if (asobi_read_regular_file(path, ASOBI_DATA_FILE_MAX, &text, &len, &why) != ASOBI_OK)
-            return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s: %s", o->name, why.message);
-        json_error_t jerr;
-        json_t *content = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-        free(text);
-        if (!json_is_object(content)) {
-            json_decref(content);
-            return asobi_fail(err, ASOBI_E_BAD_OPTION, "option %s: %.120s: %s (line %d)", o->name, path,
-                              content ? "not a JSON object" : jerr.text, jerr.line);
-        }
-        /* the set is named after its file unless it names itself */
-        if (!json_object_get(content, "name")) {
-            const char *base = strrchr(path, '/');
-            base = base ? base + 1 : path;
-            char name[65];
-            asobi_utf8_copy(name, sizeof name, base);
-            size_t n = strlen(name);
-            if (n > 5 && strcmp(name + n - 5, ".json") == 0)
-                name[n - 5] = '\0';
-            json_object_set_new(content, "name", json_string(name[0] ? name : "custom"));
-        }
-        json_object_set_new(options, o->name, content);
-    }
-    return ASOBI_OK;
+    return asobi_game_options_resolve(game, options, NULL, true, err);
 }

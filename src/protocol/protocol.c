@@ -22,6 +22,7 @@ struct protocol_session {
     asobi_match *match; /* NULL until "new" or "load" */
     bool quit;
     const asobi_bot_limits *bot_limits;
+    const asobi_data_sets *sets; /* --card-sets: names a "new" may use */
 };
 
 json_t *protocol_error_reply(int code, const char *message)
@@ -110,6 +111,8 @@ static json_t *cmd_games(protocol_session *e, const json_t *req)
     for (int i = 0; i < asobi_game_count(); i++)
         json_array_append_new(list, asobi_game_describe(asobi_game_at(i)));
     json_t *r = attach(ok_reply(), "games", list);
+    if (e->sets)
+        r = attach(r, "card_sets", asobi_data_sets_list(e->sets));
     json_t *bots = json_array();
     for (const char *const *b = asobi_bot_names(); *b; b++)
         json_array_append_new(bots, json_pack("{s:s, s:s}", "name", *b, "help", asobi_bot_help(*b)));
@@ -150,8 +153,15 @@ static json_t *cmd_new(protocol_session *e, const json_t *req)
     }
     uint64_t s = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed();
     asobi_error err;
-    asobi_match *m = asobi_match_new(asobi_game_name(def), (int)np, json_is_object(options) ? options : NULL,
-                                     s, &err);
+    /* a card set named by a client: one the person running the engine
+     * loaded (--card-sets), never a path */
+    json_t *opts = json_is_object(options) ? json_deep_copy(options) : NULL;
+    if (opts && asobi_game_options_resolve(def, opts, e->sets, false, &err) != ASOBI_OK) {
+        json_decref(opts);
+        return protocol_error_from(&err);
+    }
+    asobi_match *m = asobi_match_new(asobi_game_name(def), (int)np, opts, s, &err);
+    json_decref(opts);
     if (!m)
         return protocol_error_from(&err);
     return started(e, m);
@@ -394,6 +404,11 @@ protocol_session *protocol_session_new(void)
 void protocol_session_set_bot_limits(protocol_session *e, const asobi_bot_limits *limits)
 {
     e->bot_limits = limits ? limits : &asobi_bot_default_limits;
+}
+
+void protocol_session_set_data_sets(protocol_session *e, const asobi_data_sets *sets)
+{
+    e->sets = sets;
 }
 
 int protocol_read_line(FILE *in, char **buf, size_t *cap, size_t *len)

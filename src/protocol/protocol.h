@@ -32,6 +32,10 @@ const asobi_match *protocol_session_match(const protocol_session *session);
 /* Bots of this session's "suggest" obey these limits (a server passes
  * &asobi_bot_server_limits); the default is asobi_bot_default_limits. */
 void protocol_session_set_bot_limits(protocol_session *session, const asobi_bot_limits *limits);
+/* Named card sets a "new" may pick by name ("options":{"cards":"NAME"}), and
+ * "games" lists (as "card_sets"); NULL: none. Not owned: they must outlive
+ * the session. */
+void protocol_session_set_data_sets(protocol_session *session, const asobi_data_sets *sets);
 
 /* Read one request line of at most PROTOCOL_LINE_MAX bytes from in into
  * *buf (grown as needed, at most to the limit; *cap its size). Returns 0 at

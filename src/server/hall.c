@@ -68,9 +68,11 @@ json_t *hall_tables_json(const hall *h)
 }
 
 /* GET /api/games: the same entries as the engine protocol's "games". */
-static json_t *games_json(void)
+static json_t *games_json(const hall *h)
 {
     protocol_session *p = protocol_session_new();
+    if (p)
+        protocol_session_set_data_sets(p, h->card_sets);
     json_t *reply = p ? protocol_handle_line(p, "{\"cmd\":\"games\"}", 15) : NULL;
     protocol_session_free(p);
     if (reply)
@@ -102,9 +104,30 @@ static int refuse(json_t **reply, const srv_error *e)
     return e->status;
 }
 
+/* A card set named in the options: one loaded with --card-sets (never a
+ * path). The body with every such name replaced by its set, or NULL. */
+static json_t *resolve_card_sets(const hall *h, const json_t *body, srv_error *e)
+{
+    json_t *copy = json_deep_copy(body);
+    const asobi_game_def *def = asobi_game_find(json_string_value(json_object_get(body, "game")));
+    json_t *options = json_object_get(copy, "options");
+    asobi_error err;
+    if (copy && def && json_is_object(options) &&
+        asobi_game_options_resolve(def, options, h->card_sets, false, &err) != ASOBI_OK) {
+        json_decref(copy);
+        srv_fail_asobi(e, 400, &err);
+        return NULL;
+    }
+    return copy;
+}
+
 static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
 {
-    table *t = table_create(h->store, body, now_ms, e);
+    json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
+    if (!resolved && json_is_object(body))
+        return refuse(reply, e);
+    table *t = table_create(h->store, resolved, now_ms, e);
+    json_decref(resolved);
     if (!t)
         return refuse(reply, e);
     if (!hall_add(h, t)) {
@@ -188,7 +211,7 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || !strcmp(rest, "/join"));
     int status;
     if (strcmp(path, "/api/games") == 0 && !post) {
-        *reply = games_json();
+        *reply = games_json(h);
         status = 200;
         if (!*reply) {
             srv_fail(e, 500, "no_memory", "out of memory");

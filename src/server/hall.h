@@ -32,6 +32,7 @@ typedef struct hall {
     int64_t slots_cap;
     int64_t tables_in_memory;
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
+    const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
     /* Called after a table changed (created, joined, acted on): the socket
      * side tells the table's connections and hands due bot moves to its
      * workers. May be NULL. */

@@ -15,6 +15,7 @@ typedef struct server_config {
     int64_t grace_ms;   /* a disconnected seat on its turn is moved for after this */
     const char *allow_origin[SERVER_MAX_ORIGINS];
     int origins;
+    const struct asobi_data_sets *card_sets; /* --card-sets: names a table's options may use; NULL: none */
 } server_config;
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.

@@ -189,5 +189,20 @@ check "sim --json counts forfeits" grep -Eq '"seat":1,[^}]*"forfeits":[1-9]' "$t
 "$asobi" arena psycle --players 3 --bots random,heuristic --games 6 --json >"$tmp/arena3"
 check "arena gives no bot the majority of seats (ABA, BAB)" bash -c "[ \$(grep -o '\"games\":9' '$tmp/arena3' | wc -l) -eq 2 ]"
 
+# --card-sets DIR: play picks a set by name; its record carries the set and replays without the folder
+mkdir -p "$tmp/sets"
+printf '%s' '{"title":"mini","sphere_size":3,"cards":[{"name":"Zap","type":"spell","level":0,"cost":1,"copies":8,"effects":[["draw",1]]},{"name":"A","type":"spell","level":1,"cost":1,"copies":4},{"name":"B","type":"focus","level":2,"copies":4,"effects":[["ready",2]]},{"name":"C","type":"timer","level":3,"copies":4,"slots":2,"trigger":"set","effects":[["ephemeral",1]]},{"name":"D","type":"spell","level":4,"cost":3,"copies":4,"effects":[["draw",2]]},{"name":"E","type":"spell","level":5,"cost":4,"copies":4,"effects":[["slow",2],["heavy",1]]}]}' >"$tmp/sets/mini.json"
+"$asobi" play timemasters --seat none --bots random --seed 2 --card-sets "$tmp/sets" --opt cards=mini --quiet --record "$tmp/mini_game.json" >/dev/null
+check "play --card-sets DIR --opt cards=NAME" test $? -eq 0
+check "the record carries the set's content" contains "$tmp/mini_game.json" '"Zap"'
+"$asobi" replay "$tmp/mini_game.json" >"$tmp/mini_replay"; check "the record replays without the folder" test $? -eq 0
+"$asobi" play timemasters --seat none --bots random --card-sets "$tmp/sets" --opt cards=nope --quiet >/dev/null 2>"$tmp/err"
+check "an unknown name is refused" test $? -ne 0
+check "an unknown name lists the sets" contains "$tmp/err" 'the sets loaded: "mini"'
+"$asobi" engine --card-sets "$tmp/nothing_here" </dev/null >/dev/null 2>"$tmp/err"
+check "engine --card-sets with no folder fails" test $? -ne 0
+printf '%s\n' '{"cmd":"new","game":"timemasters","options":{"cards":"mini"}}' | "$asobi" engine --card-sets "$tmp/sets" >"$tmp/eng"
+check "engine --card-sets: new picks by name" contains "$tmp/eng" '"ok":true'
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
