@@ -115,7 +115,8 @@ typedef struct ismcts_bot {
     int32_t node_cap, node_count;
     int *keys;
     double *regret, *strategy; /* per simultaneous node: players * max_actions each */
-    int32_t sim_cap, sim_count;
+    int32_t sim_cap, sim_count; /* tables the pool may hold, tables made */
+    int32_t sim_alloc;          /* tables allocated: grown by doubling as made */
     path_step *path;
     int32_t path_cap;
     sim_step *sim_steps;
@@ -239,12 +240,11 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->node_cap = (int32_t)cap;
     b->nodes = malloc((size_t)cap * sizeof *b->nodes);
     b->keys = malloc((size_t)cap * (size_t)players * sizeof *b->keys);
-    size_t table = (size_t)players * (size_t)b->max_actions;
-    b->sim_cap = (int32_t)(cap / 2 + 1); /* decision nodes only */
-    b->regret = malloc((size_t)b->sim_cap * table * sizeof *b->regret);
-    b->base_sum = malloc((size_t)b->sim_cap * table * sizeof *b->base_sum);
-    b->base_count = malloc((size_t)b->sim_cap * table * sizeof *b->base_count);
-    b->strategy = malloc((size_t)b->sim_cap * table * sizeof *b->strategy);
+    /* Decision nodes only; the tables themselves are made as simultaneous
+     * nodes appear (sim_tables): a sequential game never needs them, and
+     * sized for the whole pool they would reserve gigabytes (NINJA: 4
+     * seats x 390 actions x 8 bytes x 4 tables per node). */
+    b->sim_cap = (int32_t)(cap / 2 + 1);
     b->path_cap = 4096;
     b->path = malloc((size_t)b->path_cap * sizeof *b->path);
     b->sim_steps_cap = b->path_cap * players;
@@ -260,9 +260,8 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->stamp = calloc((size_t)b->max_actions, sizeof *b->stamp);
     b->tried = calloc((size_t)b->max_actions, sizeof *b->tried);
     b->votes = calloc((size_t)b->max_actions, sizeof *b->votes);
-    if (!b->votes || !b->nodes || !b->keys || !b->regret || !b->strategy || !b->path || !b->sim_steps ||
-        !b->legal_buf || !b->ids || !b->chosen || !b->stamp || !b->tried || !b->sigma_buf ||
-        !b->base_sum || !b->base_count) {
+    if (!b->votes || !b->nodes || !b->keys || !b->path || !b->sim_steps || !b->legal_buf || !b->ids || !b->chosen ||
+        !b->stamp || !b->tried || !b->sigma_buf) {
         ismcts_destroy(b);
         asobi_fail(err, ASOBI_E_NOMEM, "ismcts: out of memory for %ld nodes", cap);
         return NULL;
@@ -312,12 +311,35 @@ static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const in
     return i;
 }
 
+/* Room for one more node's tables: the four arrays grow together, by
+ * doubling, up to sim_cap. False when full or out of memory. */
+static bool grow_sim_tables(ismcts_bot *b)
+{
+    if (b->sim_count < b->sim_alloc)
+        return true;
+    if (b->sim_alloc >= b->sim_cap)
+        return false;
+    int32_t alloc = b->sim_alloc ? b->sim_alloc * 2 : 64;
+    if (alloc > b->sim_cap)
+        alloc = b->sim_cap;
+    size_t bytes = (size_t)alloc * (size_t)b->players * (size_t)b->max_actions * sizeof(double);
+    double **arrays[] = {&b->regret, &b->strategy, &b->base_sum, &b->base_count};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        double *grown = realloc(*arrays[i], bytes);
+        if (!grown)
+            return false; /* the arrays grown so far stay valid, only larger */
+        *arrays[i] = grown;
+    }
+    b->sim_alloc = alloc;
+    return true;
+}
+
 /* The regret tables of a simultaneous node, made on first need. */
 static int32_t sim_tables(ismcts_bot *b, int32_t node)
 {
     ismcts_node *n = &b->nodes[node];
     if (n->sim < 0) {
-        if (b->sim_count >= b->sim_cap)
+        if (!grow_sim_tables(b))
             return -1;
         size_t table = (size_t)b->players * (size_t)b->max_actions;
         n->sim = (int32_t)((size_t)b->sim_count++ * table);

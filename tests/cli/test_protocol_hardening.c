@@ -153,7 +153,7 @@ static void test_the_protocol_never_opens_a_path(void **unused)
         json_t *r = request(e, line);
         assert_string_equal(code_of(r), "bad_option");
         assert_non_null(strstr(json_string_value(json_object_get(json_object_get(r, "error"), "message")),
-                               "never a file name"));
+                               "never as a path"));
         json_decref(r);
         snprintf(line, sizeof line, "{\"cmd\":\"load\",\"record\":{\"game\":\"timemasters\",\"players\":2,"
                  "\"seed\":1,\"options\":{\"cards\":\"%s\"},\"actions\":[]}}", paths[i]);
