@@ -13,7 +13,9 @@
  * game. The properties, after every message (docs/server.md):
  *  - a refusal gives a code and a message, and changed nothing: the
  *    table's summary and state are byte-identical;
- *  - an acceptance added exactly the sender's one action (bots may follow);
+ *  - an acceptance added the sender's action (bots may follow), or at a
+ *    finished table made one rematch where every person keeps their seat
+ *    and token;
  *  - what each seat and a spectator is sent can be built and names its
  *    viewer, and what a seat is sent is the same whatever the cards it
  *    cannot see: the update built from a determinization for that seat
@@ -115,9 +117,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(text);
             json_decref(reply);
             fuzz_snapshot_check_same(&fs.hall, &before);
+        } else if (asobi_match_length(t->match) == length) { /* a rematch: asked at a finished table */
+            FUZZ_CHECK(seat >= 0 && t->status == TABLE_OVER && t->rematch > 0);
+            const hall_slot *next = hall_slot_of(&fs.hall, t->rematch);
+            FUZZ_CHECK(next && next->t->players == t->players);
+            for (int k = 0; k < t->players; k++) /* every person keeps their seat and token */
+                FUZZ_CHECK(strcmp(next->t->seat[k].token_hash, t->seat[k].token_hash) == 0);
         } else {
             FUZZ_CHECK(seat >= 0);
-            FUZZ_CHECK(asobi_match_length(t->match) > length);
             FUZZ_CHECK(asobi_match_action_seat(t->match, length) == seat);
         }
         json_decref(msg_id);

@@ -237,6 +237,28 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     return status;
 }
 
+/* {"type":"rematch"} from a seat of a finished table: the first makes the
+ * new table (table_rematch), later ones are told the same one. Every
+ * connection of the old table learns it from its next update. */
+static int rematch(hall *h, hall_slot *sl, int64_t now_ms, srv_error *e)
+{
+    int64_t old = sl->t->id;
+    if (!sl->t->rematch) {
+        table *t = table_rematch(sl->t, now_ms, e);
+        if (!t)
+            return -1;
+        if (!hall_add(h, t)) {
+            table_free(t);
+            return srv_fail(e, 500, "no_memory", "out of memory");
+        }
+        srv_log("table %lld: rematch at table %lld", (long long)sl->t->id, (long long)t->id);
+        changed(h, &h->slots[t->id]);
+        sl = hall_slot_of(h, old); /* hall_add may have moved the slots */
+    }
+    changed(h, sl);
+    return 0;
+}
+
 int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, int64_t now_ms, json_t **msg_id,
                  srv_error *e)
 {
@@ -250,12 +272,15 @@ int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, in
     int rc = -1;
     if (!json_is_object(msg)) {
         srv_fail(e, 400, "bad_json", "a message is a JSON object");
-    } else if (!type || strcmp(type, "act") != 0) {
-        srv_fail(e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\")", type ? type : "");
+    } else if (!type || (strcmp(type, "act") != 0 && strcmp(type, "rematch") != 0)) {
+        srv_fail(e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\" or \"rematch\")",
+                 type ? type : "");
     } else if (!sl) {
         srv_fail(e, 404, "not_found", "the table is gone");
     } else if (seat < 0) {
-        srv_fail(e, 403, "not_seated", "a spectator cannot act");
+        srv_fail(e, 403, "not_seated", "a spectator cannot %s", strcmp(type, "act") == 0 ? "act" : "ask for a rematch");
+    } else if (strcmp(type, "rematch") == 0) {
+        rc = rematch(h, sl, now_ms, e);
     } else if (claimed && !(json_is_integer(claimed) && json_integer_value(claimed) == seat)) {
         srv_fail(e, 403, "wrong_seat", "this connection plays seat %d only", seat);
     } else if (table_act(sl->t, seat, json_object_get(msg, "action"), now_ms, e) == 0) {

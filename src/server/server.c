@@ -40,6 +40,7 @@
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
 #define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
 #define EVICT_AFTER_MS (60 * 1000) /* a finished table with nobody watching leaves memory */
+#define LOBBY_EVERY_MS 500         /* the lobby's sockets hear of changes at most twice a second */
 
 /* ---------------------------------------------------------------------------
  * Metrics (GET /metrics, Prometheus text).
@@ -74,6 +75,7 @@ typedef struct outmsg {
 
 typedef struct conn {
     struct lws *wsi;
+    bool lobby;          /* a /ws/lobby connection: told the list of tables, not a table */
     int64_t table;
     int seat;            /* a seat, or ASOBI_SPECTATOR */
     struct conn *next;   /* in its table's list */
@@ -131,6 +133,13 @@ typedef struct server {
     pthread_cond_t wake;
     job_node *todo, *todo_tail, *done, *done_tail;
     bool stopping;
+    /* the lobby's sockets: the list of tables, built once per change and
+     * pushed at most every LOBBY_EVERY_MS */
+    conn *lobby;
+    bool lobby_dirty;
+    int64_t lobby_sent_ms;
+    char *lobby_text;
+    size_t lobby_len;
     /* metrics (loop thread only, except bot_time under the lock) */
     uint64_t refusals, connections, bytes_sent, updates_sent;
     histogram action_latency, bot_time;
@@ -231,6 +240,7 @@ static void schedule_bots(server *s, table *t)
 /* Every connection of the table gets an update when it can take one. */
 static void table_changed(server *s, slot *sl)
 {
+    s->lobby_dirty = true;
     for (conn *c = sl->conns; c; c = c->next) {
         c->due = true;
         lws_callback_on_writable(c->wsi);
@@ -294,6 +304,48 @@ static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
     lws_callback_on_writable(c->wsi);
 }
 
+/* A lobby socket can take the list of tables: {"type":"tables","tables":[...]},
+ * the same entries as GET /api/tables, built once for every socket. */
+static int lobby_writable(server *s, conn *c)
+{
+    if (!s->lobby_text) {
+        json_t *m = hall_tables_json(&s->hall);
+        json_object_set_new(m, "type", json_string("tables"));
+        s->lobby_text = json_dumps(m, JSON_COMPACT);
+        json_decref(m);
+        if (!s->lobby_text)
+            return -1;
+        s->lobby_len = strlen(s->lobby_text);
+    }
+    unsigned char *buf = malloc(LWS_PRE + s->lobby_len);
+    if (!buf)
+        return -1;
+    memcpy(buf + LWS_PRE, s->lobby_text, s->lobby_len);
+    int n = lws_write(c->wsi, buf + LWS_PRE, s->lobby_len, LWS_WRITE_TEXT);
+    free(buf);
+    if (n < 0)
+        return -1;
+    s->bytes_sent += s->lobby_len;
+    c->due = false;
+    return 0;
+}
+
+/* The tables changed since the lobby's sockets last heard: tell them (at
+ * most every LOBBY_EVERY_MS; the list is built anew for the next push). */
+static void lobby_push(server *s, int64_t now)
+{
+    if (!s->lobby_dirty || now - s->lobby_sent_ms < LOBBY_EVERY_MS)
+        return;
+    s->lobby_dirty = false;
+    s->lobby_sent_ms = now;
+    free(s->lobby_text);
+    s->lobby_text = NULL;
+    for (conn *c = s->lobby; c; c = c->next) {
+        c->due = true;
+        lws_callback_on_writable(c->wsi);
+    }
+}
+
 /* The connection can take one message: a queued refusal first, else the
  * update if one is due. Returns -1 to close. */
 static int conn_writable(server *s, conn *c)
@@ -320,6 +372,8 @@ static int conn_writable(server *s, conn *c)
                          strlen(c->close_reason));
         return -1;
     }
+    if (c->lobby)
+        return c->due ? lobby_writable(s, c) : 0;
     slot *sl = hall_slot_of(&s->hall, c->table);
     if (!c->due || !sl)
         return 0;
@@ -406,7 +460,7 @@ static int ws_filter(server *s, struct lws *wsi)
         return 1;
     if (!origin_allowed(s, wsi))
         return 1;
-    if (!hall_slot_of(&s->hall, ws_table_id(path))) {
+    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, ws_table_id(path))) {
         srv_log("refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
@@ -426,6 +480,14 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
     c->seat = ASOBI_SPECTATOR;
     pss->ws = c;
     s->connections++;
+    if (strcmp(path, "/ws/lobby") == 0) {
+        c->lobby = true;
+        c->next = s->lobby;
+        s->lobby = c;
+        c->due = true;
+        lws_callback_on_writable(wsi);
+        return;
+    }
     slot *sl = hall_slot_of(&s->hall, id);
     if (!sl) {
         srv_error e;
@@ -462,7 +524,13 @@ static void ws_closed(server *s, http_req *pss)
         return;
     pss->ws = NULL;
     s->connections--;
-    slot *sl = hall_slot_of(&s->hall, c->table);
+    slot *sl = c->lobby ? NULL : hall_slot_of(&s->hall, c->table);
+    for (conn **p = &s->lobby; c->lobby && *p; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
     if (sl) {
         for (conn **p = &sl->conns; *p; p = &(*p)->next) {
             if (*p == c) {
@@ -490,6 +558,11 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
     double started = now_s();
     srv_error e;
     json_t *id;
+    if (c->lobby) {
+        srv_fail(&e, 400, "unknown_type", "the lobby's socket takes no messages");
+        send_error(s, c, NULL, &e);
+        return;
+    }
     if (hall_message(&s->hall, c->table, c->seat, text, len, now_ms(), &id, &e) == 0)
         c->act_received = started;
     else
@@ -863,6 +936,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
         }
     }
     flush_or_stop(s); /* bots' moves at tables nobody watches */
+    lobby_push(s, now);
     if (stop_requested) {
         lws_cancel_service(s->context);
         return;
@@ -1076,6 +1150,7 @@ int server_run(const server_config *cfg)
     lws_context_destroy(s->context);
     stop_workers(s);
     hall_close(&s->hall);
+    free(s->lobby_text);
     store_close(s->store);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);

@@ -37,6 +37,10 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
 /* The table is over: keep its summary and record; it is no longer restored. */
 int store_finish(store *st, int64_t table, const json_t *summary, const json_t *record, asobi_error *err);
 
+/* A finished table's rematch is table rematch: its stored summary says so
+ * ("rematch": ID). */
+int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *err);
+
 /* Every unfinished table, oldest first: on_table gets its description, its
  * seats [{"seat","name","token_hash"}] and its actions
  * [{"seat","action","by","clock_ms"}] in order. A non-zero return from

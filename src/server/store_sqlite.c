@@ -24,7 +24,7 @@ static const char *const schema =
     "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,"
     "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx));";
 
-enum { Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_COUNT };
+enum { Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH, Q_COUNT };
 static const char *const queries[Q_COUNT] = {
     [Q_CREATE] = "INSERT INTO tables(spec) VALUES(?1)",
     [Q_SEAT] = "INSERT INTO seats(table_id, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4)",
@@ -34,6 +34,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_SEATS_OF] = "SELECT seat, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
     [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
+    [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
 };
 
 struct store {
@@ -156,6 +157,14 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
     sqlite3_bind_text(q, 5, by, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 6, clock_ms);
     return run_write(st, q, err, "adding an action");
+}
+
+int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_REMATCH];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int64(q, 2, rematch);
+    return run_write(st, q, err, "keeping a rematch");
 }
 
 int store_finish(store *st, int64_t table, const json_t *summary, const json_t *record, asobi_error *err)

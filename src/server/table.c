@@ -272,6 +272,23 @@ void table_free(table *t)
 /* ---------------------------------------------------------------------------
  * Seats.
  * ------------------------------------------------------------------------- */
+/* A person takes seat k under the token whose hash this is: stored, then
+ * the table starts if every person's seat is taken. */
+static int take_seat(table *t, int k, const char *name, const char *hash, int64_t now, srv_error *e)
+{
+    asobi_error err;
+    if (store_add_seat(t->store, t->id, k, name, hash, &err) != ASOBI_OK)
+        return srv_fail_asobi(e, 500, &err);
+    table_seat *ts = &t->seat[k];
+    ts->taken = true;
+    snprintf(ts->name, sizeof ts->name, "%s", name);
+    snprintf(ts->token_hash, sizeof ts->token_hash, "%s", hash);
+    ts->left_ms = now;
+    t->version++;
+    maybe_start(t, now);
+    return 0;
+}
+
 int table_join(table *t, const json_t *req, int64_t now, int *seat, char token[TOKEN_CHARS + 1], srv_error *e)
 {
     if (!json_is_object(req))
@@ -305,18 +322,46 @@ int table_join(table *t, const json_t *req, int64_t now, int *seat, char token[T
     if (!token_new(token))
         return srv_fail(e, 500, "internal", "the system gave no random bits for a token");
     token_hash(token, hash);
-    asobi_error err;
-    if (store_add_seat(t->store, t->id, k, json_string_value(name), hash, &err) != ASOBI_OK)
-        return srv_fail_asobi(e, 500, &err);
-    table_seat *ts = &t->seat[k];
-    ts->taken = true;
-    snprintf(ts->name, sizeof ts->name, "%s", json_string_value(name));
-    memcpy(ts->token_hash, hash, sizeof hash);
-    ts->left_ms = now;
+    if (take_seat(t, k, json_string_value(name), hash, now, e) != 0)
+        return -1;
     *seat = k;
-    t->version++;
-    maybe_start(t, now);
     return 0;
+}
+
+table *table_rematch(table *old, int64_t now, srv_error *e)
+{
+    if (old->status != TABLE_OVER) {
+        srv_fail(e, 409, "game_not_over", "table %lld is not over yet", (long long)old->id);
+        return NULL;
+    }
+    const json_t *clock = json_object_get(old->spec, "clock");
+    json_t *req = json_pack("{s:O, s:i, s:O, s:O}", "game", json_object_get(old->spec, "game"), "players",
+                            old->players, "options", json_object_get(old->spec, "options"), "bots",
+                            json_object_get(old->spec, "bots"));
+    if (req && clock && !json_is_null(clock))
+        json_object_set(req, "clock", (json_t *)clock);
+    table *t = req ? table_create(old->store, req, now, e) : NULL;
+    json_decref(req);
+    if (!t)
+        return NULL;
+    /* every person keeps their seat, under the token they already hold */
+    for (int k = 0; k < old->players; k++) {
+        if (old->seat[k].bot || !old->seat[k].taken)
+            continue;
+        if (take_seat(t, k, old->seat[k].name, old->seat[k].token_hash, now, e) != 0) {
+            table_free(t);
+            return NULL;
+        }
+    }
+    asobi_error err;
+    if (store_set_rematch(old->store, old->id, t->id, &err) != ASOBI_OK) {
+        srv_fail_asobi(e, 500, &err);
+        table_free(t);
+        return NULL;
+    }
+    old->rematch = t->id;
+    old->version++;
+    return t;
 }
 
 int table_seat_of_token(const table *t, const char *token)
@@ -709,6 +754,8 @@ json_t *table_summary(const table *t)
     const json_t *clock = json_object_get(t->spec, "clock");
     if (clock && !json_is_null(clock))
         json_object_set(r, "clock", (json_t *)clock);
+    if (t->rematch)
+        json_object_set_new(r, "rematch", json_integer(t->rematch));
     return r;
 }
 
@@ -735,6 +782,8 @@ json_t *table_update_of(const table *t, const asobi_state *s, int viewer, int lo
                           "log", log, "status", table_status_name(t->status), "seats", seats_json(t));
     if (t->status == TABLE_OVER)
         json_object_set_new(u, "result", protocol_result(s));
+    if (t->rematch)
+        json_object_set_new(u, "rematch", json_integer(t->rematch));
     json_t *clock = table_clock_json(t, now);
     if (clock)
         json_object_set_new(u, "clock", clock);

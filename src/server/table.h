@@ -57,6 +57,7 @@ typedef struct table {
     int log_count, log_cap;
     int spectators;
     uint64_t version; /* bumped by every change a client may see */
+    int64_t rematch;  /* the table of the rematch, once one was asked for (0: none) */
     store *store;
 } table;
 
@@ -86,6 +87,12 @@ void table_free(table *t);
  * first free one). token receives the new token, shown once. */
 int table_join(table *t, const json_t *request, int64_t now_ms, int *seat, char token[TOKEN_CHARS + 1],
                srv_error *e);
+/* The rematch of a finished table: a new table (stored, with a new seed) of
+ * the same game, players, options, bots and clock, where every person of
+ * old holds the same seat under the same token, so it starts at once;
+ * old->rematch names it (and the store keeps that). NULL and e on refusal
+ * (game_not_over). */
+table *table_rematch(table *old, int64_t now_ms, srv_error *e);
 /* The seat whose token this is, or -1. */
 int table_seat_of_token(const table *t, const char *token);
 

@@ -333,22 +333,39 @@ async def test_hidden_choice_is_not_sent(srv):
     check(sent[0][1] == sent[1][1], "the spectator was told something about seat 1's hidden card")
 
 
-def hidden_key_psycle(text):
+def hidden_key_psycle(text, view):
     return "play" if text.startswith("play ") else None
 
 
-def hidden_key_octal(text):
+def hidden_key_octal(text, view):
     return "discard" if text.startswith("discard ") else None
 
 
-def hidden_key_ninja(text):
+def hidden_key_ninja(text, view):
     # "scroll +3 on fire-5": the others see the card, not the tile
     return text.split(" on ", 1)[1] if text.startswith("scroll ") else None
+
+
+def hidden_key_timemasters(text, view):
+    # the card put face down under a timer to delay it: "pick CARD" while delaying
+    choice = view.get("choice")
+    return "pick" if text.startswith("pick ") and choice and choice.get("kind") == "delay" else None
 
 
 async def events_at_least(client, n):
     while len(client.events) < n:
         await client.recv()
+
+
+async def paced_send(client, msg):
+    """Send, at most 18 messages a second from one connection (the server
+    refuses more than 20 a second): a Time Masters seat acts many times in
+    a row."""
+    wait = getattr(client, "sent_at", 0) + 1 / 18 - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    client.sent_at = time.monotonic()
+    await client.send(msg)
 
 
 async def hidden_choice_diverges(srv, game, players, seed, key):
@@ -382,14 +399,14 @@ async def hidden_choice_diverges(srv, game, players, seed, key):
             check(legal == seats[1][j].last["legal"], "the tables drifted apart", game)
             groups = {}
             for a in legal:
-                k = key(a["text"])
+                k = key(a["text"], seats[0][j].last["view"])
                 if k is not None:
                     groups.setdefault(k, []).append(a)
             pair = next((g for g in groups.values() if len(g) >= 2), None)
             if pair:
                 a1, a2 = rng.sample(pair, 2)
-                await seats[0][j].send({"type": "act", "action": a1["id"]})
-                await seats[1][j].send({"type": "act", "action": a2["id"]})
+                await paced_send(seats[0][j], {"type": "act", "action": a1["id"]})
+                await paced_send(seats[1][j], {"type": "act", "action": a2["id"]})
                 n += 1
                 for c in everyone:
                     await events_at_least(c, n)
@@ -405,7 +422,7 @@ async def hidden_choice_diverges(srv, game, players, seed, key):
                 return True
             pick = rng.choice(legal)
             for side in seats:
-                await side[j].send({"type": "act", "action": pick["id"]})
+                await paced_send(side[j], {"type": "act", "action": pick["id"]})
             n += 1
     finally:
         for c in everyone:
@@ -414,18 +431,74 @@ async def hidden_choice_diverges(srv, game, players, seed, key):
 
 async def test_hidden_choices_of_every_game_are_not_sent(srv):
     """For each game with hidden choices (PSYCLE's card, OCTAL's face-down
-    discard, NINJA's face-down scroll tile) the choice differs between two
-    tables with the same history: no other seat and no spectator can tell.
-    Hidden deals (and Time Masters, whose choices are all public) are checked
-    against the library's determinization in test_table.c."""
+    discard, NINJA's face-down scroll tile, Time Masters' card put face down
+    under a timer) the choice differs between two tables with the same
+    history: no other seat and no spectator can tell. Hidden deals are
+    checked against the library's determinization in test_table.c."""
     for game, players, key in (("psycle", 3, hidden_key_psycle), ("octal", 3, hidden_key_octal),
-                               ("ninja", 3, hidden_key_ninja)):
+                               ("ninja", 3, hidden_key_ninja), ("timemasters", 2, hidden_key_timemasters)):
         found = False
-        for seed in range(500, 520):
+        for seed in range(500, 540):
             if await hidden_choice_diverges(srv, game, players, seed, key):
                 found = True
                 break
-        check(found, game, ": no hidden choice came up in 20 games")
+        check(found, game, ": no hidden choice came up in 40 games")
+
+
+# ---------------------------------------------------------------------------
+# The lobby's socket and the rematch (the browser client's needs)
+# ---------------------------------------------------------------------------
+async def test_lobby_socket_pushes_the_tables(srv):
+    """/ws/lobby sends the open and playing tables on connect, then again
+    after a change (at most twice a second): the same entries as GET /api/tables."""
+    ws = await websockets.connect("ws://127.0.0.1:%d/ws/lobby" % srv.port, close_timeout=2)
+    first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    check(first["type"] == "tables" and isinstance(first["tables"], list), first)
+    t = srv.create(game="octal", players=3, bots=[None, "random", "random"])
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        entry = next((x for x in msg["tables"] if x["table"] == t), None)
+        if entry:
+            break
+    status, listed = srv.request("GET", "/api/tables")
+    check(entry == next(x for x in listed["tables"] if x["table"] == t), entry)
+    await ws.send(json.dumps({"type": "act", "action": "pass"}))
+    while True:  # refused, and the socket stays
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if msg["type"] == "error":
+            break
+    check(msg["error"]["code"] == "unknown_type", msg)
+    await ws.close()
+
+
+async def test_rematch_over_the_socket(srv):
+    """At a finished table a seat sends {"type":"rematch"}: every connection's
+    next update names the new table, where each person holds the same seat
+    under the same token and the game has begun."""
+    t = srv.create(game="psycle", players=2, seed=9)
+    a, b = srv.join(t, "A"), srv.join(t, "B")
+    ca = await Client(srv, t, a["token"]).connect()
+    cb = await Client(srv, t, b["token"]).connect()
+    sp = await Client(srv, t).connect()
+    rng = random.Random(3)
+    early = await ca.until(lambda m: m["type"] == "update")
+    await ca.send({"type": "rematch", "id": 1})
+    refused = await ca.until(lambda m: m["type"] == "error")
+    check(refused["error"]["code"] == "game_not_over", refused)
+    await asyncio.gather(play_randomly(ca, rng), play_randomly(cb, rng))
+    await sp.send({"type": "rematch"})
+    check((await sp.until(lambda m: m["type"] == "error"))["error"]["code"] == "not_seated", "a spectator asked")
+    await cb.send({"type": "rematch"})
+    news = [await c.until(lambda m: m["type"] == "update" and "rematch" in m) for c in (ca, cb, sp)]
+    new = news[0]["rematch"]
+    check(all(u["rematch"] == new for u in news) and new != t, news[0].get("rematch"))
+    status, summary = srv.request("GET", "/api/tables/%d" % t)
+    check(summary.get("rematch") == new, summary)
+    na = await Client(srv, new, a["token"]).connect()  # the same token holds the same seat
+    first = await na.until(lambda m: m["type"] == "update")
+    check(first["seat"] == 0 and first["status"] == "playing", first["seat"], first["status"])
+    for c in (ca, cb, sp, na):
+        await c.close()
 
 
 # ---------------------------------------------------------------------------
@@ -532,6 +605,7 @@ async def main():
     tests = [(test_http_api, srv), (test_full_games_of_every_game, srv), (test_websocket_refusals, srv),
              (test_reconnect_to_the_same_seat, srv), (test_hidden_choice_is_not_sent, srv),
              (test_hidden_choices_of_every_game_are_not_sent, srv),
+             (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     try:
         for fn, arg in tests:

@@ -1,0 +1,163 @@
+/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "server/hall.h"
+
+/* The hall of one test, its store in a temporary file, bot moves made
+ * inline when a table changes (as the workers would). */
+static char db_path[64];
+
+static void run_bots(void *ctx, hall_slot *sl)
+{
+    (void)ctx;
+    table_job jobs[ASOBI_MAX_SEATS];
+    int n;
+    while ((n = table_due_jobs(sl->t, 0, 120000, jobs, ASOBI_MAX_SEATS)) > 0) {
+        for (int i = 0; i < n; i++) {
+            table_job_run(&jobs[i]);
+            srv_error e;
+            assert_true(table_job_done(sl->t, &jobs[i], 0, &e) >= 0);
+        }
+    }
+}
+
+static void open_hall(hall *h)
+{
+    memset(h, 0, sizeof *h);
+    srv_log_quiet = true;
+    asobi_error err;
+    h->store = store_open(db_path, &err);
+    assert_non_null(h->store);
+    h->changed = run_bots;
+}
+
+static void close_hall(hall *h)
+{
+    hall_close(h);
+    store_close(h->store);
+}
+
+static int http(hall *h, bool post, const char *path, const char *body, json_t **reply)
+{
+    srv_error e;
+    int status = hall_http(h, post, path, body, body ? strlen(body) : 0, false, 0, reply, &e);
+    assert_true(store_flush(h->store, NULL) == ASOBI_OK);
+    return status;
+}
+
+static int message(hall *h, int64_t id, int seat, const char *text, srv_error *e)
+{
+    json_t *msg_id;
+    int rc = hall_message(h, id, seat, text, strlen(text), 0, &msg_id, e);
+    json_decref(msg_id);
+    return rc;
+}
+
+/* A PSYCLE table, Aki at seat 0 and a random bot at seat 1, played to its
+ * end by Aki's first legal action each time. Returns its id. */
+static int64_t play_a_game(hall *h, char *token)
+{
+    json_t *r;
+    assert_int_equal(http(h, true, "/api/tables", "{\"game\":\"psycle\",\"players\":2,\"seed\":3,\"bots\":[null,\"random\"],"
+                                                  "\"clock\":{\"kind\":\"move\",\"seconds\":30}}", &r), 201);
+    int64_t id = json_integer_value(json_object_get(r, "table"));
+    json_decref(r);
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%lld/join", (long long)id);
+    assert_int_equal(http(h, true, path, "{\"name\":\"Aki\"}", &r), 200);
+    strcpy(token, json_string_value(json_object_get(r, "token")));
+    json_decref(r);
+    table *t = hall_slot_of(h, id)->t;
+    int ids[64];
+    while (t->status == TABLE_PLAYING) {
+        const asobi_state *s = asobi_match_state(t->match);
+        assert_true(asobi_state_to_move(s) & 1u);
+        assert_true(asobi_state_legal(s, 0, ids) > 0);
+        char act[64];
+        snprintf(act, sizeof act, "{\"type\":\"act\",\"action\":%d}", ids[0]);
+        srv_error e;
+        assert_int_equal(message(h, id, 0, act, &e), 0);
+    }
+    return id;
+}
+
+/* Issue 15: "the result at the end with a rematch button". A seat of a
+ * finished table asks; one new table is made (same game, players, options,
+ * bots, clock; a new seed), the person keeps the seat under the same token,
+ * and the game starts at once; the old table's updates and summary name it,
+ * also after a restart. */
+static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
+{
+    (void)unused;
+    snprintf(db_path, sizeof db_path, "/tmp/asobi-test-hall-XXXXXX");
+    int fd = mkstemp(db_path);
+    close(fd);
+    hall h;
+    open_hall(&h);
+    char token[TOKEN_CHARS + 1];
+    int64_t old = play_a_game(&h, token);
+    srv_error e;
+    assert_int_equal(message(&h, old, ASOBI_SPECTATOR, "{\"type\":\"rematch\"}", &e), -1);
+    assert_string_equal(e.code, "not_seated");
+
+    assert_int_equal(message(&h, old, 0, "{\"type\":\"rematch\"}", &e), 0);
+    table *t = hall_slot_of(&h, old)->t;
+    int64_t next = t->rematch;
+    assert_true(next > old);
+    const table *n = hall_slot_of(&h, next)->t;
+    assert_int_equal(n->status, TABLE_PLAYING);
+    assert_int_equal(table_seat_of_token(n, token), 0);
+    assert_string_equal(n->seat[0].name, "Aki");
+    assert_string_equal(n->seat[1].bot, "random");
+    assert_true(json_equal(json_object_get(n->spec, "options"), json_object_get(t->spec, "options")));
+    assert_true(json_equal(json_object_get(n->spec, "clock"), json_object_get(t->spec, "clock")));
+    assert_int_equal(message(&h, old, 0, "{\"type\":\"rematch\"}", &e), 0); /* asked again: the same table */
+    assert_int_equal(t->rematch, next);
+
+    json_t *u = table_update(t, 0, 0, 0);
+    assert_int_equal(json_integer_value(json_object_get(u, "rematch")), next);
+    json_decref(u);
+    char path[64];
+    snprintf(path, sizeof path, "/api/tables/%lld", (long long)old);
+    json_t *r;
+    assert_int_equal(http(&h, false, path, NULL, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "rematch")), next);
+    json_decref(r);
+
+    /* a table still playing has no rematch yet */
+    assert_int_equal(message(&h, next, 0, "{\"type\":\"rematch\"}", &e), -1);
+    assert_string_equal(e.code, "game_not_over");
+
+    /* the finished table left memory (a restart): the store still names it */
+    close_hall(&h);
+    open_hall(&h);
+    assert_null(hall_slot_of(&h, old));
+    assert_int_equal(http(&h, false, path, NULL, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "rematch")), next);
+    json_decref(r);
+    close_hall(&h);
+    char side[96];
+    unlink(db_path);
+    snprintf(side, sizeof side, "%s-wal", db_path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db_path);
+    unlink(side);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
