@@ -47,6 +47,11 @@ const pageState = page => page.evaluate(() => ({
   faceUp: [...document.querySelectorAll('[data-c]:not([data-card])')].map(e => e.dataset.c),
   choices: [...document.querySelectorAll('[data-choice]')].length,
   actions: [...document.querySelectorAll('[data-action]')].length,
+  // every card face shown, by the seat whose block holds it (-1: the table), the page's own hand left out
+  faces: [...document.querySelectorAll('[data-c]')].filter(e => !e.closest('[data-card]'))
+    .map(e => `${e.closest('[data-seat]')?.dataset.seat ?? -1}:${e.dataset.c}`).sort(),
+  seat: document.querySelector('.player.me')?.dataset.seat ?? null,
+  log: [...document.querySelectorAll('.log li')].map(e => [e.dataset.text, e.textContent]),
   error: document.querySelector('.error[role=alert]')?.textContent ?? '',
 }));
 
@@ -72,6 +77,18 @@ async function checkHidden(spec, seats) {
     if (seats[a].spectator) check(states[a].hand.length === 0 && states[a].actions === 0, `${spec.game}: the spectator has a hand or actions`);
   }
   for (const s of states) check(s.choices <= 1, `${spec.game}: a page shows another seat's hidden choice`);
+  // What a seat's page shows of the table and of every other seat is exactly what the spectator's page shows
+  // (the spectator is sent only what is public): a card face of another seat's hand, a face-down discard, a card
+  // put under a timer, anywhere on the page, would be a face the spectator's page does not have.
+  const spectator = states[seats.findIndex(s => s.spectator)];
+  for (let a = 0; a < seats.length; a++) {
+    if (seats[a].spectator) continue;
+    const own = String(seats[a].seat);
+    const mine = states[a].faces.filter(f => !f.startsWith(`${own}:`));
+    const theirs = spectator.faces.filter(f => !f.startsWith(`${own}:`));
+    check(JSON.stringify(mine) === JSON.stringify(theirs),
+      `${spec.game}: seat ${own}'s page shows cards the spectator does not see: ${mine.filter(f => !theirs.includes(f)).slice(0, 5)}`);
+  }
 }
 
 async function playGame(browser, base, spec) {
@@ -142,16 +159,29 @@ async function playGame(browser, base, spec) {
   }
   for (const s of seats) await s.page.waitForSelector('#result');
   await checkHidden(spec, seats);
+  // The log in words: every event is a sentence (not the bare action text) naming who acted.
+  for (const s of seats) {
+    const { log } = await pageState(s.page);
+    check(log.length > 0, `${spec.game}: the log has events`);
+    const bare = log.filter(([text, shown]) => shown === text || shown.endsWith(`: ${text}`));
+    check(bare.length === 0, `${spec.game}: log lines not in words: ${bare.slice(0, 3).map(x => x[1])}`);
+  }
   check(reloaded && switched, `${spec.game}: reload and language switch happened`);
   const rec = await (await fetch(`${base}/api/tables/${table}/record`)).json();
   check(Array.isArray(rec.actions) && rec.actions.length > 0, `${spec.game}: the record is there`);
   await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}.png`), fullPage: true });
   await seated.at(-1).page.screenshot({ path: path.join(outDir, `web_${spec.game}_360.png`), fullPage: true });
-  // Rematch: a new table with the same settings, this seat already in it.
+  // Rematch (server side): one click; every person's page moves to the new table, at the same seat, and the game
+  // has begun there; the spectator's page offers to watch it.
   await seated[0].page.click('#rematch');
-  await seated[0].page.waitForURL(u => !u.pathname.endsWith(`/t/${table}`));
-  await seated[0].page.waitForSelector('.board');
-  check((await pageState(seated[0].page)).status === 'open' || spec.bots.filter(b => !b).length === 1, `${spec.game}: rematch table waits for the others`);
+  for (const s of seated) {
+    await s.page.waitForURL(u => !u.pathname.endsWith(`/t/${table}`));
+    await s.page.waitForSelector('.board');
+    const st = await pageState(s.page);
+    check(st.status === 'playing' && st.seat === String(s.seat), `${spec.game}: after the rematch seat ${s.seat} plays at the new table (${st.status}, ${st.seat})`);
+  }
+  await spage.waitForSelector('a#rematch');
+  check(/\/t\/\d+$/.test(await spage.getAttribute('a#rematch', 'href')), `${spec.game}: the spectator is offered the rematch`);
   for (const s of seats) await s.ctx.close();
   console.log(`${spec.game}: ${steps} clicks, ${rec.actions.length} actions, table page ${weight} bytes, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return weight;
@@ -176,8 +206,14 @@ async function lobby(browser, base) {
   await page.screenshot({ path: path.join(outDir, 'web_lobby_table.png'), fullPage: true });
   await page.goto(base + '/rules/ninja.html');
   check((await page.textContent('body')).includes('NINJA'), 'a rules page');
+  // The open tables arrive live over /ws/lobby (no polling): a table made elsewhere appears by itself.
+  const sockets = [];
+  page.on('websocket', ws => sockets.push(ws.url()));
   await page.goto(base + '/');
   await page.waitForSelector('#tables');
+  const { table } = await post(base, '/api/tables', { game: 'psycle', players: 2, bots: [null, 'random'] });
+  await page.waitForSelector(`#tables a[href="/t/${table}?join=0"]`, { timeout: 5000 });
+  check(sockets.some(u => u.endsWith('/ws/lobby')), `the lobby listens on /ws/lobby (${sockets})`);
   await page.screenshot({ path: path.join(outDir, 'web_lobby.png'), fullPage: true });
   await ctx.close();
 }

@@ -1,4 +1,21 @@
-// i18n.js — every string of the pages, one message table per language (ja, en), and the language switch.
+// i18n.js — every string of the pages, one message table per language (ja, en), the log in words, and the language switch.
+
+/* Helpers of the log's sentences: NINJA's cards ("fire-5") and kinds, THE OCTAL's placings. */
+const KINDS_JA = { fire: '火', water: '水', wood: '木', metal: '金', earth: '土' };
+const kindEn = k => k;
+const kindJa = k => KINDS_JA[k] || k;
+const cardEn = c => (c || '').replace(/^(\w+)-(\d)$/, '$1 $2');
+const cardJa = c => (c || '').replace(/^(\w+)-(\d)$/, (_, k, n) => `${kindJa(k)}の${n}`);
+/** "5大↑ on 2 point below Octo!" as a sentence. */
+function octalPlay(who, rest, lang) {
+  const m = rest.match(/^(\S+) on (\d)( point below)?( Octo!)?$/);
+  if (!m) return lang === 'ja' ? `${who}: ${rest}` : `${who} plays ${rest}`;
+  const [, card, q, below, octo] = m;
+  return lang === 'ja'
+    ? `${who}が${card}を竜の問い${q}に出した${below ? '(下の数を指す)' : ''}${octo ? '、オクトー!' : ''}`
+    : `${who} plays ${card} on question ${q}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
+}
+
 const messages = {
   en: {
     title: 'asobi — four card games', lobby: 'Lobby', games: 'Games', players: 'players', rules: 'Rules',
@@ -10,6 +27,7 @@ const messages = {
     status_over: 'over', to_move: 'To move', you: 'you', spectator: 'You are watching (spectator).',
     your_seat: 'Your seat', legal: 'Your legal actions', no_legal: 'Nothing to do now.', log: 'Log',
     result: 'Result', rank: 'rank', score: 'score', winner: 'winner', rematch: 'Rematch', back: 'Back to the lobby',
+    watch_rematch: 'Watch the rematch',
     connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…', bot: 'bot', away: 'away',
     waiting: 'Waiting for players to join. Share the join links:', copy: 'copy', choose: 'Choose an action',
     cancel: 'cancel', language: '日本語', error: 'Refused', name_default: 'Player',
@@ -38,6 +56,30 @@ const messages = {
     'tm.ke_ready': 'ready', 'tm.ke_spent': 'spent', 'tm.ke_eph': 'ephemeral', 'tm.timers': 'Timers (タイマー)',
     'tm.spell_zone': 'Spell zone', 'tm.access': 'access points', 'tm.deck': 'deck', 'tm.discard': 'discard',
     'tm.points': 'points', 'tm.turn': 'Turn', 'tm.phase': 'phase', 'tm.released': 'released', 'tm.empty': 'empty',
+    // phases and modes as the view names them
+    'phase.ninja.trump': 'choosing the trump', 'phase.ninja.open': 'opening cards', 'phase.ninja.scroll': 'laying scrolls',
+    'phase.ninja.flip': 'turning up scrolls', 'phase.ninja.battle': 'tricks', 'phase.ninja.over': 'over',
+    'phase.timemasters.timer': 'timers', 'phase.timemasters.main': 'main', 'phase.timemasters.pass': 'after a pass',
+    'phase.timemasters.access': 'access', 'phase.timemasters.over': 'over',
+    'mode.octal.twin': 'twin (two questions)', 'mode.octal.single': 'single (one question)',
+    'choice.timemasters.recover': 'a card to discard (recover)', 'choice.timemasters.remove': 'a card to remove',
+    'choice.timemasters.delay': 'a card to put face down under the timer', 'choice.timemasters.focus_back': 'a card to take back (focus)',
+    // the log in words: log.GAME.VERB, a template ({who}, {rest}: the text after the verb) or a function (who, rest)
+    'log.psycle.play': '{who} plays {rest}', 'log.psycle.chooses': '{who} has chosen a card (face down)',
+    'log.ninja.trump': (w, r) => `${w} names ${kindEn(r)} as trump`, 'log.ninja.open': (w, r) => `${w} opens ${cardEn(r)}`,
+    'log.ninja.scroll': (w, r) => { const [v, c] = r.split(' on '); return `${w} lays the scroll ${v} on ${cardEn(c)}`; },
+    'log.ninja.lays': (w, r) => `${w} lays a scroll face down on ${cardEn(r.split(' on ')[1])}`,
+    'log.ninja.flip': (w, r) => `${w} turns up the scroll on ${cardEn(r)}`, 'log.ninja.play': (w, r) => `${w} plays ${cardEn(r)}`,
+    'log.octal.play': (w, r) => octalPlay(w, r, 'en'), 'log.octal.pass': '{who} passes',
+    'log.octal.discard': (w, r) => r === 'a card face down' ? `${w} discards a card face down` : `${w} discards ${r}`,
+    'log.octal.Octo!': '{who} calls Octo!', 'log.octal.override': '{who} overrides {rest}',
+    'log.timemasters.play': '{who} plays {rest}', 'log.timemasters.pick': '{who} picks {rest}',
+    'log.timemasters.take': (w, r) => { const [n, second] = r.split(' '); return `${w} takes ${second ? 'the face-down second card' : 'the top card'} of sphere ${n}`; },
+    'log.timemasters.activate': '{who} activates timer {rest}', 'log.timemasters.release': '{who} releases {rest}',
+    'log.timemasters.set': (w, r) => { const [c, n] = r.split(' on '); return `${w} sets ${c} on timer ${n}`; },
+    'log.timemasters.delay': '{who} delays timer {rest}', 'log.timemasters.drop': '{who} drops timer {rest} with its spells',
+    'log.timemasters.recover': '{who} recovers (discards 2 cards to turn a grey Kè gold)', 'log.timemasters.done': '{who} ends the phase',
+    'log.timemasters.end': '{who} ends the phase', 'log.timemasters.pass': '{who} passes', 'log.timemasters.puts': '{who} puts {rest}',
   },
   ja: {
     title: 'asobi — 4つのカードゲーム', lobby: 'ロビー', games: 'ゲーム', players: '人', rules: 'ルール',
@@ -49,6 +91,7 @@ const messages = {
     status_over: '終了', to_move: '手番', you: 'あなた', spectator: '観戦中です。',
     your_seat: 'あなたの席', legal: '選べる行動', no_legal: '今はすることがありません。', log: '記録',
     result: '結果', rank: '順位', score: '得点', winner: '勝者', rematch: 'もう一度', back: 'ロビーへ戻る',
+    watch_rematch: '再戦を観戦する',
     connecting: '接続中…', connected: '接続済み', reconnecting: '再接続中…', bot: 'ボット', away: '離席',
     waiting: '参加者を待っています。参加リンクを送ってください:', copy: 'コピー', choose: '行動を選ぶ',
     cancel: 'やめる', language: 'English', error: '拒否されました', name_default: 'プレイヤー',
@@ -73,6 +116,29 @@ const messages = {
     'tm.ke_ready': '金', 'tm.ke_spent': '灰', 'tm.ke_eph': '一時', 'tm.timers': 'タイマー',
     'tm.spell_zone': 'スペルゾーン', 'tm.access': 'アクセスポイント', 'tm.deck': '山札', 'tm.discard': '捨て札',
     'tm.points': '得点', 'tm.turn': '手番', 'tm.phase': 'フェイズ', 'tm.released': '解放', 'tm.empty': '空き',
+    'phase.ninja.trump': '切り札を決める', 'phase.ninja.open': 'カードを公開', 'phase.ninja.scroll': '巻物を置く',
+    'phase.ninja.flip': '巻物をめくる', 'phase.ninja.battle': 'トリック', 'phase.ninja.over': '終了',
+    'phase.timemasters.timer': 'タイマー', 'phase.timemasters.main': 'メイン', 'phase.timemasters.pass': 'パスの後',
+    'phase.timemasters.access': 'アクセス', 'phase.timemasters.over': '終了',
+    'mode.octal.twin': 'ツイン(竜の問い2つ)', 'mode.octal.single': 'シングル(竜の問い1つ)',
+    'choice.timemasters.recover': '捨てるカード(リカバー)', 'choice.timemasters.remove': '除外するカード',
+    'choice.timemasters.delay': 'タイマーの下に伏せるカード', 'choice.timemasters.focus_back': '手札に戻すカード(フォーカス)',
+    'log.psycle.play': '{who}が{rest}を出した', 'log.psycle.chooses': '{who}がカードを伏せて選んだ',
+    'log.ninja.trump': (w, r) => `${w}が切り札を${kindJa(r)}にした`, 'log.ninja.open': (w, r) => `${w}が${cardJa(r)}を公開した`,
+    'log.ninja.scroll': (w, r) => { const [v, c] = r.split(' on '); return `${w}が${cardJa(c)}に巻物${v}を置いた`; },
+    'log.ninja.lays': (w, r) => `${w}が${cardJa(r.split(' on ')[1])}に巻物を裏向きに置いた`,
+    'log.ninja.flip': (w, r) => `${w}が${cardJa(r)}の巻物をめくった`, 'log.ninja.play': (w, r) => `${w}が${cardJa(r)}を出した`,
+    'log.octal.play': (w, r) => octalPlay(w, r, 'ja'), 'log.octal.pass': '{who}はパスした',
+    'log.octal.discard': (w, r) => r === 'a card face down' ? `${w}がカードを1枚伏せて捨てた` : `${w}が${r}を捨てた`,
+    'log.octal.Octo!': '{who}がオクトー!を宣言した', 'log.octal.override': '{who}が上書きした: {rest}',
+    'log.timemasters.play': '{who}が{rest}を使った', 'log.timemasters.pick': '{who}が{rest}を選んだ',
+    'log.timemasters.take': (w, r) => { const [n, second] = r.split(' '); return `${w}がスフィア${n}の${second ? '裏向きの2枚目' : '一番上'}のカードを取った`; },
+    'log.timemasters.activate': '{who}がタイマー{rest}を起動した', 'log.timemasters.release': '{who}が{rest}を解放した',
+    'log.timemasters.set': (w, r) => { const [c, n] = r.split(' on '); return `${w}が${c}をタイマー${n}にセットした`; },
+    'log.timemasters.delay': '{who}がタイマー{rest}を遅延させた', 'log.timemasters.drop': '{who}がタイマー{rest}を呪文ごと捨てた',
+    'log.timemasters.recover': '{who}がリカバーした(手札2枚を捨てて灰のKèを金に)', 'log.timemasters.done': '{who}がフェイズを終えた',
+    'log.timemasters.end': '{who}がフェイズを終えた', 'log.timemasters.pass': '{who}はパスした',
+    'log.timemasters.puts': (w, r) => `${w}がタイマー${r.split(' ').pop()}の下にカードを1枚伏せて置いた`,
   },
 };
 
@@ -82,6 +148,20 @@ document.documentElement.lang = lang;
 
 /** The message KEY in the current language (English, then the key itself, when missing). */
 export function t(key) { return messages[lang][key] ?? messages.en[key] ?? key; }
+
+/** A log event in words: "Aki plays 3" / "Akiが3を出した". TEXT is the action as the server told this
+ * viewer (its own in full, the others' public texts); its first word picks the sentence of GAME
+ * (log.GAME.VERB); an unknown text is shown as it is, after the name. */
+export function phrase(game, who, text) {
+  const whole = messages[lang][`log.${game}.${text}`] ?? messages.en[`log.${game}.${text}`];
+  const space = text.indexOf(' ');
+  const verb = space < 0 ? text : text.slice(0, space), rest = space < 0 ? '' : text.slice(space + 1);
+  const form = whole ?? messages[lang][`log.${game}.${verb}`] ?? messages.en[`log.${game}.${verb}`];
+  if (!form) return `${who}: ${text}`;
+  try {
+    return typeof form === 'function' ? form(who, rest) : form.replaceAll('{who}', who).replaceAll('{rest}', rest);
+  } catch { return `${who}: ${text}`; }
+}
 
 /** A button that switches the language and calls onChange to redraw. */
 export function languageSwitch(onChange) {

@@ -89,14 +89,32 @@ function draw() {
   app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), gamesSection(), createSection(), tablesSection());
 }
 
-async function refreshTables() {
-  try { tables = (await api('/api/tables')).tables; } catch { return; }
+function showTables(list) {
+  tables = list;
   const old = app.querySelector('section.tables');
   if (old) old.replaceWith(tablesSection());
+}
+
+async function refreshTables() {
+  try { showTables((await api('/api/tables')).tables); } catch { /* the next try */ }
+}
+
+/** The open tables, live: the server pushes the list on /ws/lobby at every change (docs/server.md);
+ * a dropped socket reconnects by itself, and while it is down the list is polled every 3 s. */
+let polling = null, lobbyRetry = 500;
+function listen() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/ws/lobby`);
+  ws.onopen = () => { lobbyRetry = 500; if (polling) { clearInterval(polling); polling = null; } };
+  ws.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === 'tables') showTables(m.tables); };
+  ws.onclose = () => {
+    if (!polling) polling = setInterval(refreshTables, 3000);
+    setTimeout(listen, lobbyRetry); lobbyRetry = Math.min(lobbyRetry * 2, 30000);
+  };
 }
 
 catalog = await api('/api/games');
 catalog.games.sort((a, b) => ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(a.name) - ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(b.name));
 await refreshTables();
 draw();
-setInterval(refreshTables, 3000);
+listen();

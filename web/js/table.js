@@ -1,5 +1,5 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
-import { t, languageSwitch } from './i18n.js';
+import { t, phrase, languageSwitch } from './i18n.js';
 import { el, api, tokenKey } from './dom.js';
 
 const app = document.getElementById('app');
@@ -40,6 +40,9 @@ function connect() {
       const seen = new Set(log.map(e => e.index));
       for (const e of m.log) if (!seen.has(e.index)) log.push(e);
       last = m; last.received = performance.now(); error = ''; menu = null;
+      // a rematch: the people at the table hold the same seats there and the game has begun, so their
+      // pages follow at once; a spectator's page offers the way (resultSection)
+      if (m.rematch && m.seat !== null && token) { goToRematch(m.rematch); return; }
       if (m.status === 'over') api(`/api/tables/${id}`).then(s => { summary = s; draw(); }).catch(() => {});
       draw();
     } else if (m.type === 'error') {
@@ -103,7 +106,9 @@ function legalList(ctx) {
 }
 
 function logSection() {
-  const items = log.slice(-200).map(e => el('li', {}, `${context().name(e.seat)}: ${e.text}`, e.by === 'timeout' ? ` (${t('timeout')})` : ''));
+  const game = last.view?.game;
+  const items = log.slice(-200).map(e => el('li', { title: e.text, 'data-text': e.text },
+    phrase(game, context().name(e.seat), e.text), e.by === 'timeout' ? ` (${t('timeout')})` : ''));
   return el('section', { class: 'log' }, el('h2', {}, t('log')), el('ol', { reversed: true, start: log.length ? log[log.length - 1].index + 1 : 0 }, items.reverse()));
 }
 
@@ -114,20 +119,21 @@ function resultSection() {
     el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
       r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
         el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),
-    el('button', { class: 'primary', id: 'rematch', onclick: rematch }, t('rematch')), ' ', el('a', { href: '/' }, t('back')));
+    last.seat === null
+      ? (last.rematch ? el('a', { class: 'primary', id: 'rematch', href: `/t/${last.rematch}` }, t('watch_rematch')) : '')
+      : el('button', { class: 'primary', id: 'rematch', onclick: rematch }, t('rematch')),
+    ' ', el('a', { href: '/' }, t('back')));
 }
 
-/** Rematch: a new table with the same game, players, options, bots and clock; this person takes the same seat. */
-async function rematch() {
-  const s = summary || await api(`/api/tables/${id}`);
-  const body = { game: s.game, players: s.players, options: s.options, bots: s.seats.map(x => x.bot || null) };
-  if (s.clock) body.clock = s.clock;
-  const { table } = await api('/api/tables', body);
-  if (last.seat !== null) {
-    const me = s.seats[last.seat];
-    const j = await api(`/api/tables/${table}/join`, { name: me.name || t('name_default'), seat: last.seat });
-    localStorage.setItem(tokenKey(table), j.token);
-  }
+/** Rematch (docs/server.md): ask the server; it makes one new table where everyone keeps their seat under the
+ * same token, and every page of this table hears of it in its next update ("rematch"). */
+function rematch() {
+  if (last.rematch) { goToRematch(last.rematch); return; }
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rematch' }));
+}
+
+function goToRematch(table) {
+  if (token) localStorage.setItem(tokenKey(table), token);
   location.href = `/t/${table}`;
 }
 

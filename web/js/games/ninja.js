@@ -24,7 +24,7 @@ export function render(v, ctx) {
   const { el, t } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const head = el('div', { class: 'center' },
-    el('div', { class: 'round' }, `${t('ninja.round')} ${v.round} · ${t('ninja.phase')}: ${v.phase} · ${t('ninja.pile')} ${v.pile_size}`),
+    el('div', { class: 'round' }, `${t('ninja.round')} ${v.round} · ${t('ninja.phase')}: ${t(`phase.ninja.${v.phase}`)} · ${t('ninja.pile')} ${v.pile_size}`),
     el('div', { class: 'tiles' }, el('div', { class: 'tile trump' }, el('small', {}, t('ninja.trump')),
       el('b', {}, v.trump ? `${SUIT_ICON[v.trump]}${SUITS[v.trump]} ${t(v.trump)}` : '—'))),
     ...ctx.legal.filter(a => a.startsWith('trump ')).map(a => {
@@ -36,7 +36,7 @@ export function render(v, ctx) {
     v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
       v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${SUITS[c.card.split('-')[0]]}${c.card.split('-')[1]}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
       ` → ${ctx.name(v.last_trick.winner)}`) : '');
-  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}${p.shadow ? ` (${t('ninja.shadow')})` : ''}`),
     el('p', {}, `${t('hand')}: ${p.hand_size} ${t('cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
       p.won.map(w => el('span', { class: 'scroll up' }, `${w > 0 ? '+' : ''}${w}`)),

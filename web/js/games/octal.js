@@ -20,9 +20,9 @@ export function render(v, ctx) {
       el('p', { class: 'condition' }, `${t('octal.condition')}: `, el('b', {}, q.condition), ` (${t(`cond.${q.condition}`)}) · ${t('octal.reference')}: `, el('b', {}, q.reference)),
       el('div', { class: 'stack' }, q.cards.map((c, k) => card(ctx, c, k === q.condition_card ? { class: 'card octal-card condition-card' } : {})))),
     a => a.endsWith(` on ${i + 1}`) && a.startsWith('play ALL'))));
-  const info = el('p', { class: 'round' }, `${t('octal.mode')}: ${v.mode} · ${t('octal.deck')} ${v.deck_size} · ${t('octal.discards')} ${v.discard_size} · ${t('octal.passes')} ${v.passes_in_a_row}`,
+  const info = el('p', { class: 'round' }, `${t('octal.mode')}: ${t(`mode.octal.${v.mode}`)} · ${t('octal.deck')} ${v.deck_size} · ${t('octal.discards')} ${v.discard_size} · ${t('octal.passes')} ${v.passes_in_a_row}`,
     v.last ? ` · ${ctx.name(v.last.seat)}: ${v.last.action}${v.last.question ? ` → ${t('octal.question')} ${v.last.question}` : ''}${v.last.octo ? ` ${t('octal.octo')}` : ''}${v.last.penalty ? ` +${v.last.penalty}` : ''}` : '');
-  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), ` ${p.hand_size} ${t('cards')}`),
     el('p', {}, `${t('octal.discards')}: ${p.discard_count}`, p.finished_rank ? ` · ${t('octal.finished')} ${p.finished_rank}` : ''))));

@@ -24,7 +24,7 @@ export function render(v, ctx) {
     el('div', { class: 'revealed' }, `${t('psycle.revealed')}: `, v.revealed.map(r => el('span', { class: 'mini' }, `${r.target}/+${r.bonus}`))),
     el('div', { class: 'supply' }, `${t('psycle.supply')}: `, el('span', { class: 'gem' }, '◆'), ` ${v.supply}`));
   const lr = v.last_round;
-  const others = v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+  const others = v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${p.gems} ${t('psycle.gems')} · ${p.points} ${t('psycle.points')} · ${p.victory_tiles} ${t('psycle.vt')}`),
     el('div', { class: 'slot' },

@@ -13,10 +13,10 @@ export function render(v, ctx) {
       el('b', { class: 'level' }, s.level), el('small', {}, `${t('tm.level')} ${s.level}`),
       s.top ? card(ctx, s.top) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
     a => a === `take ${s.level}` || a === `take ${s.level} second`)));
-  const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${v.phase} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
+  const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${t(`phase.timemasters.${v.phase}`)} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
     v.spell_zone.map(c => el('span', { class: 'mini' }, typeof c === 'string' ? c : JSON.stringify(c))),
-    v.choice ? el('p', { class: 'choice' }, `${t('choose')}: ${v.choice.kind ?? ''} ${v.choice.card ?? ''}`) : '');
-  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}` },
+    v.choice ? el('p', { class: 'choice' }, `${t('choose')}: ${t(`choice.timemasters.${v.choice.kind}`)} ${v.choice.card ?? ''}`) : '');
+  const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', { class: 'ke' }, `${t('tm.ke')}: `, el('span', { class: 'ke-gold' }, `● ${p.ke_ready} ${t('tm.ke_ready')}`), ' ',
       el('span', { class: 'ke-grey' }, `○ ${p.ke_spent} ${t('tm.ke_spent')}`), ' ', el('span', { class: 'ke-eph' }, `◇ ${p.ke_ephemeral} ${t('tm.ke_eph')}`)),
