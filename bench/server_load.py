@@ -1,6 +1,7 @@
 # server_load.py — load generator for `asobi serve`: M concurrent 2-player PSYCLE tables on loopback, random legal moves.
 #
-# Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3] [--procs 2]
+# Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3]
+#                                            [--client c|python] [--procs 2]
 #
 # For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
 # committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
@@ -8,14 +9,16 @@
 #   tables finished/s, actions/s, action latency p50/p99 (from sending "act" to the update that shows it, as
 #   the clients see it, and the server's share of it from its /metrics histogram),
 #   server CPU ms per 1000 actions (/proc/PID/stat), bytes sent per action per client (/metrics), RSS.
-# The clients are Python (asyncio) processes on the same 2 cores: at high M their own speed bounds the figures
-# (see docs/server.md).
+# The clients: by default bench/server_load.c (build/bench_server_load: one C process, libwebsockets, every
+# socket on one thread); --client python runs them as Python (asyncio) processes, whose own speed bounds the
+# figures at a few hundred tables (see docs/server.md).
 import argparse
 import asyncio
 import json
 import multiprocessing
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -141,14 +144,34 @@ def client_process(port, m, seconds, warmup, seed, out):
     out.put(asyncio.run(clients(port, m, seconds, warmup, seed)))
 
 
-def run(binary, m, seconds, warmup, procs):
-    """One figure: a fresh server, m tables spread over procs client processes."""
+class CClient:
+    """bench/server_load.c as one client process: its JSON line becomes the same result as the Python clients'."""
+
+    def __init__(self, program, port, m, seconds, warmup, seed):
+        self.proc = subprocess.Popen([program, str(port), str(m), str(seconds), str(warmup), str(seed)],
+                                     stdout=subprocess.PIPE)
+
+    def result(self):
+        out = json.loads(self.proc.communicate(timeout=120)[0])
+        return {"finished": out["tables_finished"], "actions": out["actions_timed"],
+                "p50_ms": out["latency_p50_ms"], "p99_ms": out["latency_p99_ms"]}
+
+
+def run(binary, m, seconds, warmup, procs, client):
+    """One figure: a fresh server, m tables spread over procs client processes (or the C client)."""
     srv = Server(binary, args=["--workers", "1"]).start()
     try:
         out = multiprocessing.Queue()
-        shares = [m // procs + (1 if i < m % procs else 0) for i in range(procs)]
-        children = [multiprocessing.Process(target=client_process, args=(srv.port, k, seconds, warmup, 1000 * m + i, out))
-                    for i, k in enumerate(shares) if k > 0]
+        children = []
+        if client == "c":
+            program = os.path.join(os.path.dirname(os.path.abspath(binary)), "bench_server_load")
+            cclient = CClient(program, srv.port, m, seconds, warmup, m)
+        else:
+            cclient = None
+            shares = [m // procs + (1 if i < m % procs else 0) for i in range(procs)]
+            children = [multiprocessing.Process(target=client_process,
+                                                args=(srv.port, k, seconds, warmup, 1000 * m + i, out))
+                        for i, k in enumerate(shares) if k > 0]
         for c in children:
             c.start()
         time.sleep(warmup)
@@ -162,19 +185,24 @@ def run(binary, m, seconds, warmup, procs):
         cpu1, bytes1, acts1 = cpu_seconds(srv.proc.pid), metric(srv, "asobi_ws_bytes_sent_total"), \
             metric(srv, "asobi_actions_accepted_total")
         mem = rss_mb(srv.proc.pid)
-        results = [out.get(timeout=120) for _ in children]
-        for c in children:
-            c.join(30)
-        lat = sorted(x for r in results for x in r["latencies"])
-        finished = sum(r["finished"] for r in results)
         actions = acts1 - acts0
+        if cclient:
+            r = cclient.result()
+            finished, p50, p99 = r["finished"], r["p50_ms"], r["p99_ms"]
+        else:
+            results = [out.get(timeout=120) for _ in children]
+            for c in children:
+                c.join(30)
+            lat = sorted(x for r in results for x in r["latencies"])
+            finished = sum(r["finished"] for r in results)
 
-        def pct(p):
-            return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+            def pct(p):
+                return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+            p50, p99 = pct(0.50), pct(0.99)
         return {
-            "tables": m, "client_processes": len(children), "seconds": round(elapsed, 1),
+            "tables": m, "client": client, "client_processes": len(children) or 1, "seconds": round(elapsed, 1),
             "tables_finished_per_s": round(finished / elapsed, 2), "actions_per_s": round(actions / elapsed, 1),
-            "latency_p50_ms": round(pct(0.50), 2), "latency_p99_ms": round(pct(0.99), 2),
+            "latency_p50_ms": round(p50, 2), "latency_p99_ms": round(p99, 2),
             # the server's share: act received to its update written (bucket upper bounds)
             "server_latency_p50_ms_at_most": histogram_quantile(hist0, hist1, 0.50) * 1000,
             "server_latency_p99_ms_at_most": histogram_quantile(hist0, hist1, 0.99) * 1000,
@@ -192,10 +220,12 @@ def main():
     ap.add_argument("--tables", default="10,100,1000")
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=3)
-    ap.add_argument("--procs", type=int, default=2, help="client processes (Python is the bottleneck otherwise)")
+    ap.add_argument("--client", choices=("c", "python"), default="c",
+                    help="c: build/bench_server_load (default); python: asyncio processes")
+    ap.add_argument("--procs", type=int, default=2, help="Python client processes (--client python)")
     args = ap.parse_args()
     for m in [int(x) for x in args.tables.split(",")]:
-        print(json.dumps(run(args.binary, m, args.seconds, args.warmup, args.procs)), flush=True)
+        print(json.dumps(run(args.binary, m, args.seconds, args.warmup, args.procs, args.client)), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,23 @@ const kindEn = k => k;
 const kindJa = k => KINDS_JA[k] || k;
 const cardEn = c => (c || '').replace(/^(\w+)-(\d)$/, '$1 $2');
 const cardJa = c => (c || '').replace(/^(\w+)-(\d)$/, (_, k, n) => `${kindJa(k)}の${n}`);
-/** "5大↑ on 2 point below Octo!" as a sentence. */
-function octalPlay(who, rest, lang) {
-  const m = rest.match(/^(\S+) on (\d)( point below)?( Octo!)?$/);
-  if (!m) return lang === 'ja' ? `${who}: ${rest}` : `${who} plays ${rest}`;
-  const [, card, q, below, octo] = m;
-  return lang === 'ja'
-    ? `${who}が${card}を竜の問い${q}に出した${below ? '(下の数を指す)' : ''}${octo ? '、オクトー!' : ''}`
-    : `${who} plays ${card} on question ${q}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
+/** THE OCTAL's placings as sentences: VERB (play, lay, override) and the rest of the text,
+ * "5大↑ on 2 point below Octo!", "7大↑ on 1", "8小↑ 6同↕ 3異↑ on 1". */
+const OCTAL_VERBS = {
+  en: { play: 'plays', lay: 'lays', override: 'overrides with' },
+  ja: { play: '出した', lay: '重ねた(最後の1枚)', override: 'で上書きした' },
+};
+function octalPlay(who, rest, lang, verb = 'play') {
+  const m = rest.match(/^(.+?) on (\d)( point below)?( Octo!)?$/);
+  if (!m) return `${who}: ${verb} ${rest}`;
+  const [, cards, q, below, octo] = m;
+  if (lang === 'ja') {
+    const what = verb === 'override' ? `${cards}で竜の問い${q}を上書きした` : `${cards}を竜の問い${q}に${OCTAL_VERBS.ja[verb]}`;
+    return `${who}が${what}${below ? '(下の数を指す)' : ''}${octo ? '、オクトー!' : ''}`;
+  }
+  return verb === 'override'
+    ? `${who} overrides question ${q} with ${cards}${octo ? ', calling Octo!' : ''}`
+    : `${who} ${OCTAL_VERBS.en[verb]} ${cards} on question ${q}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
 }
 
 const messages = {
@@ -72,7 +81,8 @@ const messages = {
     'log.ninja.flip': (w, r) => `${w} turns up the scroll on ${cardEn(r)}`, 'log.ninja.play': (w, r) => `${w} plays ${cardEn(r)}`,
     'log.octal.play': (w, r) => octalPlay(w, r, 'en'), 'log.octal.pass': '{who} passes',
     'log.octal.discard': (w, r) => r === 'a card face down' ? `${w} discards a card face down` : `${w} discards ${r}`,
-    'log.octal.Octo!': '{who} calls Octo!', 'log.octal.override': '{who} overrides {rest}',
+    'log.octal.Octo!': '{who} calls Octo!', 'log.octal.override': (w, r) => octalPlay(w, r, 'en', 'override'),
+    'log.octal.lay': (w, r) => octalPlay(w, r, 'en', 'lay'),
     'log.timemasters.play': '{who} plays {rest}', 'log.timemasters.pick': '{who} picks {rest}',
     'log.timemasters.take': (w, r) => { const [n, second] = r.split(' '); return `${w} takes ${second ? 'the face-down second card' : 'the top card'} of sphere ${n}`; },
     'log.timemasters.activate': '{who} activates timer {rest}', 'log.timemasters.release': '{who} releases {rest}',
@@ -130,7 +140,8 @@ const messages = {
     'log.ninja.flip': (w, r) => `${w}が${cardJa(r)}の巻物をめくった`, 'log.ninja.play': (w, r) => `${w}が${cardJa(r)}を出した`,
     'log.octal.play': (w, r) => octalPlay(w, r, 'ja'), 'log.octal.pass': '{who}はパスした',
     'log.octal.discard': (w, r) => r === 'a card face down' ? `${w}がカードを1枚伏せて捨てた` : `${w}が${r}を捨てた`,
-    'log.octal.Octo!': '{who}がオクトー!を宣言した', 'log.octal.override': '{who}が上書きした: {rest}',
+    'log.octal.Octo!': '{who}がオクトー!を宣言した', 'log.octal.override': (w, r) => octalPlay(w, r, 'ja', 'override'),
+    'log.octal.lay': (w, r) => octalPlay(w, r, 'ja', 'lay'),
     'log.timemasters.play': '{who}が{rest}を使った', 'log.timemasters.pick': '{who}が{rest}を選んだ',
     'log.timemasters.take': (w, r) => { const [n, second] = r.split(' '); return `${w}がスフィア${n}の${second ? '裏向きの2枚目' : '一番上'}のカードを取った`; },
     'log.timemasters.activate': '{who}がタイマー{rest}を起動した', 'log.timemasters.release': '{who}が{rest}を解放した',

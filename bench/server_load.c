@@ -1,0 +1,307 @@
+/* server_load.c — the load of bench/server_load.py in C: M 2-player PSYCLE tables on `asobi serve`, two WebSocket people each, random legal moves. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Usage: bench_server_load PORT M SECONDS WARMUP SEED
+ *
+ * Why C: Python clients (asyncio, websockets) answer slower than the server
+ * does at a few hundred tables, so they measured themselves (docs/server.md).
+ * Here one thread and one libwebsockets context drive every socket. Tables
+ * are created and joined over HTTP as a browser would (blocking requests on
+ * their own short connections: a few per finished table); each seat plays
+ * a random legal id of its latest update and times it from the send to the
+ * first update that shows its own action. After WARMUP seconds it counts for
+ * SECONDS, then prints one JSON line: actions timed, tables finished, and the
+ * latency quantiles. The server's side (CPU, memory, bytes) is read by
+ * bench/server_load.py, which starts the server and this program. */
+
+typedef struct seat_client {
+    struct table_run *table;
+    int seat;
+    char token[64];
+    struct lws *wsi;
+    char *rx;
+    size_t rx_len;
+    int pending_id; /* the action to send when writable, -1: none */
+    double sent_at; /* 0: no action awaiting its update */
+    bool over, closed;
+} seat_client;
+
+typedef struct table_run {
+    long id;
+    seat_client seat[2];
+    bool live;
+} table_run;
+
+static int port;
+static struct lws_context *context;
+static double *latencies;
+static size_t n_latencies, cap_latencies;
+static long finished, errors;
+static bool measuring, stopping;
+static unsigned rng_state;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static unsigned next_random(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+/* One HTTP request on its own connection; the reply's JSON body, or NULL. */
+static json_t *http(const char *method, const char *path, const char *body)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char req[1024];
+    int n = snprintf(req, sizeof req,
+                     "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                     "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                     method, path, port, body ? strlen(body) : 0, body ? body : "");
+    if (write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return NULL;
+    }
+    char buf[8192];
+    size_t len = 0;
+    ssize_t got;
+    while (len < sizeof buf - 1 && (got = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t)got;
+    close(fd);
+    buf[len] = '\0';
+    const char *start = strstr(buf, "\r\n\r\n");
+    return start ? json_loads(start + 4, 0, NULL) : NULL;
+}
+
+static void connect_seat(seat_client *c)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/ws/tables/%ld?token=%s", c->table->id, c->token);
+    struct lws_client_connect_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.context = context;
+    ci.address = "127.0.0.1";
+    ci.port = port;
+    ci.path = path;
+    ci.host = "127.0.0.1";
+    ci.local_protocol_name = "load";
+    ci.userdata = c;
+    ci.pwsi = &c->wsi;
+    if (!lws_client_connect_via_info(&ci))
+        errors++;
+}
+
+/* A new table with two people in it, both connecting. */
+static bool start_table(table_run *t)
+{
+    json_t *r = http("POST", "/api/tables", "{\"game\":\"psycle\",\"players\":2}");
+    t->id = r ? (long)json_integer_value(json_object_get(r, "table")) : 0;
+    json_decref(r);
+    if (t->id <= 0)
+        return false;
+    char path[96];
+    snprintf(path, sizeof path, "/api/tables/%ld/join", t->id);
+    for (int k = 0; k < 2; k++) {
+        seat_client *c = &t->seat[k];
+        free(c->rx);
+        memset(c, 0, sizeof *c);
+        c->table = t;
+        c->seat = k;
+        c->pending_id = -1;
+        json_t *j = http("POST", path, k ? "{\"name\":\"B\"}" : "{\"name\":\"A\"}");
+        const char *tok = json_string_value(json_object_get(j, "token"));
+        snprintf(c->token, sizeof c->token, "%s", tok ? tok : "");
+        json_decref(j);
+        if (!tok)
+            return false;
+    }
+    t->live = true;
+    for (int k = 0; k < 2; k++)
+        connect_seat(&t->seat[k]);
+    return true;
+}
+
+static void record_latency(double seconds)
+{
+    if (n_latencies == cap_latencies) {
+        cap_latencies = cap_latencies ? cap_latencies * 2 : 4096;
+        latencies = realloc(latencies, cap_latencies * sizeof *latencies);
+    }
+    latencies[n_latencies++] = seconds;
+}
+
+/* An update (or an error) for this seat: time our action, pick the next. */
+static void on_message(seat_client *c, const char *text, size_t len)
+{
+    json_t *m = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(m, "type"));
+    if (type && strcmp(type, "error") == 0) {
+        c->sent_at = 0; /* refused (a crossed move): choose again on the next update */
+        errors++;
+    } else if (type && strcmp(type, "update") == 0) {
+        const json_t *log = json_object_get(m, "log");
+        size_t i;
+        const json_t *ev;
+        json_array_foreach(log, i, ev)
+        {
+            if (c->sent_at > 0 && json_integer_value(json_object_get(ev, "seat")) == c->seat) {
+                if (measuring)
+                    record_latency(now_s() - c->sent_at);
+                c->sent_at = 0;
+            }
+        }
+        const char *status = json_string_value(json_object_get(m, "status"));
+        const json_t *legal = json_object_get(m, "legal");
+        if (status && strcmp(status, "over") == 0) {
+            c->over = true;
+        } else if (json_array_size(legal) > 0 && c->sent_at == 0 && c->pending_id < 0) {
+            const json_t *pick = json_array_get(legal, next_random() % json_array_size(legal));
+            c->pending_id = (int)json_integer_value(json_object_get(pick, "id"));
+            lws_callback_on_writable(c->wsi);
+        }
+    }
+    json_decref(m);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    seat_client *c = user;
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_RECEIVE: {
+        char *rx = realloc(c->rx, c->rx_len + len + 1);
+        if (!rx)
+            return -1;
+        memcpy(rx + c->rx_len, in, len);
+        c->rx = rx;
+        c->rx_len += len;
+        if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+            on_message(c, c->rx, c->rx_len);
+            c->rx_len = 0;
+        }
+        if (c->over) {
+            c->closed = true;
+            return -1; /* the game is over: close; the loop starts a new table */
+        }
+        return 0;
+    }
+    case LWS_CALLBACK_CLIENT_WRITEABLE: {
+        if (c->pending_id < 0)
+            return 0;
+        unsigned char buf[LWS_PRE + 64];
+        int n = snprintf((char *)buf + LWS_PRE, 64, "{\"type\":\"act\",\"action\":%d}", c->pending_id);
+        c->pending_id = -1;
+        c->sent_at = now_s();
+        return lws_write(wsi, buf + LWS_PRE, (size_t)n, LWS_WRITE_TEXT) < n ? -1 : 0;
+    }
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        errors++;
+        /* fallthrough */
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        if (c) {
+            c->closed = true;
+            c->wsi = NULL;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    {"load", callback, 0, 65536, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double quantile(double q)
+{
+    if (!n_latencies)
+        return -1;
+    size_t i = (size_t)(q * (double)n_latencies);
+    return latencies[i < n_latencies ? i : n_latencies - 1] * 1000;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: bench_server_load PORT M SECONDS WARMUP SEED\n");
+        return 2;
+    }
+    port = atoi(argv[1]);
+    int m = atoi(argv[2]);
+    double seconds = atof(argv[3]), warmup = atof(argv[4]);
+    rng_state = (unsigned)strtoul(argv[5], NULL, 10) | 1u;
+    signal(SIGPIPE, SIG_IGN);
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.fd_limit_per_thread = (unsigned)(2 * m + 64);
+    context = lws_create_context(&info);
+    table_run *tables = calloc((size_t)m, sizeof *tables);
+    if (!context || !tables)
+        return 1;
+    for (int i = 0; i < m; i++)
+        start_table(&tables[i]);
+    double start = now_s(), measured_from = start + warmup, end = measured_from + seconds;
+    while (!stopping) {
+        lws_service(context, 0);
+        double now = now_s();
+        if (!measuring && now >= measured_from)
+            measuring = true;
+        if (now >= end)
+            break;
+        for (int i = 0; i < m; i++) { /* a table whose two people left: count it, start the next */
+            table_run *t = &tables[i];
+            if (t->live && t->seat[0].closed && t->seat[1].closed) {
+                if (measuring && t->seat[0].over && t->seat[1].over)
+                    finished++;
+                t->live = false;
+                start_table(t);
+            }
+        }
+    }
+    double elapsed = now_s() - measured_from;
+    qsort(latencies, n_latencies, sizeof *latencies, by_value);
+    printf("{\"tables\":%d,\"seconds\":%.1f,\"actions_timed\":%zu,\"tables_finished\":%ld,\"errors\":%ld,"
+           "\"latency_p50_ms\":%.2f,\"latency_p99_ms\":%.2f,\"latency_max_ms\":%.2f}\n",
+           m, elapsed, n_latencies, finished, errors, quantile(0.50), quantile(0.99), quantile(1.0));
+    lws_context_destroy(context);
+    for (int i = 0; i < m; i++)
+        for (int k = 0; k < 2; k++)
+            free(tables[i].seat[k].rx);
+    free(tables);
+    free(latencies);
+    return 0;
+}
