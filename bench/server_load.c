@@ -36,11 +36,18 @@ typedef struct seat_client {
     int pending_id; /* the action to send when writable, -1: none */
     double sent_at; /* 0: no action awaiting its update */
     bool over, closed;
+    bool orphan;    /* its table moved on: freed when its socket closes */
+    json_t *legal;  /* the legal actions of its latest update */
+    double retry_at; /* after a refusal: choose again from legal then (0: no retry due) */
 } seat_client;
 
+/* A table and its two people. A finished table is replaced at once by a
+ * new one; its sockets close in the background (a closing handshake may
+ * take a while), each seat_client freed by whichever comes last: the
+ * table letting go of it, or its socket's close. */
 typedef struct table_run {
     long id;
-    seat_client seat[2];
+    seat_client *seat[2];
     bool live;
 } table_run;
 
@@ -127,12 +134,13 @@ static bool start_table(table_run *t)
     char path[96];
     snprintf(path, sizeof path, "/api/tables/%ld/join", t->id);
     for (int k = 0; k < 2; k++) {
-        seat_client *c = &t->seat[k];
-        free(c->rx);
-        memset(c, 0, sizeof *c);
+        seat_client *c = t->seat[k] = calloc(1, sizeof *c);
+        if (!c)
+            return false;
         c->table = t;
         c->seat = k;
         c->pending_id = -1;
+        c->closed = true; /* no socket yet: let_go frees it at once */
         json_t *j = http("POST", path, k ? "{\"name\":\"B\"}" : "{\"name\":\"A\"}");
         const char *tok = json_string_value(json_object_get(j, "token"));
         snprintf(c->token, sizeof c->token, "%s", tok ? tok : "");
@@ -141,9 +149,29 @@ static bool start_table(table_run *t)
             return false;
     }
     t->live = true;
-    for (int k = 0; k < 2; k++)
-        connect_seat(&t->seat[k]);
+    for (int k = 0; k < 2; k++) {
+        t->seat[k]->closed = false;
+        connect_seat(t->seat[k]);
+    }
     return true;
+}
+
+static void seat_free(seat_client *c)
+{
+    json_decref(c->legal);
+    free(c->rx);
+    free(c);
+}
+
+static void let_go(seat_client *c)
+{
+    if (!c)
+        return;
+    if (c->closed) {
+        seat_free(c);
+    } else {
+        c->orphan = true;
+    }
 }
 
 static void record_latency(double seconds)
@@ -155,13 +183,26 @@ static void record_latency(double seconds)
     latencies[n_latencies++] = seconds;
 }
 
+/* Choose a random legal action of the seat's latest update, to send when writable. */
+static void choose(seat_client *c)
+{
+    if (json_array_size(c->legal) == 0 || c->sent_at > 0 || c->pending_id >= 0 || !c->wsi)
+        return;
+    const json_t *pick = json_array_get(c->legal, next_random() % json_array_size(c->legal));
+    c->pending_id = (int)json_integer_value(json_object_get(pick, "id"));
+    lws_callback_on_writable(c->wsi);
+}
+
 /* An update (or an error) for this seat: time our action, pick the next. */
 static void on_message(seat_client *c, const char *text, size_t len)
 {
     json_t *m = json_loadb(text, len, 0, NULL);
     const char *type = json_string_value(json_object_get(m, "type"));
     if (type && strcmp(type, "error") == 0) {
-        c->sent_at = 0; /* refused (a crossed move): choose again on the next update */
+        /* refused (a move crossing another's, or too fast): choose again a little later, from the
+         * latest update, which may be all there is to come if the other seat waits for us */
+        c->sent_at = 0;
+        c->retry_at = now_s() + 0.06;
         errors++;
     } else if (type && strcmp(type, "update") == 0) {
         const json_t *log = json_object_get(m, "log");
@@ -176,14 +217,13 @@ static void on_message(seat_client *c, const char *text, size_t len)
             }
         }
         const char *status = json_string_value(json_object_get(m, "status"));
-        const json_t *legal = json_object_get(m, "legal");
-        if (status && strcmp(status, "over") == 0) {
+        json_decref(c->legal);
+        c->legal = json_incref(json_object_get(m, "legal"));
+        c->retry_at = 0;
+        if (status && strcmp(status, "over") == 0)
             c->over = true;
-        } else if (json_array_size(legal) > 0 && c->sent_at == 0 && c->pending_id < 0) {
-            const json_t *pick = json_array_get(legal, next_random() % json_array_size(legal));
-            c->pending_id = (int)json_integer_value(json_object_get(pick, "id"));
-            lws_callback_on_writable(c->wsi);
-        }
+        else
+            choose(c);
     }
     json_decref(m);
 }
@@ -203,10 +243,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             on_message(c, c->rx, c->rx_len);
             c->rx_len = 0;
         }
-        if (c->over) {
-            c->closed = true;
+        if (c->over)
             return -1; /* the game is over: close; the loop starts a new table */
-        }
         return 0;
     }
     case LWS_CALLBACK_CLIENT_WRITEABLE: {
@@ -222,8 +260,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         errors++;
         /* fallthrough */
     case LWS_CALLBACK_CLIENT_CLOSED:
-        if (c) {
+        if (c && c->orphan) {
+            seat_free(c);
+        } else if (c) {
             c->closed = true;
+            c->over = true; /* a dropped seat ends its table for this load */
             c->wsi = NULL;
         }
         return 0;
@@ -282,12 +323,22 @@ int main(int argc, char **argv)
             measuring = true;
         if (now >= end)
             break;
-        for (int i = 0; i < m; i++) { /* a table whose two people left: count it, start the next */
+        for (int i = 0; i < m; i++) { /* a table over for both people: count it, start the next */
             table_run *t = &tables[i];
-            if (t->live && t->seat[0].closed && t->seat[1].closed) {
-                if (measuring && t->seat[0].over && t->seat[1].over)
+            for (int k = 0; t->live && k < 2; k++) {
+                seat_client *c = t->seat[k];
+                if (c->retry_at > 0 && now >= c->retry_at) {
+                    c->retry_at = 0;
+                    choose(c);
+                }
+            }
+            if (!t->live || (t->seat[0]->over && t->seat[1]->over)) {
+                if (t->live && measuring)
                     finished++;
                 t->live = false;
+                let_go(t->seat[0]);
+                let_go(t->seat[1]);
+                t->seat[0] = t->seat[1] = NULL;
                 start_table(t);
             }
         }
@@ -297,10 +348,11 @@ int main(int argc, char **argv)
     printf("{\"tables\":%d,\"seconds\":%.1f,\"actions_timed\":%zu,\"tables_finished\":%ld,\"errors\":%ld,"
            "\"latency_p50_ms\":%.2f,\"latency_p99_ms\":%.2f,\"latency_max_ms\":%.2f}\n",
            m, elapsed, n_latencies, finished, errors, quantile(0.50), quantile(0.99), quantile(1.0));
-    lws_context_destroy(context);
     for (int i = 0; i < m; i++)
         for (int k = 0; k < 2; k++)
-            free(tables[i].seat[k].rx);
+            if (tables[i].seat[k])
+                tables[i].seat[k]->orphan = true; /* the context's teardown closes and frees them */
+    lws_context_destroy(context);
     free(tables);
     free(latencies);
     return 0;
