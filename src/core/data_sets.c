@@ -59,7 +59,8 @@ static int add_fits(asobi_data_sets *sets, const json_t *content, asobi_error *w
             }
             if (sets->count == SETS_MAX) {
                 json_decref(normal);
-                return asobi_fail(why, ASOBI_E_BAD_OPTION, "more than %d sets", SETS_MAX), 0;
+                asobi_fail(why, ASOBI_E_BAD_OPTION, "more than %d sets", SETS_MAX);
+                return 0;
             }
             data_set *d = &sets->set[sets->count++];
             d->game = game;

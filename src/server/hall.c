@@ -80,17 +80,15 @@ static json_t *games_json(const hall *h)
     return reply;
 }
 
-/* /api/tables/ID[/join|/record] → the id and what follows it, or -1. */
-static int64_t api_table_id(const char *path, const char **rest)
+int64_t hall_path_id(const char *path, const char *prefix, const char **rest)
 {
-    const char *prefix = "/api/tables/";
-    if (strncmp(path, prefix, strlen(prefix)) != 0)
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) != 0 || path[n] < '0' || path[n] > '9') /* digits only: no sign, no space */
         return -1;
     char *end;
     errno = 0;
-    long long id = strtoll(path + strlen(prefix), &end, 10);
-    if (errno || end == path + strlen(prefix) || id <= 0 || path[strlen(prefix)] < '0' ||
-        path[strlen(prefix)] > '9')
+    long long id = strtoll(path + n, &end, 10);
+    if (errno || id <= 0)
         return -1;
     *rest = end;
     return id;
@@ -206,7 +204,7 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
         }
     }
     const char *rest = "";
-    int64_t id = api_table_id(path, &rest);
+    int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
     bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || !strcmp(rest, "/join"));
     int status;

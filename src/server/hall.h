@@ -40,6 +40,10 @@ typedef struct hall {
     void *ctx;
 } hall;
 
+/* The table id in a path PREFIX + digits + rest ("/api/tables/7/join"),
+ * *rest what follows the digits; -1 when the path is not of that form. */
+int64_t hall_path_id(const char *path, const char *prefix, const char **rest);
+
 /* The slot of a table in memory, or NULL. */
 hall_slot *hall_slot_of(hall *h, int64_t id);
 /* Take a new or restored table (false: out of memory, the caller keeps t). */

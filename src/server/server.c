@@ -412,15 +412,9 @@ static int conn_writable(server *s, conn *c)
 /* The table id of a /ws/tables/ID path, or -1. */
 static int64_t ws_table_id(const char *path)
 {
-    const char *prefix = "/ws/tables/";
-    if (strncmp(path, prefix, strlen(prefix)) != 0)
-        return -1;
-    char *end;
-    errno = 0;
-    long long id = strtoll(path + strlen(prefix), &end, 10);
-    if (errno || *end || end == path + strlen(prefix) || id <= 0)
-        return -1;
-    return id;
+    const char *rest;
+    int64_t id = hall_path_id(path, "/ws/tables/", &rest);
+    return id > 0 && !*rest ? id : -1;
 }
 
 /* The value of the token argument of the request's query, if any. */

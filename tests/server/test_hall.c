@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "server/hall.h"
+#include "temp_db.h"
 
 /* The hall of one test, its store in a temporary file, bot moves made
  * inline when a table changes (as the workers would). */
@@ -99,9 +100,7 @@ static int64_t play_a_game(hall *h, char *token)
 static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
 {
     (void)unused;
-    snprintf(db_path, sizeof db_path, "/tmp/asobi-test-hall-XXXXXX");
-    int fd = mkstemp(db_path);
-    close(fd);
+    temp_db_make(db_path, sizeof db_path, "hall");
     hall h;
     open_hall(&h);
     char token[TOKEN_CHARS + 1];
@@ -146,12 +145,7 @@ static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
     assert_int_equal(json_integer_value(json_object_get(r, "rematch")), next);
     json_decref(r);
     close_hall(&h);
-    char side[96];
-    unlink(db_path);
-    snprintf(side, sizeof side, "%s-wal", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db_path);
-    unlink(side);
+    temp_db_remove(db_path);
 }
 
 int main(void)

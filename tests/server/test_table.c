@@ -13,16 +13,14 @@
 
 #include "server/store.h"
 #include "server/table.h"
+#include "temp_db.h"
 
 /* A store in a fresh temporary file (restore tests reopen it). */
 static char db_path[64];
 
 static store *open_temp_store(void)
 {
-    snprintf(db_path, sizeof db_path, "/tmp/asobi-test-table-XXXXXX");
-    int fd = mkstemp(db_path);
-    assert_true(fd >= 0);
-    close(fd);
+    temp_db_make(db_path, sizeof db_path, "table");
     asobi_error err;
     store *st = store_open(db_path, &err);
     assert_non_null(st);
@@ -32,12 +30,7 @@ static store *open_temp_store(void)
 static void remove_temp_store(store *st)
 {
     store_close(st);
-    char side[96];
-    unlink(db_path);
-    snprintf(side, sizeof side, "%s-wal", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db_path);
-    unlink(side);
+    temp_db_remove(db_path);
 }
 
 static table *create(store *st, const char *json, srv_error *e)
