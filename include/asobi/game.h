@@ -117,6 +117,12 @@ int asobi_state_may_act(const asobi_state *state, int seat, asobi_error *err);
  * asobi_game_max_actions ints). Returns the count; 0 if the seat may not act. */
 int asobi_state_legal(const asobi_state *state, int seat, int *ids);
 bool asobi_state_is_legal(const asobi_state *state, int seat, int id);
+/* A legal action of seat drawn uniformly at random, for random playouts:
+ * the same id, from the same draws of rng, as
+ * ids[asobi_rng_below(rng, asobi_state_legal(state, seat, ids))], but
+ * without building the list where the game knows a shorter way. -1 if the
+ * seat may not act. */
+int asobi_state_random_action(const asobi_state *state, int seat, asobi_rng *rng);
 
 /* The text notation of a legal action ("play 3"). Returns the length written
  * (always NUL-terminated, truncated to cap). */

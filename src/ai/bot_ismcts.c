@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bits.h"
 #include "bot_def.h"
 
 /* The search
@@ -276,14 +277,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int popcount32(uint32_t m)
-{
-    int n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
 /* A new node under parent: an action node for the joint action chosen[] of
  * the seats in actors, or (actors 0, chosen NULL) a decision node. */
 static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const int *chosen, uint64_t obs)
@@ -356,14 +349,22 @@ static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng
 {
     if (b->playout == PLAYOUT_HEURISTIC)
         return b->game->heuristic(asobi_state_data_for_ai(s), seat, rng);
-    int n = asobi_state_legal(s, seat, b->ids);
-    return n > 0 ? b->ids[asobi_rng_below(rng, (uint32_t)n)] : -1;
+    return asobi_state_random_action_unchecked(s, seat, rng);
 }
 
 /* Apply the joint action chosen[] of the seats in mask, seat by seat. Every
- * pick was made from the same state, so no seat saw another's choice. */
+ * pick was made from the same state, so no seat saw another's choice; a
+ * pick is checked again before it is applied after another seat's (a game
+ * may let one seat's choice change what another may do). A lone seat's pick
+ * came from the legal actions of this very state: no check. */
 static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
 {
+    if (!(mask & (mask - 1))) {
+        int seat = __builtin_ctz(mask);
+        if (chosen[seat] >= 0)
+            asobi_state_apply_unchecked(s, seat, chosen[seat]);
+        return;
+    }
     for (int seat = 0; seat < ASOBI_MAX_SEATS; seat++)
         if ((mask & (1u << seat)) && (asobi_state_to_move(s) & (1u << seat)) &&
             asobi_state_is_legal(s, seat, chosen[seat]))
@@ -396,7 +397,7 @@ static void rewards(const asobi_state *s, int players, double *r)
             if (res.rank[i] == 1)
                 winners |= 1u << i;
     }
-    int k = popcount32(winners);
+    int k = asobi_popcount32(winners);
     for (int i = 0; i < players; i++)
         r[i] = (winners & (1u << i)) ? 1.0 / k : 0.0;
 }
@@ -407,7 +408,7 @@ static void rewards(const asobi_state *s, int players, double *r)
 static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state *s, int mover,
                                  asobi_rng *rng, bool *expanded, int *action)
 {
-    int n = asobi_state_legal(s, mover, b->ids);
+    int n = asobi_state_legal_unchecked(s, mover, b->ids);
     unsigned st = ++b->stamp_now;
     for (int i = 0; i < n; i++)
         b->stamp[b->ids[i]] = st;
@@ -494,7 +495,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
     *expanded = false;
     *stop = false;
     int32_t base = sim_tables(b, node);
-    if (base < 0 || step->sim_first + popcount32(mask) > b->sim_steps_cap) {
+    if (base < 0 || step->sim_first + asobi_popcount32(mask) > b->sim_steps_cap) {
         *stop = true;
         return NO_NODE;
     }
@@ -502,7 +503,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
     for (int seat = 0; seat < b->players; seat++) {
         if (!(mask & (1u << seat)))
             continue;
-        int n = asobi_state_legal(s, seat, b->ids);
+        int n = asobi_state_legal_unchecked(s, seat, b->ids);
         if (*legal_used + n > b->legal_cap) {
             *stop = true;
             return NO_NODE;
@@ -566,7 +567,7 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
         if (p->node != NO_NODE) {
             ismcts_node *n = &b->nodes[p->node];
             n->visits++;
-            if (popcount32(n->actors) == 1)
+            if (asobi_popcount32(n->actors) == 1)
                 for (int seat = 0; seat < b->players; seat++)
                     if (n->actors == (1u << seat))
                         n->reward += r[seat];
@@ -678,7 +679,7 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         step->sim_count = 0;
         bool expanded = false;
         int32_t child;
-        if (popcount32(mask) == 1) {
+        if (asobi_popcount32(mask) == 1) {
             int mover = 0;
             while (!(mask & (1u << mover)))
                 mover++;
@@ -797,12 +798,12 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     if (n == 1)
         return b->ids[0];
     uint32_t mask = asobi_state_to_move(state);
-    if (b->worlds > 0 && popcount32(mask) == 1)
+    if (b->worlds > 0 && asobi_popcount32(mask) == 1)
         return choose_by_worlds(b, state, seat, rng);
     b->last_iterations = search(b, state, true, b->iters, b->seconds > 0 ? now_seconds() + b->seconds : 0, rng);
 
     n = asobi_state_legal(state, seat, b->ids);
-    if (popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
+    if (asobi_popcount32(mask) > 1 && b->nodes[ROOT].sim >= 0) {
         /* Simultaneous root: sample from the seat's average strategy,
          * leaving out the actions below purify x the largest probability
          * (the noise of a finite search; purify=0 keeps them all). */

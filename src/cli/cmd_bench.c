@@ -16,8 +16,6 @@ typedef struct bench_run {
 static bench_run bench_playouts(const asobi_game_def *game, int players, const json_t *options,
                                 uint64_t seed, double seconds, bool views)
 {
-    int max = asobi_game_max_actions(game);
-    int *ids = malloc((size_t)max * sizeof *ids);
     /* 64 deals made beforehand, so that no allocation is timed */
     enum { DEALS = 64 };
     asobi_state *fresh[DEALS];
@@ -31,8 +29,8 @@ static bench_run bench_playouts(const asobi_game_def *game, int players, const j
     while (elapsed < seconds) {
         for (int batch = 0; batch < 16; batch++) {
             asobi_state_copy(s, fresh[games % DEALS]);
-            while (!asobi_state_terminal(s)) {
-                uint32_t to_move = asobi_state_to_move(s);
+            uint32_t to_move;
+            while ((to_move = asobi_state_to_move(s)) != 0) {
                 int seat = __builtin_ctz(to_move);
                 if (views)
                     for (uint32_t m = to_move; m; m &= m - 1) {
@@ -41,8 +39,7 @@ static bench_run bench_playouts(const asobi_game_def *game, int players, const j
                         free(text);
                         json_decref(v);
                     }
-                int n = asobi_state_legal(s, seat, ids);
-                asobi_state_apply_unchecked(s, seat, ids[asobi_rng_below(&rng, (uint32_t)n)]);
+                asobi_state_apply_unchecked(s, seat, asobi_state_random_action(s, seat, &rng));
                 actions++;
             }
             games++;
@@ -52,7 +49,6 @@ static bench_run bench_playouts(const asobi_game_def *game, int players, const j
     asobi_state_free(s);
     for (int i = 0; i < DEALS; i++)
         asobi_state_free(fresh[i]);
-    free(ids);
     return (bench_run){(double)games / elapsed, (double)actions / elapsed};
 }
 
@@ -92,11 +88,14 @@ static void bench_usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi bench GAME [--players N] [--runs R] [--seconds S] [--seed S]\n"
-            "                        [--bot SPEC [--games N]] [--opt KEY=VALUE]... [--card-sets DIR] [--json]\n"
+            "                        [--bot SPEC [--games N]] [--opt KEY=VALUE]... [--card-sets DIR] [--no-views]\n"
+            "                        [--json]\n"
             "\n"
             "Random playouts per second and actions per second on one core, as the median of R\n"
             "runs (default 5) of S seconds each (default 1), first without views, then building\n"
-            "and serializing the JSON view of every seat to move before every action.\n"
+            "and serializing the JSON view of every seat to move before every action (not with\n"
+            "--no-views). ns per decision: the time of one action (a legal-action list, a random\n"
+            "pick and the action applied, through the generic interface search uses).\n"
             "With --bot SPEC: the bot plays seat 0 against random bots for N games (default 5)\n"
             "per run; reported: moves per second and ms per move (median of runs), and for\n"
             "specs with iters=K, search iterations per second.\n");
@@ -109,17 +108,18 @@ int cli_bench(int argc, char **argv)
         {"seconds", required_argument, NULL, 't'}, {"seed", required_argument, NULL, 's'},
         {"bot", required_argument, NULL, 'b'},     {"games", required_argument, NULL, 'n'},
         {"opt", required_argument, NULL, 'o'}, CLI_CARD_SETS_OPTION, {"options", required_argument, NULL, 'O'},
-        {"json", no_argument, NULL, 'J'},          {"help", no_argument, NULL, 'h'},
+        {"json", no_argument, NULL, 'J'},          {"no-views", no_argument, NULL, 'V'},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     long runs = 5, games = 5;
     double seconds = 1.0;
     cli_game_args ga = {.seed = 1};
     const char *bot = NULL;
-    bool json = false;
+    bool json = false, no_views = false;
     int status = 2, c, handled;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:r:t:s:b:n:o:O:JC:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:r:t:s:b:n:o:O:JVC:h", longopts, NULL)) != -1) {
         if ((handled = cli_game_flag(c, optarg, &ga)) != 0) {
             if (handled < 0)
                 goto done;
@@ -131,6 +131,7 @@ int cli_bench(int argc, char **argv)
         case 'b': bot = optarg; break;
         case 'n': if (!cli_parse_long(optarg, 1, 1000000, "--games", &games)) goto done; break;
         case 'J': json = true; break;
+        case 'V': no_views = true; break;
         case 'h': bench_usage(stdout); status = 0; goto done;
         default: bench_usage(stderr); goto done;
         }
@@ -146,20 +147,26 @@ int cli_bench(int argc, char **argv)
                             "runs", (int)runs, "seconds_per_run", seconds);
     if (!bot) {
         double gps[2][1000], aps[2][1000];
+        int kinds = no_views ? 1 : 2;
         for (int r = 0; r < runs; r++)
-            for (int views = 0; views < 2; views++) {
+            for (int views = 0; views < kinds; views++) {
                 bench_run b = bench_playouts(game, (int)players, options, seed + (uint64_t)r, seconds, views);
                 gps[views][r] = b.games_per_second;
                 aps[views][r] = b.actions_per_second;
             }
         const char *names[2] = {"no_views", "with_views"};
-        for (int views = 0; views < 2; views++) {
+        for (int views = 0; views < kinds; views++) {
             double g = median(gps[views], (int)runs), a = median(aps[views], (int)runs);
-            json_object_set_new(out, names[views], json_pack("{s:f, s:f}", "playouts_per_second", g,
-                                                             "actions_per_second", a));
+            double lo = aps[views][0], hi = aps[views][runs - 1]; /* sorted by median() */
+            json_object_set_new(out, names[views],
+                                json_pack("{s:f, s:f, s:f, s:f, s:f}", "playouts_per_second", g,
+                                          "actions_per_second", a, "ns_per_decision", 1e9 / a,
+                                          "ns_per_decision_min", 1e9 / hi, "ns_per_decision_max", 1e9 / lo));
             if (!json)
-                printf("%s, %ld players, %s: %.0f random playouts/s, %.0f actions/s (median of %ld runs of %gs)\n",
-                       asobi_game_title(game), players, views ? "with views" : "no views", g, a, runs, seconds);
+                printf("%s, %ld players, %s: %.0f random playouts/s, %.0f actions/s, %.1f ns per decision "
+                       "(%.1f-%.1f; median of %ld runs of %gs)\n",
+                       asobi_game_title(game), players, views ? "with views" : "no views", g, a, 1e9 / a,
+                       1e9 / hi, 1e9 / lo, runs, seconds);
         }
     } else {
         if (asobi_bot_check_spec(bot, game, &err) != ASOBI_OK) {

@@ -77,6 +77,14 @@ struct asobi_game_def {
      * a seat in to_move. */
     int (*legal)(const void *st, int seat, int *ids);
 
+    /* Optional fast path for random playouts (most of what search does): a
+     * uniformly random legal action of seat, exactly the one that legal()
+     * followed by ids[asobi_rng_below(rng, n)] picks, with the same draws, so
+     * bots and search play the same games with it or without it
+     * (test_conformance compares the two on random states). Called only for
+     * a seat in to_move. When NULL, core does just that. */
+    int (*random_action)(const void *st, int seat, asobi_rng *rng);
+
     /* Apply a legal action (core has checked it). */
     void (*apply)(void *st, int seat, int id);
 
@@ -140,6 +148,11 @@ struct asobi_game_def {
  * game's heuristic, its tests). Tools and bots outside src/games/ must not
  * use it on a state that was not determinized for their seat. */
 const void *asobi_state_data_for_ai(const asobi_state *state);
+/* For search inside the library, which knows that seat is to move: the
+ * checked asobi_state_legal and asobi_state_random_action without the check
+ * (one call of to_move fewer per step of a playout). */
+int asobi_state_legal_unchecked(const asobi_state *state, int seat, int *ids);
+int asobi_state_random_action_unchecked(const asobi_state *state, int seat, asobi_rng *rng);
 void *asobi_state_data_mut(asobi_state *state);
 
 /* Option helpers for init(): read a validated option (present after checks). */

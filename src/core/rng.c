@@ -1,7 +1,7 @@
 /* rng.c — xoshiro256** seeded by splitmix64: small, fast, and a plain value inside every state. */
 #include <string.h>
 
-#include "asobi/rng.h"
+#include "rng_inline.h"
 
 /* splitmix64 turns any 64-bit seed (0 included) into well-mixed words; it is
  * the seeding procedure recommended by xoshiro's authors. */
@@ -20,36 +20,9 @@ void asobi_rng_seed(asobi_rng *rng, uint64_t seed)
         rng->s[i] = splitmix64(&x);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t asobi_rng_next(asobi_rng *rng) { return asobi_rng_next_inline(rng); }
 
-uint64_t asobi_rng_next(asobi_rng *rng)
-{
-    uint64_t *s = rng->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Lemire's multiply-and-reject: uniform in [0, n) without the bias of %. */
-uint32_t asobi_rng_below(asobi_rng *rng, uint32_t n)
-{
-    uint64_t m = (uint64_t)(uint32_t)(asobi_rng_next(rng) >> 32) * n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)(asobi_rng_next(rng) >> 32) * n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+uint32_t asobi_rng_below(asobi_rng *rng, uint32_t n) { return asobi_rng_below_inline(rng, n); }
 
 double asobi_rng_unit(asobi_rng *rng)
 {
@@ -62,7 +35,7 @@ void asobi_rng_shuffle(asobi_rng *rng, void *base, size_t n, size_t size)
     if (size > sizeof tmp || n < 2)
         return;
     for (size_t i = n - 1; i > 0; i--) {
-        size_t j = asobi_rng_below(rng, (uint32_t)(i + 1));
+        size_t j = asobi_rng_below_inline(rng, (uint32_t)(i + 1));
         if (j != i) {
             memcpy(tmp, a + i * size, size);
             memcpy(a + i * size, a + j * size, size);

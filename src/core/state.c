@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "game_def.h"
+#include "rng_inline.h"
 
 /* One block: a small header, then the game's own struct. No pointer inside
  * points into the heap (def points at a constant table), so copying a state is
@@ -98,7 +100,7 @@ int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
     if (!(to_move & (1u << seat))) {
         /* say whose turn it is: "not your turn: seat 2 is to move" */
         char who[96] = "";
-        int len = 0, left = __builtin_popcount(to_move);
+        int len = 0, left = asobi_popcount32(to_move);
         for (int i = 0; i < s->players && len < (int)sizeof who - 16; i++)
             if (to_move & (1u << i)) {
                 left--;
@@ -106,8 +108,8 @@ int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
                                 len == 0 ? "" : left == 0 ? " and " : ", ", i);
             }
         return asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "not your turn: seat%s %s %s to move",
-                          __builtin_popcount(to_move) > 1 ? "s" : "", who,
-                          __builtin_popcount(to_move) > 1 ? "are" : "is");
+                          asobi_popcount32(to_move) > 1 ? "s" : "", who,
+                          asobi_popcount32(to_move) > 1 ? "are" : "is");
     }
     return ASOBI_OK;
 }
@@ -117,6 +119,33 @@ int asobi_state_legal(const asobi_state *state, int seat, int *ids)
     if (seat < 0 || seat >= state->players || !(asobi_state_to_move(state) & (1u << seat)))
         return 0;
     return state->def->legal(state->data, seat, ids);
+}
+
+int asobi_state_legal_unchecked(const asobi_state *state, int seat, int *ids)
+{
+    return state->def->legal(state->data, seat, ids);
+}
+
+static inline int random_action(const asobi_state *state, int seat, asobi_rng *rng)
+{
+    const asobi_game_def *def = state->def;
+    if (def->random_action)
+        return def->random_action(state->data, seat, rng);
+    int ids[def->max_actions];
+    int n = def->legal(state->data, seat, ids);
+    return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+}
+
+int asobi_state_random_action_unchecked(const asobi_state *state, int seat, asobi_rng *rng)
+{
+    return random_action(state, seat, rng);
+}
+
+int asobi_state_random_action(const asobi_state *state, int seat, asobi_rng *rng)
+{
+    if (seat < 0 || seat >= state->players || !(state->def->to_move(state->data) & (1u << seat)))
+        return -1;
+    return random_action(state, seat, rng);
 }
 
 bool asobi_state_is_legal(const asobi_state *state, int seat, int id)
@@ -149,7 +178,7 @@ int asobi_state_public_text(const asobi_state *state, int seat, int id, int view
     buf[0] = '\0';
     if (state->def->public_text)
         return state->def->public_text(state->data, seat, id, viewer, buf, cap);
-    if (__builtin_popcount(asobi_state_to_move(state)) > 1)
+    if (asobi_popcount32(asobi_state_to_move(state)) > 1)
         return snprintf(buf, cap, "chooses face down");
     return asobi_state_action_text(state, seat, id, buf, cap);
 }

@@ -152,6 +152,9 @@ check "sim results do not depend on jobs" bash -c "diff <(sed 's/\"seconds.*game
 "$asobi" bench psycle --runs 1 --seconds 0.05 >"$tmp/bench"
 check "bench reports playouts" contains "$tmp/bench" "playouts/s"
 check "bench reports views" contains "$tmp/bench" "with views"
+check "bench reports ns per decision" contains "$tmp/bench" "ns per decision"
+"$asobi" bench octal --runs 1 --seconds 0.05 --no-views >"$tmp/bench"
+check "bench --no-views skips the views" bash -c "! grep -q 'with views' '$tmp/bench'"
 "$asobi" bench psycle --runs 1 --games 2 --bot random --json >"$tmp/benchbot"
 check "bench --bot" contains "$tmp/benchbot" "moves_per_second"
 

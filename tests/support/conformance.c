@@ -301,6 +301,26 @@ static void check_record(const asobi_match *m)
     free(text);
 }
 
+/* asobi_state_random_action (a game's random_action fast path, or core's
+ * fallback) picks exactly legal[asobi_rng_below(rng, n)], from the same
+ * draws: searches and bots must play the same games either way. Every seat
+ * is tried, to move or not (-1 when not). */
+static void check_random_action(const asobi_state *s, int seat, const int *legal, int n, asobi_rng *rng)
+{
+    for (int t = 0; t < 3; t++) {
+        asobi_rng a = asobi_rng_split(rng), b = a;
+        int id = asobi_state_random_action(s, seat, &a);
+        int want = legal[asobi_rng_below(&b, (uint32_t)n)];
+        if (id != want || memcmp(&a, &b, sizeof a) != 0)
+            fail_msg("random_action gave %d (draws %s), legal()+rng_below gives %d", id,
+                     memcmp(&a, &b, sizeof a) ? "differ" : "agree", want);
+    }
+    uint32_t to_move = asobi_state_to_move(s);
+    for (int other = -1; other <= asobi_state_players(s); other++)
+        if (other < 0 || other >= asobi_state_players(s) || !(to_move & (1u << other)))
+            assert_int_equal(asobi_state_random_action(s, other, rng), -1);
+}
+
 void conformance_run(const conformance_spec *spec)
 {
     const asobi_game_def *def = asobi_game_find(spec->game);
@@ -327,6 +347,7 @@ void conformance_run(const conformance_spec *spec)
             int n = asobi_state_legal(s, seat, legal);
             if (n <= 0)
                 fail_msg("seat %d is to move but has no legal action", seat);
+            check_random_action(s, seat, legal, n, &rng);
             bool deep_now = steps % deep == 0;
             if (deep_now) {
                 check_views(s, &rng);

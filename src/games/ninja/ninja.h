@@ -109,6 +109,7 @@ typedef struct ninja_state {
 void ninja_setup(ninja_state *s, int players, int start);
 uint32_t ninja_to_move(const void *st);
 int ninja_legal(const void *st, int seat, int *ids);
+int ninja_random_action(const void *st, int seat, asobi_rng *rng);
 /* The cards a seat may play now in the battle (勝負フェーズ: the led kind, open cards first). */
 uint64_t ninja_playable(const ninja_state *s, int seat);
 void ninja_apply(void *st, int seat, int id);

@@ -63,6 +63,7 @@ const asobi_game_def asobi_game_ninja = {
     .init = ninja_init,
     .to_move = ninja_to_move,
     .legal = ninja_legal,
+    .random_action = ninja_random_action,
     .apply = ninja_apply,
     .action_text = ninja_action_text,
     .parse_action = ninja_parse_action,

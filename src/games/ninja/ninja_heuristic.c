@@ -1,4 +1,5 @@
 /* ninja_heuristic.c — NINJA SCROLL TRICK's rule-of-thumb player (the "heuristic" bot and search playouts). */
+#include "bits.h"
 #include "game_def.h"
 #include "ninja.h"
 
@@ -140,7 +141,7 @@ int ninja_heuristic(const void *st, int seat, asobi_rng *rng)
             /* open the strongest card, then the weakest, then the next strongest:
              * the best tile will ride on a winner, the worst on a loser */
             int c = id - NINJA_ID_OPEN;
-            int opened = __builtin_popcountll(s->open[seat]);
+            int opened = asobi_popcount64(s->open[seat]);
             score[i] = opened == 1 ? -strength(s, c) : strength(s, c);
             break;
         }

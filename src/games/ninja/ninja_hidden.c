@@ -1,6 +1,7 @@
 /* ninja_hidden.c — NINJA SCROLL TRICK's hidden information: resampling it for a seat (determinization). */
 #include <string.h>
 
+#include "bits.h"
 #include "game_def.h"
 #include "ninja.h"
 
@@ -96,12 +97,12 @@ static void determinize_cards(ninja_state *s, int viewer, asobi_rng *rng)
         if (p != viewer) {
             uint64_t closed = s->hand[p] & ~s->open[p];
             unknown |= closed;
-            h[nh] = (holder){__builtin_popcountll(closed), (uint8_t)(~s->void_kinds[p] & 31u)};
+            h[nh] = (holder){asobi_popcount64(closed), (uint8_t)(~s->void_kinds[p] & 31u)};
             who[nh++] = p;
             s->hand[p] &= s->open[p];
         }
     unknown |= s->leftover;
-    h[nh] = (holder){__builtin_popcountll(s->leftover), 31};
+    h[nh] = (holder){asobi_popcount64(s->leftover), 31};
     who[nh++] = -1;
     s->leftover = 0;
     if (ninja_has_shadow(s)) {

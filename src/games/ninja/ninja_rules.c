@@ -1,6 +1,8 @@
 /* ninja_rules.c — NINJA SCROLL TRICK's rules: deals, preparation, tricks, the shadow, rounds and the end (seed 002). */
 #include <string.h>
 
+#include "bits.h"
+#include "rng_inline.h"
 #include "game_def.h"
 #include "ninja.h"
 
@@ -470,6 +472,16 @@ uint64_t ninja_playable(const ninja_state *s, int seat)
     return cards;
 }
 
+/* The ids base + c of the cards c in mask, ascending: one step per card held
+ * rather than one per card of the deck (legal() is most of a playout's time). */
+static int ids_of_cards(uint64_t mask, int base, int *ids)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        ids[n++] = base + __builtin_ctzll(mask);
+    return n;
+}
+
 int ninja_legal(const void *st, int seat, int *ids)
 {
     const ninja_state *s = st;
@@ -480,38 +492,58 @@ int ninja_legal(const void *st, int seat, int *ids)
             ids[n++] = NINJA_ID_TRUMP + k;
         break;
     case NINJA_PHASE_OPEN:
-        for (int c = 0; c < NINJA_CARDS; c++)
-            if ((s->hand[seat] & ~s->open[seat]) & bit(c))
-                ids[n++] = NINJA_ID_OPEN + c;
+        n = ids_of_cards(s->hand[seat] & ~s->open[seat], NINJA_ID_OPEN, ids);
         break;
-    case NINJA_PHASE_SCROLL:
+    case NINJA_PHASE_SCROLL: {
+        uint64_t bare = 0; /* the seat's open cards without a tile */
+        for (uint64_t m = s->open[seat]; m; m &= m - 1)
+            if (s->scroll_on[__builtin_ctzll(m)] == 0)
+                bare |= m & -m;
         for (int t = 0; t < NINJA_SCROLL_TYPES; t++) {
             bool holds = false;
             for (int i = 0; i < s->held_n[seat]; i++)
                 holds |= s->held[seat][i] == ninja_table.scroll_values[t];
-            if (!holds)
-                continue;
-            for (int c = 0; c < NINJA_CARDS; c++)
-                if ((s->open[seat] & bit(c)) && s->scroll_on[c] == 0)
-                    ids[n++] = NINJA_ID_SCROLL + t * NINJA_CARDS + c;
+            if (holds)
+                n += ids_of_cards(bare, NINJA_ID_SCROLL + t * NINJA_CARDS, ids + n);
         }
         break;
-    case NINJA_PHASE_FLIP:
-        for (int c = 0; c < NINJA_CARDS; c++)
-            if ((s->open[seat] & bit(c)) && s->scroll_on[c] != 0 && !s->scroll_up[c])
-                ids[n++] = NINJA_ID_FLIP + c;
-        break;
-    case NINJA_PHASE_BATTLE: {
-        uint64_t cards = ninja_playable(s, seat);
-        for (int c = 0; c < NINJA_CARDS; c++)
-            if (cards & bit(c))
-                ids[n++] = NINJA_ID_PLAY + c;
-        break;
     }
+    case NINJA_PHASE_FLIP:
+        for (uint64_t m = s->open[seat]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (s->scroll_on[c] != 0 && !s->scroll_up[c])
+                ids[n++] = NINJA_ID_FLIP + c;
+        }
+        break;
+    case NINJA_PHASE_BATTLE:
+        n = ids_of_cards(ninja_playable(s, seat), NINJA_ID_PLAY, ids);
+        break;
     default:
         break;
     }
     return n;
+}
+
+/* The k-th of legal()'s ids without the list where the phase's actions are
+ * the cards of one mask (the tricks, most of a round); the list otherwise. */
+int ninja_random_action(const void *st, int seat, asobi_rng *rng)
+{
+    const ninja_state *s = st;
+    uint64_t cards;
+    int base;
+    if (s->phase == NINJA_PHASE_BATTLE) {
+        cards = ninja_playable(s, seat);
+        base = NINJA_ID_PLAY;
+    } else if (s->phase == NINJA_PHASE_OPEN) {
+        cards = s->hand[seat] & ~s->open[seat];
+        base = NINJA_ID_OPEN;
+    } else {
+        int ids[NINJA_MAX_ACTIONS];
+        int n = ninja_legal(st, seat, ids);
+        return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+    }
+    int n = asobi_popcount64(cards);
+    return n > 0 ? base + asobi_nth_bit(cards, (int)asobi_rng_below_inline(rng, (uint32_t)n)) : -1;
 }
 
 void ninja_apply(void *st, int seat, int id)
@@ -528,7 +560,7 @@ void ninja_apply(void *st, int seat, int id)
         /* 3) 手札を開く: one card each in turn, until everyone has 3 open. */
         s->open[seat] |= bit(id - NINJA_ID_OPEN);
         s->turn = (uint8_t)next_seat(s, seat);
-        if (__builtin_popcountll(s->open[s->turn]) == NINJA_OPEN) {
+        if (asobi_popcount64(s->open[s->turn]) == NINJA_OPEN) {
             s->phase = NINJA_PHASE_SCROLL;
             s->turn = s->start;
         }

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "bits.h"
 #include "game_def.h"
 #include "octal.h"
 
@@ -96,7 +97,7 @@ static void octal_determinize(void *st, int viewer, asobi_rng *rng)
     for (int i = 0; i < s->players; i++) {
         if (i == viewer)
             continue;
-        int size = __builtin_popcountll(s->discarded[i]);
+        int size = asobi_popcount64(s->discarded[i]);
         s->discarded[i] = 0;
         while (size-- > 0)
             s->discarded[i] |= 1ull << pool[next++];

@@ -1,6 +1,7 @@
 /* octal_heuristic.c — THE OCTAL's rule-of-thumb player: shed cards, keep the ALLs, leave hard questions. */
 #include <string.h>
 
+#include "bits.h"
 #include "game_def.h"
 #include "octal.h"
 
@@ -25,7 +26,7 @@ static int openness(const octal_state *s)
     for (int q = 0; q < s->questions; q++) {
         int condition, reference;
         octal_question(s, q, &condition, &reference);
-        n += reference ? __builtin_popcount(octal_table.allows[condition][reference]) : 8;
+        n += reference ? asobi_popcount32(octal_table.allows[condition][reference]) : 8;
     }
     return n;
 }
@@ -38,7 +39,7 @@ static int score_move(const octal_state *s, int seat, int id)
     /* The bots always declare Octo! with the placing (issue 3; issue 11: on
      * time, never counting on the late declaration): never leave it out. */
     if (!a.octo && a.event != OCTAL_EV_PASS && a.event != OCTAL_EV_DISCARD) {
-        int placed = a.event == OCTAL_EV_OVERRIDE ? __builtin_popcount(a.mask) : 1;
+        int placed = a.event == OCTAL_EV_OVERRIDE ? asobi_popcount32(a.mask) : 1;
         if (before - placed == 1)
             return -100000;
     }

@@ -1,12 +1,13 @@
 /* octal_rules.c — THE OCTAL's rules: set-up, questions, what is legal, and what each action does (seed 004). */
 #include <string.h>
 
+#include "bits.h"
 #include "game_def.h"
 #include "octal.h"
 
 /* The passages quoted below are from seed 004 (§ = its headings). */
 
-int octal_hand_size(const octal_state *s, int seat) { return __builtin_popcountll(s->hand[seat]); }
+int octal_hand_size(const octal_state *s, int seat) { return asobi_popcount64(s->hand[seat]); }
 
 static int order_key(int card) { return (octal_is_all(card) ? 9 : octal_number(card)) * 64 + card; }
 
@@ -250,7 +251,7 @@ static bool check_override(const octal_state *s, int seat, const octal_action *a
                false;
     if (n != OCTAL_HAND_LIMIT) /* §⑨ "手札が5枚になった場合に限り" */
         return WHY("an override needs exactly 5 cards in hand; you hold %d (seed §⑨)", n), false;
-    int k = __builtin_popcount(a->mask);
+    int k = asobi_popcount32(a->mask);
     if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX)
         return WHY("an override places 2 to 4 cards, not %d", k), false;
     uint8_t placed[OCTAL_OVERRIDE_MAX];
@@ -352,6 +353,28 @@ static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
     {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}, {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0}, {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}},
 };
 
+/* An override's cards are placed going down (§⑨): ALL counts as 9. */
+static int down_key(int card) { return octal_is_all(card) ? 9 : octal_number(card); }
+
+/* The Lehmer codes (bit perm) of the orders that place chosen, k cards
+ * ascending by (number, index) with the ALLs last, going down: equal numbers
+ * in any order, two ALLs in order. */
+static uint32_t downward_perms(int k, const int *chosen)
+{
+    uint32_t perms = 0;
+    for (int perm = 0; perm < factorial[k]; perm++) {
+        const uint8_t *seq = lehmer[k][perm];
+        bool ok = true;
+        for (int i = 1; i < k && ok; i++) {
+            int hi = down_key(chosen[seq[i - 1]]), lo = down_key(chosen[seq[i]]);
+            ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
+        }
+        if (ok)
+            perms |= 1u << perm;
+    }
+    return perms;
+}
+
 /* The overrides of a hand of 5, generated directly (legal() runs often: the
  * notation checks call it for every action). This must agree with
  * check_override; test_octal_random compares the two on random states. */
@@ -365,8 +388,9 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
         for (int i = 0; i < n; i++)
             if (octal_satisfies(s, q, hand[i]))
                 sat[q] |= 1u << i;
+    uint32_t downward[OCTAL_OVERRIDE_MAX + 1][27], known[OCTAL_OVERRIDE_MAX + 1] = {0};
     for (int mask = 0; mask < 32; mask++) {
-        int k = __builtin_popcount((unsigned)mask);
+        int k = asobi_popcount32((unsigned)mask);
         if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
             continue;
         if (two_alls && (mask >> 4 & 1))
@@ -375,18 +399,20 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
         for (int i = 0; i < n; i++)
             if (mask >> i & 1)
                 chosen[c++] = hand[i];
-        for (int perm = 0; perm < factorial[k]; perm++) {
-            /* chosen is ascending (number, index), ALLs last: placing goes
-             * down, equal numbers in any order, two ALLs in order */
-            const uint8_t *seq = lehmer[k][perm];
-            bool ok = true;
-            for (int i = 1; i < k && ok; i++) {
-                int hi = octal_is_all(chosen[seq[i - 1]]) ? 9 : octal_number(chosen[seq[i - 1]]);
-                int lo = octal_is_all(chosen[seq[i]]) ? 9 : octal_number(chosen[seq[i]]);
-                ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
-            }
-            if (!ok)
-                continue;
+        /* Which orders place the chosen cards going down depends only on how
+         * neighbours in chosen compare: memoized per call, for the masks that
+         * share it (the perm loop below was a fifth of a random playout). */
+        int pattern = 0;
+        for (int i = 1; i < k; i++)
+            pattern = pattern * 3 + (down_key(chosen[i]) != down_key(chosen[i - 1]) ? 0
+                                     : octal_is_all(chosen[i])                      ? 2
+                                                                                    : 1);
+        if (!(known[k] >> pattern & 1u)) {
+            downward[k][pattern] = downward_perms(k, chosen);
+            known[k] |= 1u << pattern;
+        }
+        for (uint32_t perms = downward[k][pattern]; perms; perms &= perms - 1) {
+            int perm = __builtin_ctz(perms);
             for (int q = 0; q < s->questions; q++) {
                 if ((sat[q] & (unsigned)mask) != (unsigned)mask)
                     continue;
@@ -429,10 +455,11 @@ int octal_legal(const void *st, int seat, int *ids)
         allowed[q] = open >= 0 && q != open ? 0 : reference ? octal_table.allows[condition][reference] : 0x1FEu;
         may_point_below[q] = octal_may_point_below(s, q);
     }
-    for (int kind = 0; kind < OCTAL_KINDS; kind++) {
+    /* the kinds held, ascending: the number cards, then "an ALL" */
+    uint64_t kinds = (hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)has_all << OCTAL_ALL);
+    for (; kinds; kinds &= kinds - 1) {
+        int kind = __builtin_ctzll(kinds);
         bool all = kind == OCTAL_ALL;
-        if (!(all ? has_all : (hand >> kind & 1u)))
-            continue;
         if (all && (left == 0 || open >= 0))
             continue; /* never the last card, never on an ALL */
         for (int q = 0; q < s->questions; q++) {
@@ -475,7 +502,7 @@ static int discard_total(const octal_state *s)
 {
     int n = 0;
     for (int i = 0; i < s->players; i++)
-        n += __builtin_popcountll(s->discarded[i]);
+        n += asobi_popcount64(s->discarded[i]);
     return n;
 }
 

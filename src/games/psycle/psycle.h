@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
@@ -70,6 +71,19 @@ int psycle_zero_gain(const int8_t *cards, int players, int supply_after_payments
 void psycle_setup_cycle(psycle_state *s);
 void psycle_resolve_round(psycle_state *s);
 uint32_t psycle_to_move(const void *st);
+
+/* The seats still to choose this round (to_move), inline for apply(). */
+static inline uint32_t psycle_seats_to_choose(const psycle_state *s)
+{
+    if (s->over)
+        return 0;
+    /* the sign bits of the four pending bytes, gathered into bits 0-3 */
+    uint32_t w;
+    memcpy(&w, s->pending, sizeof w);
+    uint64_t signs = (w >> 7) & 0x01010101u;
+    uint32_t m = (uint32_t)((signs * 0x204081u) >> 21) & 0xFu;
+    return m & ((1u << s->players) - 1);
+}
 
 /* The rule-of-thumb player (psycle_heuristic.c), the game's heuristic hook. */
 int psycle_heuristic(const void *st, int seat, asobi_rng *rng);

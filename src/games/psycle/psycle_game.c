@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game_def.h"
+#include "rng_inline.h"
 #include "psycle.h"
 
 /* Action ids: id N is "play N", the card N (0..5). */
@@ -40,11 +41,19 @@ static int psycle_legal(const void *st, int seat, int *ids)
     return n;
 }
 
+/* legal()'s list is the cards 0..min(gems, 5): its k-th entry is k. */
+static int psycle_random_action(const void *st, int seat, asobi_rng *rng)
+{
+    const psycle_state *s = st;
+    int top = s->gems[seat] < PSYCLE_CARDS - 1 ? s->gems[seat] : PSYCLE_CARDS - 1;
+    return (int)asobi_rng_below_inline(rng, (uint32_t)top + 1);
+}
+
 static void psycle_apply(void *st, int seat, int id)
 {
     psycle_state *s = st;
     s->pending[seat] = (int8_t)id;
-    if (psycle_to_move(s) == 0)
+    if (psycle_seats_to_choose(s) == 0)
         psycle_resolve_round(s);
 }
 
@@ -187,6 +196,7 @@ const asobi_game_def asobi_game_psycle = {
     .init = psycle_init,
     .to_move = psycle_to_move,
     .legal = psycle_legal,
+    .random_action = psycle_random_action,
     .apply = psycle_apply,
     .action_text = psycle_action_text,
     .parse_action = psycle_parse_action,

@@ -9,22 +9,40 @@ bool psycle_beats(int card, int other)
     return (psycle_table.beats[card] >> other) & 1u;
 }
 
+/* The cards played, counted: one nibble per card value (at most 4 of one). */
+static uint32_t card_counts(const int8_t *cards, int players)
+{
+    uint32_t counts = 0;
+    for (int j = 0; j < players; j++)
+        counts += 1u << (4 * cards[j]);
+    return counts;
+}
+
 /* §8: "負かしたプレイヤーの人数分だけ自分が出したカードに書かれた★の数の得点",
  * plus the bonus tile's points when the card equals the target. We read the
  * bonus as earned only by a card that beat somebody ("勝利した場合"), and
- * once, however many it beat (docs/rules/psycle.md, ruling 3). */
-int psycle_round_points(int card, const int8_t *cards, int players, int self, int target, int bonus,
-                        int *beaten)
+ * once, however many it beat (docs/rules/psycle.md, ruling 3).
+ * others: the cards of the other players, counted (card_counts). The nibbles
+ * of the cards it beats are added by one multiplication: a round resolution
+ * was a quarter of a PSYCLE playout with a loop per pair of players. */
+static int points_against(int card, uint32_t others, int target, int bonus, int *beaten)
 {
-    int n = 0;
-    for (int j = 0; j < players; j++)
-        if (j != self && psycle_beats(card, cards[j]))
-            n++;
+    uint32_t nibbles = 0;
+    for (unsigned m = psycle_table.beats[card]; m; m &= m - 1)
+        nibbles |= 0xFu << (4 * __builtin_ctz(m));
+    int n = (int)(((others & nibbles) * 0x111111u) >> 20 & 0xFu);
     if (beaten)
         *beaten = n;
     if (n == 0)
         return 0;
     return psycle_table.stars[card] * n + (card == target ? bonus : 0);
+}
+
+int psycle_round_points(int card, const int8_t *cards, int players, int self, int target, int bonus,
+                        int *beaten)
+{
+    uint32_t others = card_counts(cards, players) - (1u << (4 * cards[self]));
+    return points_against(card, others, target, bonus, beaten);
 }
 
 /* §4/§7.1: a 0-player takes from the supply as many gems as the highest card
@@ -135,14 +153,14 @@ void psycle_resolve_round(psycle_state *s)
             zeros++;
     }
     int gain = psycle_zero_gain(s->played, s->players, s->supply, zeros);
+    uint32_t counts = card_counts(s->played, s->players);
     for (int i = 0; i < s->players; i++) {
         if (s->played[i] == 0) {
             s->gems[i] = (uint8_t)(s->gems[i] + gain);
             s->supply = (uint8_t)(s->supply - gain);
             s->last_gems[i] = (int8_t)gain;
         }
-        s->last_points[i] =
-            (int16_t)psycle_round_points(s->played[i], s->played, s->players, i, target, bonus, NULL);
+        s->last_points[i] = (int16_t)points_against(s->played[i], counts - (1u << (4 * s->played[i])), target, bonus, NULL);
         s->points[i] = (int16_t)(s->points[i] + s->last_points[i]);
     }
     s->last_target = (uint8_t)target;
@@ -151,14 +169,4 @@ void psycle_resolve_round(psycle_state *s)
         end_cycle(s);
 }
 
-uint32_t psycle_to_move(const void *st)
-{
-    const psycle_state *s = st;
-    if (s->over)
-        return 0;
-    uint32_t m = 0;
-    for (int i = 0; i < s->players; i++)
-        if (s->pending[i] < 0)
-            m |= 1u << i;
-    return m;
-}
+uint32_t psycle_to_move(const void *st) { return psycle_seats_to_choose(st); }
