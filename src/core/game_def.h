@@ -126,6 +126,13 @@ struct asobi_game_def {
      * core reseeds the state's own generator afterwards. */
     void (*determinize)(void *st, int viewer, asobi_rng *rng);
 
+    /* Simultaneous games: true when one seat's choice in a simultaneous
+     * step never changes what another seat to move may choose (PSYCLE: a
+     * seat's cards depend on its own gems only). Search then applies a joint
+     * action without checking each pick again; test_conformance checks the
+     * claim on every simultaneous step it meets. */
+    bool choices_independent;
+
     /* Optional (simultaneous games only): withdraw the committed choices that
      * viewer cannot see, so those seats are to move again. */
     void (*retract_unseen)(void *st, int viewer);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conformance.h"
+#include "game_def.h"
 
 asobi_state *new_state(const char *game, int players, const char *options_json, uint64_t seed)
 {
@@ -321,6 +322,28 @@ static void check_random_action(const asobi_state *s, int seat, const int *legal
             assert_int_equal(asobi_state_random_action(s, other, rng), -1);
 }
 
+/* A game that declares choices_independent: in a simultaneous step, after
+ * seat's choice the other seats to move may choose exactly what they could. */
+static void check_choices_independent(const asobi_state *s, const asobi_game_def *def, int seat,
+                                      const int *legal, int n, asobi_rng *rng)
+{
+    uint32_t to_move = asobi_state_to_move(s);
+    if (!def->choices_independent || !(to_move & (to_move - 1)))
+        return;
+    int max = asobi_game_max_actions(def);
+    int *before = malloc(2 * (size_t)max * sizeof *before), *after = before + max;
+    asobi_state *next = asobi_state_clone(s);
+    asobi_state_apply_unchecked(next, seat, legal[asobi_rng_below(rng, (uint32_t)n)]);
+    for (uint32_t m = to_move & ~(1u << seat); m; m &= m - 1) {
+        int other = __builtin_ctz(m);
+        int nb = asobi_state_legal(s, other, before), na = asobi_state_legal(next, other, after);
+        if (nb != na || memcmp(before, after, (size_t)nb * sizeof *before) != 0)
+            fail_msg("choices_independent: seat %d's choice changed what seat %d may choose", seat, other);
+    }
+    asobi_state_free(next);
+    free(before);
+}
+
 void conformance_run(const conformance_spec *spec)
 {
     const asobi_game_def *def = asobi_game_find(spec->game);
@@ -348,6 +371,7 @@ void conformance_run(const conformance_spec *spec)
             if (n <= 0)
                 fail_msg("seat %d is to move but has no legal action", seat);
             check_random_action(s, seat, legal, n, &rng);
+            check_choices_independent(s, def, seat, legal, n, &rng);
             bool deep_now = steps % deep == 0;
             if (deep_now) {
                 check_views(s, &rng);

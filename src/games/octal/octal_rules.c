@@ -14,15 +14,14 @@ static int order_key(int card) { return (octal_is_all(card) ? 9 : octal_number(c
 int octal_hand_order(uint64_t hand, uint8_t *out)
 {
     int n = 0;
-    for (int c = 0; c < OCTAL_CARDS; c++)
-        if (hand >> c & 1u) {
-            int i = n++;
-            while (i > 0 && order_key(out[i - 1]) > order_key(c)) {
-                out[i] = out[i - 1];
-                i--;
-            }
-            out[i] = (uint8_t)c;
+    for (; hand; hand &= hand - 1) {
+        int c = __builtin_ctzll(hand), i = n++;
+        while (i > 0 && order_key(out[i - 1]) > order_key(c)) {
+            out[i] = out[i - 1];
+            i--;
         }
+        out[i] = (uint8_t)c;
+    }
     return n;
 }
 
@@ -384,10 +383,15 @@ static int legal_overrides(const octal_state *s, int seat, int *ids)
     int n = octal_hand_order(s->hand[seat], hand), count = 0;
     bool two_alls = n == 5 && octal_is_all(hand[3]) && octal_is_all(hand[4]);
     unsigned sat[OCTAL_MAX_QUESTIONS] = {0, 0};
-    for (int q = 0; q < s->questions; q++)
+    for (int q = 0; q < s->questions; q++) {
+        /* octal_satisfies, with the question read once */
+        int condition, reference;
+        octal_question(s, q, &condition, &reference);
+        unsigned numbers = reference ? octal_table.allows[condition][reference] : 0x1FEu;
         for (int i = 0; i < n; i++)
-            if (octal_satisfies(s, q, hand[i]))
+            if (octal_is_all(hand[i]) || (numbers >> octal_number(hand[i]) & 1u))
                 sat[q] |= 1u << i;
+    }
     uint32_t downward[OCTAL_OVERRIDE_MAX + 1][27], known[OCTAL_OVERRIDE_MAX + 1] = {0};
     for (int mask = 0; mask < 32; mask++) {
         int k = asobi_popcount32((unsigned)mask);

@@ -206,5 +206,6 @@ const asobi_game_def asobi_game_psycle = {
     .render = psycle_render,
     .determinize = psycle_determinize,
     .retract_unseen = psycle_retract_unseen,
+    .choices_independent = true,
     .heuristic = psycle_heuristic,
 };
