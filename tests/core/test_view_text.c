@@ -431,6 +431,62 @@ static void test_view_text_refuses_what_the_view_refuses(void **unused)
     }
 }
 
+/* jansson's allocations through a counter that refuses them after a while. */
+static long allocations_left = -1; /* -1: no limit */
+static void *limited_malloc(size_t size)
+{
+    if (allocations_left == 0)
+        return NULL;
+    if (allocations_left > 0)
+        allocations_left--;
+    return malloc(size);
+}
+
+/* The tree backend meets every allocation failure jansson can have, at
+ * every point of a view: asobi_state_view returns NULL (or, once enough is
+ * allowed, the whole view), never a part, never a crash or a leak (the
+ * sanitizer build checks leaks). */
+static void test_view_tree_survives_allocation_failures(void **unused)
+{
+    (void)unused;
+    static const char *const games[] = {"psycle", "ninja", "octal", "timemasters"};
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        const asobi_game_def *def = asobi_game_find(games[g]);
+        int p = asobi_game_max_players(def);
+        asobi_state *s = asobi_state_new(def, p, NULL, 11, NULL);
+        assert_non_null(s);
+        asobi_rng rng;
+        asobi_rng_seed(&rng, 3);
+        int ids[asobi_game_max_actions(def)];
+        for (int step = 0; step < 40 && !asobi_state_terminal(s); step++) {
+            int seat = __builtin_ctz(asobi_state_to_move(s));
+            int n = asobi_state_legal(s, seat, ids);
+            asobi_state_apply_unchecked(s, seat, ids[asobi_rng_below(&rng, (uint32_t)n)]);
+        }
+        char *want = asobi_state_view_text(s, ASOBI_ALL_SEEING, NULL);
+        assert_non_null(want);
+        bool whole = false;
+        for (long limit = 0; !whole; limit++) {
+            json_set_alloc_funcs(limited_malloc, free);
+            allocations_left = limit;
+            json_t *v = asobi_state_view(s, ASOBI_ALL_SEEING);
+            allocations_left = -1;
+            char *text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+            json_set_alloc_funcs(malloc, free);
+            if (v) {
+                assert_non_null(text);
+                assert_string_equal(text, want);
+                whole = true;
+            }
+            free(text);
+            json_decref(v);
+            assert_true(limit < 100000);
+        }
+        free(want);
+        asobi_state_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_values_and_nesting_print_as_json_dumps_does),
         cmocka_unit_test(test_misuse_fails_in_both_backends),
         cmocka_unit_test(test_view_text_refuses_what_the_view_refuses),
+        cmocka_unit_test(test_view_tree_survives_allocation_failures),
         cmocka_unit_test(test_every_view_as_text_is_the_tree_and_today),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
