@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "asobi/game.h"
+#include "view_writer.h"
 
 /* How a game joins the library
  * ----------------------------
@@ -113,9 +114,14 @@ struct asobi_game_def {
      * players before calling. */
     void (*result)(const void *st, asobi_result *out);
 
-    /* Add the game's fields to view (core already put "game", "seat",
-     * "to_move", "terminal"). seat is ASOBI_ALL_SEEING or a seat number. */
-    void (*view)(const void *st, int seat, json_t *view);
+    /* Write the game's fields of seat's view with the vw_ calls of
+     * view_writer.h, in their order, each key once (core already wrote
+     * "game", "seat", "spectator" for a spectator, "to_move", "terminal";
+     * w is inside that root object). seat is ASOBI_ALL_SEEING,
+     * ASOBI_SPECTATOR or a seat number: show a seat's private fields only to
+     * that seat and to ASOBI_ALL_SEEING. The same calls make both the text
+     * (asobi_state_view_text) and the jansson tree (asobi_state_view). */
+    void (*view)(const void *st, int seat, asobi_vw *w);
 
     /* Write a text rendering of seat's view for the terminal. */
     void (*render)(const void *st, int seat, FILE *out);

@@ -290,23 +290,51 @@ json_t *asobi_json_seats(uint32_t mask)
     return a;
 }
 
-json_t *asobi_state_view(const asobi_state *state, int seat)
+static bool viewer_ok(const asobi_state *state, int seat)
 {
-    if (seat != ASOBI_ALL_SEEING && seat != ASOBI_SPECTATOR && (seat < 0 || seat >= state->players))
-        return NULL;
+    return seat == ASOBI_ALL_SEEING || seat == ASOBI_SPECTATOR || (seat >= 0 && seat < state->players);
+}
+
+/* The fields every view starts with, then the game's own: one writer call
+ * sequence for the text and for the tree. */
+static void write_view(const asobi_state *state, int seat, asobi_vw *w)
+{
     uint32_t to_move = asobi_state_to_move(state);
-    json_t *v = json_object();
-    json_object_set_new(v, "game", json_string(state->def->name));
-    json_object_set_new(v, "seat", seat < 0 ? json_null() : json_integer(seat));
+    vw_str(w, "game", state->def->name);
+    if (seat < 0)
+        vw_null(w, "seat");
+    else
+        vw_int(w, "seat", seat);
     /* A game's view shows a seat's private fields only to that seat or to
      * ASOBI_ALL_SEEING; the spectator is neither, so it sees the public
      * fields alone without any game knowing about spectators. */
     if (seat == ASOBI_SPECTATOR)
-        json_object_set_new(v, "spectator", json_true());
-    json_object_set_new(v, "to_move", asobi_json_seats(to_move));
-    json_object_set_new(v, "terminal", json_boolean(to_move == 0));
-    state->def->view(state->data, seat, v);
-    return v;
+        vw_bool(w, "spectator", true);
+    vw_seats(w, "to_move", to_move);
+    vw_bool(w, "terminal", to_move == 0);
+    state->def->view(state->data, seat, w);
+}
+
+json_t *asobi_state_view(const asobi_state *state, int seat)
+{
+    if (!viewer_ok(state, seat))
+        return NULL;
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
+        return NULL;
+    write_view(state, seat, &w);
+    return asobi_vw_finish_tree(&w);
+}
+
+char *asobi_state_view_text(const asobi_state *state, int seat, size_t *len)
+{
+    if (!viewer_ok(state, seat))
+        return NULL;
+    asobi_vw w;
+    if (!asobi_vw_start_text(&w, 2048))
+        return NULL;
+    write_view(state, seat, &w);
+    return asobi_vw_finish_text(&w, len);
 }
 
 char *asobi_state_render(const asobi_state *state, int seat)

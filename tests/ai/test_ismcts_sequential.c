@@ -60,10 +60,10 @@ static void nim_result(const void *st, asobi_result *out)
         out->score[i] = s->winner == i;
     asobi_rank_by_score(out);
 }
-static void nim_view(const void *st, int seat, json_t *view)
+static void nim_view(const void *st, int seat, asobi_vw *w)
 {
     (void)seat;
-    json_object_set_new(view, "pile", json_integer(((const nim_state *)st)->pile));
+    vw_int(w, "pile", ((const nim_state *)st)->pile);
 }
 static void nim_render(const void *st, int seat, FILE *out)
 {

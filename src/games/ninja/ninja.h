@@ -8,6 +8,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "view_writer.h"
 
 #define NINJA_MIN_PLAYERS 2
 #define NINJA_MAX_PLAYERS 5
@@ -143,7 +144,7 @@ int ninja_public_text(const void *st, int seat, int id, int viewer, char *buf, s
 void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 
 /* Views (ninja_view.c). */
-void ninja_view(const void *st, int seat, json_t *view);
+void ninja_view(const void *st, int seat, asobi_vw *w);
 void ninja_render(const void *st, int seat, FILE *out);
 
 /* Hidden information and the rule-of-thumb player (ninja_hidden.c, ninja_heuristic.c). */

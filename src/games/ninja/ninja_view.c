@@ -1,5 +1,6 @@
 /* ninja_view.c — what each NINJA SCROLL TRICK seat may see, as JSON for programs and as text for the terminal. */
 #include <stdio.h>
+#include <string.h>
 
 #include "game_def.h"
 #include "ninja.h"
@@ -10,135 +11,150 @@ static const char *phase_names[] = {"trump", "open", "scroll", "flip", "battle",
  * who laid it knows it — "巻物タイルは周りのプレイヤーから内容が見えないように裏向きで
  * 置きましょう"): its value when face up or laid by that seat, "hidden" when
  * face down and someone else's, null when the card carries none. */
-static json_t *scroll_json(const ninja_state *s, int card, int owner, int seat)
+static void scroll_value(asobi_vw *w, const char *key, const ninja_state *s, int card, int owner, int seat)
 {
     int v = s->scroll_on[card];
     if (!v)
-        return json_null();
-    if (s->scroll_up[card] || seat == ASOBI_ALL_SEEING || seat == owner)
-        return json_integer(v);
-    return json_string("hidden");
+        vw_null(w, key);
+    else if (s->scroll_up[card] || seat == ASOBI_ALL_SEEING || seat == owner)
+        vw_int(w, key, v);
+    else
+        vw_str(w, key, "hidden");
 }
 
-static json_t *card_json(int card)
+/* A card's text ("fire-3", as ninja_card_text writes it), put together
+ * without snprintf: views are built for every seat at every step. */
+static void card_value(asobi_vw *w, const char *key, int card)
 {
     char t[16];
-    ninja_card_text(card, t, sizeof t);
-    return json_string(t);
+    const char *kind = ninja_table.kind_names[ninja_kind(card)];
+    size_t n = strlen(kind);
+    int value = ninja_value(card);
+    if (n + 3 <= sizeof t && value >= 0 && value < 10) {
+        memcpy(t, kind, n);
+        t[n] = '-';
+        t[n + 1] = (char)('0' + value);
+        t[n + 2] = '\0';
+    } else {
+        ninja_card_text(card, t, sizeof t);
+    }
+    vw_str(w, key, t);
 }
 
-static json_t *cards_json(uint64_t mask)
+static void cards_array(asobi_vw *w, const char *key, uint64_t mask)
 {
-    json_t *a = json_array();
+    vw_array_begin(w, key);
     for (int c = 0; c < NINJA_CARDS; c++)
         if (mask & (1ull << c))
-            json_array_append_new(a, card_json(c));
-    return a;
+            card_value(w, NULL, c);
+    vw_array_end(w);
 }
 
-static json_t *open_entry(const ninja_state *s, int card, int owner, int seat)
+static void open_entry(asobi_vw *w, const ninja_state *s, int card, int owner, int seat)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "card", card_json(card));
-    json_object_set_new(o, "scroll", scroll_json(s, card, owner, seat));
-    json_object_set_new(o, "face_up", json_boolean(s->scroll_on[card] && s->scroll_up[card]));
-    return o;
+    vw_object_begin(w, NULL);
+    card_value(w, "card", card);
+    scroll_value(w, "scroll", s, card, owner, seat);
+    vw_bool(w, "face_up", s->scroll_on[card] && s->scroll_up[card]);
+    vw_object_end(w);
 }
 
-static json_t *won_json(const ninja_state *s, int pos)
+static void won_array(asobi_vw *w, const ninja_state *s, int pos)
 {
-    json_t *a = json_array();
+    vw_array_begin(w, "won");
     for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
         for (int i = 0; i < s->won[pos][t]; i++)
-            json_array_append_new(a, json_integer(ninja_table.scroll_values[t]));
-    return a;
+            vw_int(w, NULL, ninja_table.scroll_values[t]);
+    vw_array_end(w);
 }
 
-static json_t *kinds_json(uint8_t mask)
+static void kinds_array(asobi_vw *w, const char *key, uint8_t mask)
 {
-    json_t *a = json_array();
+    vw_array_begin(w, key);
     for (int k = 0; k < NINJA_KINDS; k++)
         if (mask & (1u << k))
-            json_array_append_new(a, json_string(ninja_table.kind_names[k]));
-    return a;
+            vw_str(w, NULL, ninja_table.kind_names[k]);
+    vw_array_end(w);
 }
 
-static json_t *seat_entry(const ninja_state *s, int p, int seat)
+/* The tiles in pos's hand: shown when shown is true, else null. */
+static void held_array(asobi_vw *w, const ninja_state *s, int pos, bool shown)
+{
+    if (!shown) {
+        vw_null(w, "scrolls");
+        return;
+    }
+    vw_array_begin(w, "scrolls");
+    for (int i = 0; i < s->held_n[pos]; i++)
+        vw_int(w, NULL, s->held[pos][i]);
+    vw_array_end(w);
+}
+
+static void seat_entry(asobi_vw *w, const ninja_state *s, int p, int seat)
 {
     bool mine = seat == ASOBI_ALL_SEEING || seat == p;
     uint64_t closed = s->hand[p] & ~s->open[p];
-    json_t *e = json_object();
-    json_object_set_new(e, "seat", json_integer(p));
-    json_object_set_new(e, "shadow", json_false());
-    json_object_set_new(e, "hand", mine ? cards_json(closed) : json_null());
-    json_object_set_new(e, "hand_size", json_integer(__builtin_popcountll(closed)));
-    json_t *open = json_array();
+    vw_object_begin(w, NULL);
+    vw_int(w, "seat", p);
+    vw_bool(w, "shadow", false);
+    if (mine)
+        cards_array(w, "hand", closed);
+    else
+        vw_null(w, "hand");
+    vw_int(w, "hand_size", __builtin_popcountll(closed));
+    vw_array_begin(w, "open");
     for (int c = 0; c < NINJA_CARDS; c++)
         if (s->open[p] & (1ull << c))
-            json_array_append_new(open, open_entry(s, c, p, seat));
-    json_object_set_new(e, "open", open);
-    if (mine) {
-        json_t *held = json_array();
-        for (int i = 0; i < s->held_n[p]; i++)
-            json_array_append_new(held, json_integer(s->held[p][i]));
-        json_object_set_new(e, "scrolls", held);
-    } else {
-        json_object_set_new(e, "scrolls", json_null());
-    }
-    json_object_set_new(e, "scrolls_held", json_integer(s->held_n[p]));
-    json_object_set_new(e, "won", won_json(s, p));
-    json_object_set_new(e, "points", json_integer(ninja_points(s, p)));
-    json_object_set_new(e, "flips_left", json_integer(s->flips_left[p]));
-    json_object_set_new(e, "void", kinds_json(s->void_kinds[p]));
-    return e;
+            open_entry(w, s, c, p, seat);
+    vw_array_end(w);
+    held_array(w, s, p, mine);
+    vw_int(w, "scrolls_held", s->held_n[p]);
+    won_array(w, s, p);
+    vw_int(w, "points", ninja_points(s, p));
+    vw_int(w, "flips_left", s->flips_left[p]);
+    kinds_array(w, "void", s->void_kinds[p]);
+    vw_object_end(w);
 }
 
 /* The shadow: its open cards left to right, its face-down row only as a
  * count ("hand_size"), and, for the all-seeing view, the row itself. */
-static json_t *shadow_entry(const ninja_state *s, int seat)
+static void shadow_entry(asobi_vw *w, const ninja_state *s, int seat)
 {
-    json_t *e = json_object();
-    json_object_set_new(e, "seat", json_integer(NINJA_SHADOW));
-    json_object_set_new(e, "shadow", json_true());
+    vw_object_begin(w, NULL);
+    vw_int(w, "seat", NINJA_SHADOW);
+    vw_bool(w, "shadow", true);
     int hidden = NINJA_ROW - s->row_opened;
     if (seat == ASOBI_ALL_SEEING) {
-        json_t *row = json_array();
+        vw_array_begin(w, "hand");
         for (int i = s->row_opened; i < NINJA_ROW; i++)
-            json_array_append_new(row, card_json(s->row[i]));
-        json_object_set_new(e, "hand", row);
+            card_value(w, NULL, s->row[i]);
+        vw_array_end(w);
     } else {
-        json_object_set_new(e, "hand", json_null());
+        vw_null(w, "hand");
     }
-    json_object_set_new(e, "hand_size", json_integer(hidden));
-    json_t *open = json_array();
+    vw_int(w, "hand_size", hidden);
+    vw_array_begin(w, "open");
     int cards[NINJA_OPEN];
     int n = ninja_shadow_open(s, cards);
     for (int i = 0; i < n; i++)
-        json_array_append_new(open, open_entry(s, cards[i], NINJA_SHADOW, seat));
-    json_object_set_new(e, "open", open);
-    if (seat == ASOBI_ALL_SEEING) {
-        json_t *held = json_array();
-        for (int i = 0; i < s->held_n[NINJA_SHADOW]; i++)
-            json_array_append_new(held, json_integer(s->held[NINJA_SHADOW][i]));
-        json_object_set_new(e, "scrolls", held);
-    } else {
-        json_object_set_new(e, "scrolls", json_null());
-    }
-    json_object_set_new(e, "scrolls_held", json_integer(s->held_n[NINJA_SHADOW]));
-    json_object_set_new(e, "won", won_json(s, NINJA_SHADOW));
-    json_object_set_new(e, "points", json_integer(ninja_points(s, NINJA_SHADOW)));
-    return e;
+        open_entry(w, s, cards[i], NINJA_SHADOW, seat);
+    vw_array_end(w);
+    held_array(w, s, NINJA_SHADOW, seat == ASOBI_ALL_SEEING);
+    vw_int(w, "scrolls_held", s->held_n[NINJA_SHADOW]);
+    won_array(w, s, NINJA_SHADOW);
+    vw_int(w, "points", ninja_points(s, NINJA_SHADOW));
+    vw_object_end(w);
 }
 
-static json_t *played_entry(const ninja_state *s, int pos, int card, json_t *scroll)
+/* A card played to a trick: opens its object and writes all but the
+ * "scroll" that closes it, which the caller writes before vw_object_end. */
+static void played_entry_begin(asobi_vw *w, const ninja_state *s, int pos, int card)
 {
-    json_t *e = json_object();
-    json_object_set_new(e, "seat", json_integer(pos));
+    vw_object_begin(w, NULL);
+    vw_int(w, "seat", pos);
     if (ninja_has_shadow(s) && pos == NINJA_SHADOW)
-        json_object_set_new(e, "shadow", json_true());
-    json_object_set_new(e, "card", card_json(card));
-    json_object_set_new(e, "scroll", scroll);
-    return e;
+        vw_bool(w, "shadow", true);
+    card_value(w, "card", card);
 }
 
 /* Public: the round, phase, trump, start player, the trick, the last trick,
@@ -146,54 +162,70 @@ static json_t *played_entry(const ninja_state *s, int pos, int card, json_t *scr
  * leftovers, everyone's open cards and face-up tiles, won tiles and points,
  * the kinds a seat has shown it lacks. Private to a seat: its closed cards,
  * its tiles in hand and the values of the tiles it laid face down. */
-void ninja_view(const void *st, int seat, json_t *view)
+void ninja_view(const void *st, int seat, asobi_vw *w)
 {
     const ninja_state *s = st;
     bool all = seat == ASOBI_ALL_SEEING;
-    json_object_set_new(view, "round", json_integer(s->round));
-    json_object_set_new(view, "phase", json_string(phase_names[s->phase]));
-    json_object_set_new(view, "trump",
-                        s->trump < 0 ? json_null() : json_string(ninja_table.kind_names[s->trump]));
-    json_object_set_new(view, "start_player", json_integer(s->start));
+    vw_int(w, "round", s->round);
+    vw_str(w, "phase", phase_names[s->phase]);
+    if (s->trump < 0)
+        vw_null(w, "trump");
+    else
+        vw_str(w, "trump", ninja_table.kind_names[s->trump]);
+    vw_int(w, "start_player", s->start);
     bool battle = s->phase == NINJA_PHASE_BATTLE;
-    json_object_set_new(view, "leader", battle ? json_integer(s->leader) : json_null());
-    json_object_set_new(view, "tricks_played", json_integer(s->tricks_done));
-    json_t *trick = json_array();
-    for (int i = 0; i < s->trick_n; i++)
-        json_array_append_new(trick, played_entry(s, s->trick_pos[i], s->trick_card[i],
-                                                  scroll_json(s, s->trick_card[i], s->trick_pos[i], seat)));
-    json_object_set_new(view, "trick", trick);
+    if (battle)
+        vw_int(w, "leader", s->leader);
+    else
+        vw_null(w, "leader");
+    vw_int(w, "tricks_played", s->tricks_done);
+    vw_array_begin(w, "trick");
+    for (int i = 0; i < s->trick_n; i++) {
+        played_entry_begin(w, s, s->trick_pos[i], s->trick_card[i]);
+        scroll_value(w, "scroll", s, s->trick_card[i], s->trick_pos[i], seat);
+        vw_object_end(w);
+    }
+    vw_array_end(w);
     if (s->last_n) {
-        json_t *cards = json_array();
-        for (int i = 0; i < s->last_n; i++)
-            json_array_append_new(cards, played_entry(s, s->last_pos[i], s->last_card[i],
-                                                      s->last_scroll[i] ? json_integer(s->last_scroll[i])
-                                                                        : json_null()));
-        json_object_set_new(view, "last_trick",
-                            json_pack("{s:o, s:i}", "cards", cards, "winner", s->last_winner));
+        vw_object_begin(w, "last_trick");
+        vw_array_begin(w, "cards");
+        for (int i = 0; i < s->last_n; i++) {
+            played_entry_begin(w, s, s->last_pos[i], s->last_card[i]);
+            if (s->last_scroll[i])
+                vw_int(w, "scroll", s->last_scroll[i]);
+            else
+                vw_null(w, "scroll");
+            vw_object_end(w);
+        }
+        vw_array_end(w);
+        vw_int(w, "winner", s->last_winner);
+        vw_object_end(w);
     } else {
-        json_object_set_new(view, "last_trick", json_null());
+        vw_null(w, "last_trick");
     }
-    json_object_set_new(view, "discard", cards_json(s->discard));
-    json_object_set_new(view, "leftover_size", json_integer(__builtin_popcountll(s->leftover)));
+    cards_array(w, "discard", s->discard);
+    vw_int(w, "leftover_size", __builtin_popcountll(s->leftover));
     if (all)
-        json_object_set_new(view, "leftover", cards_json(s->leftover));
-    json_object_set_new(view, "pile_size", json_integer(s->pile_n));
+        cards_array(w, "leftover", s->leftover);
+    vw_int(w, "pile_size", s->pile_n);
     if (all) {
-        json_t *pile = json_array();
+        vw_array_begin(w, "pile");
         for (int i = s->pile_n - 1; i >= 0; i--)
-            json_array_append_new(pile, json_integer(s->pile[i]));
-        json_object_set_new(view, "pile", pile);
+            vw_int(w, NULL, s->pile[i]);
+        vw_array_end(w);
     }
-    json_t *players = json_array();
+    vw_array_begin(w, "players");
     for (int p = 0; p < s->players; p++)
-        json_array_append_new(players, seat_entry(s, p, seat));
+        seat_entry(w, s, p, seat);
     if (ninja_has_shadow(s))
-        json_array_append_new(players, shadow_entry(s, seat));
-    json_object_set_new(view, "players", players);
+        shadow_entry(w, s, seat);
+    vw_array_end(w);
     bool over = s->phase == NINJA_PHASE_OVER;
-    json_object_set_new(view, "winners", over ? asobi_json_seats(s->winners) : json_null());
-    json_object_set_new(view, "shadow_won", json_boolean(s->shadow_won));
+    if (over)
+        vw_seats(w, "winners", s->winners);
+    else
+        vw_null(w, "winners");
+    vw_bool(w, "shadow_won", s->shadow_won);
 }
 
 /* ---- text ---------------------------------------------------------------- */

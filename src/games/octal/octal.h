@@ -8,6 +8,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "view_writer.h"
 
 #define OCTAL_MIN_PLAYERS 3
 #define OCTAL_MAX_PLAYERS 6       /* single mode; twin mode is for 3 to 5 (seed §モードの選択) */
@@ -213,7 +214,7 @@ int octal_parse_action(const void *st, int seat, const char *text, int *id, asob
 void octal_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 
 /* ---- views (octal_view.c) ------------------------------------------------- */
-void octal_view(const void *st, int seat, json_t *view);
+void octal_view(const void *st, int seat, asobi_vw *w);
 void octal_render(const void *st, int seat, FILE *out);
 
 /* ---- the rule-of-thumb player (octal_heuristic.c) ------------------------- */

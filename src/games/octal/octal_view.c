@@ -5,21 +5,22 @@
 #include "game_def.h"
 #include "octal.h"
 
-static json_t *card_json(int card)
+static void card_value(asobi_vw *w, const char *key, int card)
 {
     char text[16];
     octal_card_text(card, text, sizeof text);
-    return json_string(text);
+    vw_str(w, key, text);
 }
 
-static json_t *cards_json(uint64_t set)
+/* A set of cards in the order a hand shows them. */
+static void cards_array(asobi_vw *w, const char *key, uint64_t set)
 {
     uint8_t order[OCTAL_CARDS];
     int n = octal_hand_order(set, order);
-    json_t *a = json_array();
+    vw_array_begin(w, key);
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, card_json(order[i]));
-    return a;
+        card_value(w, NULL, order[i]);
+    vw_array_end(w);
 }
 
 static int discard_size(const octal_state *s)
@@ -48,91 +49,113 @@ static const char *event_name(int event)
  * counters. Private: a hand, and the cards its owner discarded, shown only to
  * that seat (and to the all-seeing view). What a pass drew and what a
  * discard threw away are never public. */
-void octal_view(const void *st, int seat, json_t *view)
+void octal_view(const void *st, int seat, asobi_vw *w)
 {
     const octal_state *s = st;
     bool all = seat == ASOBI_ALL_SEEING;
-    json_object_set_new(view, "mode", json_string(s->questions == 2 ? "twin" : "single"));
-    json_object_set_new(view, "phase", json_string(s->phase == OCTAL_PHASE_DISCARD ? "discard" : "play"));
-    json_t *questions = json_array();
+    vw_str(w, "mode", s->questions == 2 ? "twin" : "single");
+    vw_str(w, "phase", s->phase == OCTAL_PHASE_DISCARD ? "discard" : "play");
+    vw_array_begin(w, "questions");
     for (int q = 0; q < s->questions; q++) {
         const octal_stack *stk = &s->stack[q];
-        json_t *cards = json_array();
-        for (int i = 0; i < stk->size; i++)
-            json_array_append_new(cards, card_json(stk->e[i].card));
         int condition, reference;
         octal_question(s, q, &condition, &reference);
-        json_t *qv = json_object();
-        json_object_set_new(qv, "cards", cards);
-        json_object_set_new(qv, "condition", json_string(octal_condition_letter[condition]));
-        json_object_set_new(qv, "reference", reference ? json_integer(reference) : json_null());
-        json_object_set_new(qv, "condition_card", json_integer(stk->e[stk->size - 1].cond_from));
-        json_object_set_new(qv, "all_on_top", json_boolean(octal_is_all(stk->e[stk->size - 1].card)));
-        json_object_set_new(qv, "below_allowed", json_boolean(octal_may_point_below(s, q)));
-        json_array_append_new(questions, qv);
+        vw_object_begin(w, NULL);
+        vw_array_begin(w, "cards");
+        for (int i = 0; i < stk->size; i++)
+            card_value(w, NULL, stk->e[i].card);
+        vw_array_end(w);
+        vw_str(w, "condition", octal_condition_letter[condition]);
+        if (reference)
+            vw_int(w, "reference", reference);
+        else
+            vw_null(w, "reference");
+        vw_int(w, "condition_card", stk->e[stk->size - 1].cond_from);
+        vw_bool(w, "all_on_top", octal_is_all(stk->e[stk->size - 1].card));
+        vw_bool(w, "below_allowed", octal_may_point_below(s, q));
+        vw_object_end(w);
     }
-    json_object_set_new(view, "questions", questions);
-    json_object_set_new(view, "deck_size", json_integer(s->deck_size));
-    json_object_set_new(view, "discard_size", json_integer(discard_size(s)));
-    json_object_set_new(view, "passes_in_a_row", json_integer(s->passes_in_a_row));
-    json_object_set_new(view, "last_placer", s->last_placer >= 0 ? json_integer(s->last_placer) : json_null());
-    json_object_set_new(view, "lay_allowed", json_boolean(!s->over && octal_lay_allowed(s, s->seat)));
-    json_object_set_new(view, "lay_passes_needed", json_integer(octal_lay_passes_needed(s)));
-    json_object_set_new(view, "undeclared_octo",
-                        !s->over && s->octo_late >= 0 ? json_integer(s->octo_late) : json_null());
-    json_object_set_new(view, "turns", json_integer(s->turns));
-    json_object_set_new(view, "max_turns", json_integer(s->max_turns));
-    json_object_set_new(view, "ranks", json_integer(s->ranks_wanted));
+    vw_array_end(w);
+    vw_int(w, "deck_size", s->deck_size);
+    vw_int(w, "discard_size", discard_size(s));
+    vw_int(w, "passes_in_a_row", s->passes_in_a_row);
+    if (s->last_placer >= 0)
+        vw_int(w, "last_placer", s->last_placer);
+    else
+        vw_null(w, "last_placer");
+    vw_bool(w, "lay_allowed", !s->over && octal_lay_allowed(s, s->seat));
+    vw_int(w, "lay_passes_needed", octal_lay_passes_needed(s));
+    if (!s->over && s->octo_late >= 0)
+        vw_int(w, "undeclared_octo", s->octo_late);
+    else
+        vw_null(w, "undeclared_octo");
+    vw_int(w, "turns", s->turns);
+    vw_int(w, "max_turns", s->max_turns);
+    vw_int(w, "ranks", s->ranks_wanted);
 
-    json_t *players = json_array();
+    vw_array_begin(w, "players");
     for (int i = 0; i < s->players; i++) {
         bool mine = all || i == seat;
-        json_t *p = json_object();
-        json_object_set_new(p, "seat", json_integer(i));
-        json_object_set_new(p, "hand", mine ? cards_json(s->hand[i]) : json_null());
-        json_object_set_new(p, "hand_size", json_integer(octal_hand_size(s, i)));
-        json_object_set_new(p, "finished_rank",
-                            s->finished_rank[i] ? json_integer(s->finished_rank[i]) : json_null());
-        json_object_set_new(p, "discards", mine ? cards_json(s->discarded[i]) : json_null());
-        json_object_set_new(p, "discard_count", json_integer(__builtin_popcountll(s->discarded[i])));
-        json_array_append_new(players, p);
+        vw_object_begin(w, NULL);
+        vw_int(w, "seat", i);
+        if (mine)
+            cards_array(w, "hand", s->hand[i]);
+        else
+            vw_null(w, "hand");
+        vw_int(w, "hand_size", octal_hand_size(s, i));
+        if (s->finished_rank[i])
+            vw_int(w, "finished_rank", s->finished_rank[i]);
+        else
+            vw_null(w, "finished_rank");
+        if (mine)
+            cards_array(w, "discards", s->discarded[i]);
+        else
+            vw_null(w, "discards");
+        vw_int(w, "discard_count", __builtin_popcountll(s->discarded[i]));
+        vw_object_end(w);
     }
-    json_object_set_new(view, "players", players);
+    vw_array_end(w);
 
     if (s->last.seat >= 0) {
-        json_t *cards = json_array();
-        for (int i = 0; i < s->last.ncards; i++)
-            json_array_append_new(cards, card_json(s->last.cards[i]));
-        json_t *l = json_object();
-        json_object_set_new(l, "seat", json_integer(s->last.seat));
-        json_object_set_new(l, "action", json_string(event_name(s->last.event)));
+        vw_object_begin(w, "last");
+        vw_int(w, "seat", s->last.seat);
+        vw_str(w, "action", event_name(s->last.event));
         bool placed = s->last.event == OCTAL_EV_PLAY || s->last.event == OCTAL_EV_LAY ||
                       s->last.event == OCTAL_EV_OVERRIDE;
-        json_object_set_new(l, "question", placed ? json_integer(s->last.question + 1) : json_null());
-        json_object_set_new(l, "cards", cards);
-        json_object_set_new(l, "point_below", json_boolean(s->last.below));
-        json_object_set_new(l, "octo", json_boolean(s->last.octo));
-        json_object_set_new(l, "penalty", json_integer(s->last.penalty));
-        json_object_set_new(l, "penalty_seat", s->last.penalty ? json_integer(s->last.penalty_seat) : json_null());
-        json_object_set_new(l, "drew", json_boolean(s->last.drew));
-        json_object_set_new(l, "refilled", json_integer(s->last.refilled));
-        json_object_set_new(l, "refilled_discards", json_integer(s->last.refilled_discards));
-        json_object_set_new(view, "last", l);
+        if (placed)
+            vw_int(w, "question", s->last.question + 1);
+        else
+            vw_null(w, "question");
+        vw_array_begin(w, "cards");
+        for (int i = 0; i < s->last.ncards; i++)
+            card_value(w, NULL, s->last.cards[i]);
+        vw_array_end(w);
+        vw_bool(w, "point_below", s->last.below);
+        vw_bool(w, "octo", s->last.octo);
+        vw_int(w, "penalty", s->last.penalty);
+        if (s->last.penalty)
+            vw_int(w, "penalty_seat", s->last.penalty_seat);
+        else
+            vw_null(w, "penalty_seat");
+        vw_bool(w, "drew", s->last.drew);
+        vw_int(w, "refilled", s->last.refilled);
+        vw_int(w, "refilled_discards", s->last.refilled_discards);
+        vw_object_end(w);
     } else {
-        json_object_set_new(view, "last", json_null());
+        vw_null(w, "last");
     }
-    json_t *winners = json_null();
     if (s->over) {
         asobi_result r;
         memset(&r, 0, sizeof r);
         r.players = s->players;
         r.terminal = true;
         octal_result(s, &r);
-        winners = asobi_json_seats(r.winners);
+        vw_seats(w, "winners", r.winners);
+    } else {
+        vw_null(w, "winners");
     }
-    json_object_set_new(view, "winners", winners);
-    json_object_set_new(view, "capped", json_boolean(s->capped));
-    json_object_set_new(view, "blocked", json_boolean(s->blocked));
+    vw_bool(w, "capped", s->capped);
+    vw_bool(w, "blocked", s->blocked);
 }
 
 static void print_set(FILE *out, uint64_t set)

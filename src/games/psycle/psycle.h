@@ -10,6 +10,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "view_writer.h"
 
 #define PSYCLE_MIN_PLAYERS 2
 #define PSYCLE_MAX_PLAYERS 4
@@ -89,7 +90,7 @@ static inline uint32_t psycle_seats_to_choose(const psycle_state *s)
 int psycle_heuristic(const void *st, int seat, asobi_rng *rng);
 
 /* Views (psycle_view.c). */
-void psycle_view(const void *st, int seat, json_t *view);
+void psycle_view(const void *st, int seat, asobi_vw *w);
 void psycle_render(const void *st, int seat, FILE *out);
 
 #endif

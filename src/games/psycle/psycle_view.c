@@ -4,13 +4,21 @@
 #include "game_def.h"
 #include "psycle.h"
 
-static json_t *card_or_null(int card)
+/* A card as the views show it: its number as a string ("5"), null for none. */
+static void card_or_null(asobi_vw *w, const char *key, int card)
 {
     char text[12]; /* any int, so that GCC sees no truncation */
-    if (card < 0)
-        return json_null();
-    snprintf(text, sizeof text, "%d", card);
-    return json_string(text);
+    if (card < 0) {
+        vw_null(w, key);
+        return;
+    }
+    if (card < 10) { /* every card: no snprintf, views are built for every seat at every step */
+        text[0] = (char)('0' + card);
+        text[1] = '\0';
+    } else {
+        snprintf(text, sizeof text, "%d", card);
+    }
+    vw_str(w, key, text);
 }
 
 /* Public: gems, points, victory tiles, the cards revealed last round, the
@@ -19,74 +27,94 @@ static json_t *card_or_null(int card)
  * only to that seat (and to the all-seeing view). The face-down tiles are
  * never shown, not even to the all-seeing view's "target" field, which is
  * always the face-up tile of the round being played. */
-void psycle_view(const void *st, int seat, json_t *view)
+void psycle_view(const void *st, int seat, asobi_vw *w)
 {
     const psycle_state *s = st;
     bool all = seat == ASOBI_ALL_SEEING;
-    json_object_set_new(view, "cycle", json_integer(s->cycle));
-    json_object_set_new(view, "round", json_integer(s->over ? PSYCLE_ROUNDS : s->round + 1));
-    json_object_set_new(view, "target", s->over ? json_null() : json_integer(s->targets[s->round]));
-    json_object_set_new(view, "bonus", s->over ? json_null() : json_integer(s->bonuses[s->round]));
-    json_t *revealed = json_array();
+    vw_int(w, "cycle", s->cycle);
+    vw_int(w, "round", s->over ? PSYCLE_ROUNDS : s->round + 1);
+    if (s->over) {
+        vw_null(w, "target");
+        vw_null(w, "bonus");
+    } else {
+        vw_int(w, "target", s->targets[s->round]);
+        vw_int(w, "bonus", s->bonuses[s->round]);
+    }
+    vw_array_begin(w, "revealed");
     int face_up = s->over ? 0 : s->round + 1;
-    for (int r = 0; r < face_up; r++)
-        json_array_append_new(revealed, json_pack("{s:i, s:i}", "target", s->targets[r], "bonus", s->bonuses[r]));
-    json_object_set_new(view, "revealed", revealed);
-    json_object_set_new(view, "supply", json_integer(s->supply));
+    for (int r = 0; r < face_up; r++) {
+        vw_object_begin(w, NULL);
+        vw_int(w, "target", s->targets[r]);
+        vw_int(w, "bonus", s->bonuses[r]);
+        vw_object_end(w);
+    }
+    vw_array_end(w);
+    vw_int(w, "supply", s->supply);
 
-    json_t *players = json_array();
+    vw_array_begin(w, "players");
     for (int i = 0; i < s->players; i++) {
         bool mine = all || i == seat;
         bool chosen = s->pending[i] >= 0;
-        json_t *p = json_object();
-        json_object_set_new(p, "seat", json_integer(i));
-        json_object_set_new(p, "gems", json_integer(s->gems[i]));
-        json_object_set_new(p, "points", json_integer(s->points[i]));
-        json_object_set_new(p, "victory_tiles", json_integer(s->victory[i]));
+        vw_object_begin(w, NULL);
+        vw_int(w, "seat", i);
+        vw_int(w, "gems", s->gems[i]);
+        vw_int(w, "points", s->points[i]);
+        vw_int(w, "victory_tiles", s->victory[i]);
         if (mine) {
-            json_t *hand = json_array();
+            vw_array_begin(w, "hand");
             for (int c = 0; c < PSYCLE_CARDS; c++)
                 if (c != s->pending[i])
-                    json_array_append_new(hand, card_or_null(c));
-            json_object_set_new(p, "hand", hand);
+                    card_or_null(w, NULL, c);
+            vw_array_end(w);
         } else {
-            json_object_set_new(p, "hand", json_null());
+            vw_null(w, "hand");
         }
-        json_object_set_new(p, "hand_size", json_integer(chosen ? PSYCLE_CARDS - 1 : PSYCLE_CARDS));
-        json_object_set_new(p, "chosen", json_boolean(chosen));
+        vw_int(w, "hand_size", chosen ? PSYCLE_CARDS - 1 : PSYCLE_CARDS);
+        vw_bool(w, "chosen", chosen);
         if (mine)
-            json_object_set_new(p, "choice", card_or_null(s->pending[i]));
-        json_object_set_new(p, "played", card_or_null(s->played[i]));
-        json_array_append_new(players, p);
+            card_or_null(w, "choice", s->pending[i]);
+        card_or_null(w, "played", s->played[i]);
+        vw_object_end(w);
     }
-    json_object_set_new(view, "players", players);
+    vw_array_end(w);
 
     if (s->played[0] >= 0) {
-        json_t *cards = json_array(), *pts = json_array(), *gems = json_array();
-        for (int i = 0; i < s->players; i++) {
-            json_array_append_new(cards, card_or_null(s->played[i]));
-            json_array_append_new(pts, json_integer(s->last_points[i]));
-            json_array_append_new(gems, json_integer(s->last_gems[i]));
-        }
-        json_object_set_new(view, "last_round",
-                            json_pack("{s:i, s:i, s:o, s:o, s:o}", "target", s->last_target, "bonus",
-                                      s->last_bonus, "cards", cards, "points", pts, "gems", gems));
+        vw_object_begin(w, "last_round");
+        vw_int(w, "target", s->last_target);
+        vw_int(w, "bonus", s->last_bonus);
+        vw_array_begin(w, "cards");
+        for (int i = 0; i < s->players; i++)
+            card_or_null(w, NULL, s->played[i]);
+        vw_array_end(w);
+        vw_array_begin(w, "points");
+        for (int i = 0; i < s->players; i++)
+            vw_int(w, NULL, s->last_points[i]);
+        vw_array_end(w);
+        vw_array_begin(w, "gems");
+        for (int i = 0; i < s->players; i++)
+            vw_int(w, NULL, s->last_gems[i]);
+        vw_array_end(w);
+        vw_object_end(w);
     } else {
-        json_object_set_new(view, "last_round", json_null());
+        vw_null(w, "last_round");
     }
     if (s->cycles_done > 0) {
-        json_t *scores = json_array();
+        vw_object_begin(w, "last_cycle");
+        vw_array_begin(w, "scores");
         for (int i = 0; i < s->players; i++)
-            json_array_append_new(scores, json_integer(s->last_cycle_score[i]));
-        json_object_set_new(view, "last_cycle",
-                            json_pack("{s:o, s:o, s:b}", "scores", scores, "winners",
-                                      asobi_json_seats(s->last_cycle_winners), "replayed",
-                                      s->last_cycle_replayed));
+            vw_int(w, NULL, s->last_cycle_score[i]);
+        vw_array_end(w);
+        vw_seats(w, "winners", s->last_cycle_winners);
+        vw_bool(w, "replayed", s->last_cycle_replayed);
+        vw_object_end(w);
     } else {
-        json_object_set_new(view, "last_cycle", json_null());
+        vw_null(w, "last_cycle");
     }
-    json_object_set_new(view, "winners", s->over ? asobi_json_seats(s->winners) : json_null());
-    json_object_set_new(view, "capped", json_boolean(s->capped));
+    if (s->over)
+        vw_seats(w, "winners", s->winners);
+    else
+        vw_null(w, "winners");
+    vw_bool(w, "capped", s->capped);
 }
 
 void psycle_render(const void *st, int seat, FILE *out)

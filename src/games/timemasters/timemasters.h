@@ -8,6 +8,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "view_writer.h"
 
 /* Fixed sizes. The whole game, card table included, lives in one flat struct
  * so that a state is copied with memcpy; these bound what a card file may
@@ -202,7 +203,7 @@ int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap);
 void tm_card_text(const tm_table *t, int kind, char *buf, size_t cap);
 
 /* Views (timemasters_view.c). */
-void tm_view(const void *st, int seat, json_t *view);
+void tm_view(const void *st, int seat, asobi_vw *w);
 void tm_render(const void *st, int seat, FILE *out);
 
 /* The heuristic player (timemasters_bot.c). */

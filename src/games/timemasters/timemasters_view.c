@@ -27,22 +27,30 @@ void tm_card_text(const tm_table *t, int kind, char *buf, size_t cap)
         snprintf(buf + n, cap - (size_t)n, ")");
 }
 
-static json_t *names(const tm_state *s, const uint8_t *cards, int n)
+static void names(asobi_vw *w, const char *key, const tm_state *s, const uint8_t *cards, int n)
 {
-    json_t *a = json_array();
+    vw_array_begin(w, key);
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_string(s->table.card[cards[i]].name));
-    return a;
+        vw_str(w, NULL, s->table.card[cards[i]].name);
+    vw_array_end(w);
 }
 
 /* A zone whose order is hidden: its cards in the table's order. */
-static json_t *sorted_names(const tm_state *s, const uint8_t *cards, int n)
+static void sorted_names(asobi_vw *w, const char *key, const tm_state *s, const uint8_t *cards, int n)
 {
-    json_t *a = json_array();
+    vw_array_begin(w, key);
     for (int k = 0; k < s->table.kinds; k++)
         for (int c = tm_kind_count(cards, n, k); c > 0; c--)
-            json_array_append_new(a, json_string(s->table.card[k].name));
-    return a;
+            vw_str(w, NULL, s->table.card[k].name);
+    vw_array_end(w);
+}
+
+static void int_or_null(asobi_vw *w, const char *key, bool present, int value)
+{
+    if (present)
+        vw_int(w, key, value);
+    else
+        vw_null(w, key);
 }
 
 /* Public: spheres' tops and sizes, discards, timers with their spells, the
@@ -50,90 +58,113 @@ static json_t *sorted_names(const tm_state *s, const uint8_t *cards, int n)
  * hand and deck sizes. Private to a seat: its hand, its deck's contents
  * (not their order), its delay cards, its points. Never shown: deck order,
  * the spheres below their tops, the set-aside cards. */
-void tm_view(const void *st, int seat, json_t *view)
+void tm_view(const void *st, int seat, asobi_vw *w)
 {
     const tm_state *s = st;
     bool all = seat == ASOBI_ALL_SEEING;
-    json_object_set_new(view, "phase", json_string(phase_names[s->phase]));
-    json_object_set_new(view, "turn", json_integer(s->turn));
-    json_object_set_new(view, "max_turns", json_integer(s->max_turns));
-    json_object_set_new(view, "active", json_integer(s->seat));
-    json_object_set_new(view, "card_set", json_string(s->table.title));
-    json_t *spheres = json_array();
+    vw_str(w, "phase", phase_names[s->phase]);
+    vw_int(w, "turn", s->turn);
+    vw_int(w, "max_turns", s->max_turns);
+    vw_int(w, "active", s->seat);
+    vw_str(w, "card_set", s->table.title);
+    vw_array_begin(w, "spheres");
     for (int l = 0; l < TM_LEVELS; l++) {
         int n = s->n_sphere[l];
-        json_array_append_new(spheres, json_pack("{s:i, s:o, s:i, s:i}", "level", l + 1, "top",
-                                                 n ? json_string(s->table.card[s->sphere[l][n - 1]].name)
-                                                   : json_null(),
-                                                 "size", n, "set_aside", s->n_aside[l]));
+        vw_object_begin(w, NULL);
+        vw_int(w, "level", l + 1);
+        if (n)
+            vw_str(w, "top", s->table.card[s->sphere[l][n - 1]].name);
+        else
+            vw_null(w, "top");
+        vw_int(w, "size", n);
+        vw_int(w, "set_aside", s->n_aside[l]);
+        vw_object_end(w);
     }
-    json_object_set_new(view, "spheres", spheres);
-    json_object_set_new(view, "spell_zone", names(s, s->zone, s->n_zone));
-    json_object_set_new(view, "access_points", json_integer(s->access));
-    json_t *taken = json_array();
+    vw_array_end(w);
+    names(w, "spell_zone", s, s->zone, s->n_zone);
+    vw_int(w, "access_points", s->access);
+    vw_array_begin(w, "taken");
     for (int l = 0; l < TM_LEVELS; l++)
         if (s->taken & (1u << l))
-            json_array_append_new(taken, json_integer(l + 1));
-    json_object_set_new(view, "taken", taken);
-    json_object_set_new(view, "choice",
-                        s->choice == TM_CH_NONE
-                            ? json_null()
-                            : json_pack("{s:s, s:i, s:o}", "kind", choice_names[s->choice], "left",
-                                        s->choice_left, "timer",
-                                        s->choice == TM_CH_DELAY
-                                            ? json_integer(tm_timer_number(&s->p[s->seat], s->choice_timer))
-                                            : json_null()));
-    json_object_set_new(view, "resolving",
-                        s->prog_kind == TM_NOCARD ? json_null() : json_string(s->table.card[s->prog_kind].name));
+            vw_int(w, NULL, l + 1);
+    vw_array_end(w);
+    if (s->choice == TM_CH_NONE) {
+        vw_null(w, "choice");
+    } else {
+        vw_object_begin(w, "choice");
+        vw_str(w, "kind", choice_names[s->choice]);
+        vw_int(w, "left", s->choice_left);
+        int_or_null(w, "timer", s->choice == TM_CH_DELAY,
+                    s->choice == TM_CH_DELAY ? tm_timer_number(&s->p[s->seat], s->choice_timer) : 0);
+        vw_object_end(w);
+    }
+    if (s->prog_kind == TM_NOCARD)
+        vw_null(w, "resolving");
+    else
+        vw_str(w, "resolving", s->table.card[s->prog_kind].name);
 
-    json_t *players = json_array();
+    vw_array_begin(w, "players");
     for (int i = 0; i < s->players; i++) {
         const tm_player *p = &s->p[i];
         bool mine = all || i == seat;
-        json_t *o = json_object();
-        json_object_set_new(o, "seat", json_integer(i));
-        json_object_set_new(o, "hand", mine ? names(s, p->hand, p->n_hand) : json_null());
-        json_object_set_new(o, "hand_size", json_integer(p->n_hand));
-        json_object_set_new(o, "deck_size", json_integer(p->n_deck));
-        json_object_set_new(o, "deck_cards", mine ? sorted_names(s, p->deck, p->n_deck) : json_null());
-        json_object_set_new(o, "discard", names(s, p->discard, p->n_discard));
-        json_object_set_new(o, "removed", names(s, p->removed, p->n_removed));
-        json_t *gained = json_array(), *unseen = json_array();
+        vw_object_begin(w, NULL);
+        vw_int(w, "seat", i);
+        if (mine)
+            names(w, "hand", s, p->hand, p->n_hand);
+        else
+            vw_null(w, "hand");
+        vw_int(w, "hand_size", p->n_hand);
+        vw_int(w, "deck_size", p->n_deck);
+        if (mine)
+            sorted_names(w, "deck_cards", s, p->deck, p->n_deck);
+        else
+            vw_null(w, "deck_cards");
+        names(w, "discard", s, p->discard, p->n_discard);
+        names(w, "removed", s, p->removed, p->n_removed);
+        vw_array_begin(w, "gained");
         for (int k = 0; k < s->table.kinds; k++)
             for (int c = 0; c < p->took_seen[k]; c++)
-                json_array_append_new(gained, json_string(s->table.card[k].name));
+                vw_str(w, NULL, s->table.card[k].name);
+        vw_array_end(w);
+        vw_array_begin(w, "gained_unseen");
         for (int l = 0; l < TM_LEVELS; l++)
-            json_array_append_new(unseen, json_integer(p->took_unseen[l]));
-        json_object_set_new(o, "gained", gained);
-        json_object_set_new(o, "gained_unseen", unseen);
-        json_t *timers = json_array();
+            vw_int(w, NULL, p->took_unseen[l]);
+        vw_array_end(w);
+        vw_array_begin(w, "timers");
         for (int m = 0; m < p->n_timers; m++) {
             const tm_timer *tm = &p->timers[m];
-            json_t *to = json_pack("{s:i, s:s, s:i, s:o, s:i, s:b}", "number", tm->number, "timer",
-                                   s->table.card[tm->kind].name, "slots", s->table.card[tm->kind].slots,
-                                   "spells", names(s, tm->spells, tm->n_spells), "delay", tm->n_delay,
-                                   "full", tm_timer_full(s, tm));
-            json_object_set_new(to, "delay_cards", mine ? names(s, tm->delay, tm->n_delay) : json_null());
-            json_array_append_new(timers, to);
+            vw_object_begin(w, NULL);
+            vw_int(w, "number", tm->number);
+            vw_str(w, "timer", s->table.card[tm->kind].name);
+            vw_int(w, "slots", s->table.card[tm->kind].slots);
+            names(w, "spells", s, tm->spells, tm->n_spells);
+            vw_int(w, "delay", tm->n_delay);
+            vw_bool(w, "full", tm_timer_full(s, tm));
+            if (mine)
+                names(w, "delay_cards", s, tm->delay, tm->n_delay);
+            else
+                vw_null(w, "delay_cards");
+            vw_object_end(w);
         }
-        json_object_set_new(o, "timers", timers);
-        json_object_set_new(o, "released", names(s, p->released, p->n_released));
-        json_object_set_new(o, "ke_ready", json_integer(p->ke_ready));
-        json_object_set_new(o, "ke_spent", json_integer(p->ke_spent));
-        json_object_set_new(o, "ke_ephemeral", json_integer(p->ke_eph));
-        json_object_set_new(o, "reminders",
-                            json_pack("{s:i, s:o, s:o}", "cost", p->cost_mod, "ke_limit",
-                                      p->ke_limit ? json_integer(p->ke_limit) : json_null(), "ke_limit_next",
-                                      p->slow_next ? json_integer(p->slow_next) : json_null()));
-        json_object_set_new(o, "ke_spent_this_turn", json_integer(p->spent_turn));
-        json_object_set_new(o, "points", mine || s->over ? json_integer(tm_points(s, i)) : json_null());
-        json_array_append_new(players, o);
+        vw_array_end(w);
+        names(w, "released", s, p->released, p->n_released);
+        vw_int(w, "ke_ready", p->ke_ready);
+        vw_int(w, "ke_spent", p->ke_spent);
+        vw_int(w, "ke_ephemeral", p->ke_eph);
+        vw_object_begin(w, "reminders");
+        vw_int(w, "cost", p->cost_mod);
+        int_or_null(w, "ke_limit", p->ke_limit != 0, p->ke_limit);
+        int_or_null(w, "ke_limit_next", p->slow_next != 0, p->slow_next);
+        vw_object_end(w);
+        vw_int(w, "ke_spent_this_turn", p->spent_turn);
+        int_or_null(w, "points", mine || s->over, mine || s->over ? tm_points(s, i) : 0);
+        vw_object_end(w);
     }
-    json_object_set_new(view, "players", players);
-    json_object_set_new(view, "capped", json_boolean(s->capped));
+    vw_array_end(w);
+    vw_bool(w, "capped", s->capped);
     if (s->over) {
         /* the winners by the rules' order: points, then Kè, then level-5 cards */
-        uint32_t w = 0;
+        uint32_t won = 0;
         for (int i = 0; i < s->players; i++) {
             bool best = true;
             for (int j = 0; j < s->players; j++) {
@@ -143,11 +174,11 @@ void tm_view(const void *st, int seat, json_t *view)
                     best = false;
             }
             if (best)
-                w |= 1u << i;
+                won |= 1u << i;
         }
-        json_object_set_new(view, "winners", asobi_json_seats(w));
+        vw_seats(w, "winners", won);
     } else {
-        json_object_set_new(view, "winners", json_null());
+        vw_null(w, "winners");
     }
 }
 
