@@ -11,8 +11,9 @@ typedef struct bench_run {
 } bench_run;
 
 /* Random playouts from fresh games for about `seconds`. With views, every
- * action is preceded by what an engine serving players would do: build the
- * view of each seat to move and serialize it to JSON text. */
+ * action is preceded by what an engine serving players would do: the view of
+ * each seat to move as JSON text (asobi_state_view_text, as the server sends
+ * it). */
 static bench_run bench_playouts(const asobi_game_def *game, int players, const json_t *options,
                                 uint64_t seed, double seconds, bool views)
 {
@@ -33,12 +34,8 @@ static bench_run bench_playouts(const asobi_game_def *game, int players, const j
             while ((to_move = asobi_state_to_move(s)) != 0) {
                 int seat = __builtin_ctz(to_move);
                 if (views)
-                    for (uint32_t m = to_move; m; m &= m - 1) {
-                        json_t *v = asobi_state_view(s, __builtin_ctz(m));
-                        char *text = json_dumps(v, JSON_COMPACT);
-                        free(text);
-                        json_decref(v);
-                    }
+                    for (uint32_t m = to_move; m; m &= m - 1)
+                        free(asobi_state_view_text(s, __builtin_ctz(m), NULL));
                 asobi_state_apply_unchecked(s, seat, asobi_state_random_action(s, seat, &rng));
                 actions++;
             }

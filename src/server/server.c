@@ -377,12 +377,10 @@ static int conn_writable(server *s, conn *c)
     slot *sl = hall_slot_of(&s->hall, c->table);
     if (!c->due || !sl)
         return 0;
-    json_t *u = table_update(sl->t, c->seat, c->log_from, now_ms());
-    char *text = json_dumps(u, JSON_COMPACT);
-    json_decref(u);
+    size_t len = 0;
+    char *text = table_update_text(sl->t, c->seat, c->log_from, now_ms(), &len);
     if (!text)
         return -1;
-    size_t len = strlen(text);
     unsigned char *buf = malloc(LWS_PRE + len);
     if (!buf) {
         free(text);

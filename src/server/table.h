@@ -128,6 +128,11 @@ json_t *table_update(const table *t, int viewer, int log_from, int64_t now_ms);
 /* The same message built from another state of the same game (the tests
  * pass determinizations: what a viewer is sent must not change). */
 json_t *table_update_of(const table *t, const asobi_state *state, int viewer, int log_from, int64_t now_ms);
+/* table_update as the compact JSON text sent to the client, byte for byte
+ * json_dumps(table_update(...), JSON_COMPACT), with the view written as text
+ * straight from the state (asobi_state_view_text). malloc'd; its length in
+ * *len (len may be NULL); NULL when out of memory. */
+char *table_update_text(const table *t, int viewer, int log_from, int64_t now_ms, size_t *len);
 /* GET /api/tables/ID */
 json_t *table_summary(const table *t);
 /* The clock object of updates and summaries, or NULL without a clock. */

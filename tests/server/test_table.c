@@ -185,6 +185,15 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
         if (viewer == ASOBI_ALL_SEEING)
             continue;
         json_t *real = table_update(t, viewer, 0, 0);
+        /* what the server sends: the same bytes, the view written as text */
+        char *dumped = json_dumps(real, JSON_COMPACT);
+        size_t len = 0;
+        char *sent = table_update_text(t, viewer, 0, 0, &len);
+        assert_non_null(sent);
+        assert_string_equal(sent, dumped);
+        assert_int_equal(len, strlen(dumped));
+        free(sent);
+        free(dumped);
         for (int k = 0; k < t->players; k++) {
             if (viewer >= 0 && k != viewer)
                 continue;
