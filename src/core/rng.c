@@ -34,6 +34,15 @@ void asobi_rng_shuffle(asobi_rng *rng, void *base, size_t n, size_t size)
     unsigned char *a = base, tmp[64];
     if (size > sizeof tmp || n < 2)
         return;
+    if (size == 1) { /* the games shuffle bytes (card and tile numbers): no memcpy calls */
+        for (size_t i = n - 1; i > 0; i--) {
+            size_t j = asobi_rng_below_inline(rng, (uint32_t)(i + 1));
+            unsigned char t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+        return;
+    }
     for (size_t i = n - 1; i > 0; i--) {
         size_t j = asobi_rng_below_inline(rng, (uint32_t)(i + 1));
         if (j != i) {

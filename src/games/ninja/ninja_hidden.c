@@ -33,10 +33,18 @@ typedef struct holder {
 } holder;
 
 /* Hall's condition for the rest of the deal: every set S of kinds has no more
- * cards left than the room of the holders accepting some kind of S. */
-static bool deal_completable(const int *left, const holder *h, int nh)
+ * cards left than the room of the holders accepting some kind of S. Called
+ * right after a card of placed_kind went to the holder placed_at, in a deal
+ * that was completable before: a set holding that kind lost one card and one
+ * place (the holder takes it), so it still holds; only a set without the
+ * kind that the holder accepts lost room
+ * without losing cards, and only those are checked (determinization is most
+ * of a NINJA search iteration, and this check most of that). */
+static bool deal_completable(const int *left, const holder *h, int nh, int placed_kind, int placed_at)
 {
     for (int set = 1; set < (1 << NINJA_KINDS); set++) {
+        if ((set & (1 << placed_kind)) || !(set & h[placed_at].accept))
+            continue;
         int need = 0, room = 0;
         for (int k = 0; k < NINJA_KINDS; k++)
             if (set & (1 << k))
@@ -77,7 +85,7 @@ static void deal_unknown_cards(const uint8_t *cards, int n, holder *h, int nh, i
                     r -= h[j].cap;
                 }
             h[j].cap--;
-            if (!restricted || deal_completable(left, h, nh)) {
+            if (!restricted || deal_completable(left, h, nh, k, j)) {
                 out[i] = j;
                 break;
             }
