@@ -567,14 +567,20 @@ int tm_legal(const void *st, int seat, int *ids)
         return pick_ids(s, ids);
     if (s->phase == TM_PH_MAIN)
         return main_legal(s, ids);
-    int lo = TM_ID_ACTIVATE, hi = TM_ID_PICK; /* timer phase, after a pass */
     if (s->phase == TM_PH_ACCESS) {
         ids[n++] = TM_ID_DONE;
-        lo = TM_ID_TAKE, hi = TM_ACTIONS;
+        for (int id = TM_ID_TAKE; id < TM_ACTIONS; id++)
+            if (tm_is_legal(s, id))
+                ids[n++] = id;
+        return n;
     }
-    for (int id = lo; id < hi; id++)
-        if (tm_is_legal(s, id))
-            ids[n++] = id;
+    /* the timer phase, after a pass: activate, delay or drop a timer held
+     * (ascending ids: each block of TM_MAX_TIMERS in turn, only the timers
+     * in play asked; tm_is_legal stays the one statement of the rule) */
+    for (int block = TM_ID_ACTIVATE; block < TM_ID_PICK; block += TM_MAX_TIMERS)
+        for (int tmr = 0; tmr < s->p[s->seat].n_timers; tmr++)
+            if (tm_is_legal(s, block + tmr))
+                ids[n++] = block + tmr;
     return n;
 }
 
