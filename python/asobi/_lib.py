@@ -94,7 +94,7 @@ state_parse_action = _declare("asobi_state_parse_action", c_int, P, c_int, c_cha
                               PErr)
 state_apply = _declare("asobi_state_apply", c_int, P, c_int, c_int, PErr)
 state_result = _declare("asobi_state_result", None, P, POINTER(Result))
-state_view = _declare("asobi_state_view", P, P, c_int)
+state_view_text = _declare("asobi_state_view_text", c_void_p, P, c_int, c_void_p)
 state_render = _declare("asobi_state_render", c_void_p, P, c_int)
 state_determinize = _declare("asobi_state_determinize", None, P, c_int, POINTER(Rng))
 state_retract_unseen = _declare("asobi_state_retract_unseen", None, P, c_int)

@@ -347,7 +347,10 @@ class State:
         view(None) is the all-seeing view (replays, debugging). The seat is
         required so that nothing hidden is shown by accident."""
         self._check_viewer(seat)
-        return _lib.take_json(_lib.state_view(self._h, self._viewer(seat)))
+        text = _lib.take_string(_lib.state_view_text(self._h, self._viewer(seat), None))
+        if text is None:
+            raise MemoryError("asobi: the view could not be written")
+        return json.loads(text)
 
     def render(self, seat):
         """The terminal rendering of seat's view (None: all-seeing)."""
