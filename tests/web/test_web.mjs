@@ -2,7 +2,8 @@
 // Usage: node tests/web/test_web.mjs ASOBI_BINARY OUTPUT_DIR   (CTest: tests/web/CMakeLists.txt)
 // For each game, one browser context per human seat and a spectator play a full game by clicking data-action elements
 // (bots in the other seats); no seat's page ever shows another seat's hidden cards; the language switches; a reload
-// mid-game brings the seat back; a screenshot of each table is saved in OUTPUT_DIR; the table page's weight is measured.
+// mid-game brings the seat back; a screenshot of each table is saved in OUTPUT_DIR; the table page's weight is measured;
+// a waiting table's QR code for a join link is scanned (zbarimg) and reads the link back.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
@@ -215,6 +216,32 @@ async function lobby(browser, base) {
   await page.waitForSelector(`#tables a[href="/t/${table}?join=0"]`, { timeout: 5000 });
   check(sockets.some(u => u.endsWith('/ws/lobby')), `the lobby listens on /ws/lobby (${sockets})`);
   await page.screenshot({ path: path.join(outDir, 'web_lobby.png'), fullPage: true });
+  await ctx.close();
+  await scanJoinCode(browser, base);
+}
+
+/** A table waiting for a player shows each free seat's join link with a QR code: the code, as the page draws
+ * it, scanned by zbarimg (zbar-tools), reads the link back. */
+async function scanJoinCode(browser, base) {
+  const { table } = await post(base, '/api/tables', { game: 'octal', players: 3, bots: [null, null, 'random'] });
+  const { token } = await post(base, `/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
+  const ctx = await browser.newContext({ locale: 'ja-JP', viewport: { width: 360, height: 800 } });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/t/${table}#token=${token}`);
+  await page.waitForSelector('.waiting svg.qr');
+  const link = await page.getAttribute('.waiting li.invite a', 'href');
+  check(link === `${base}/t/${table}?join=1`, `the waiting table shows seat 2's join link (${link})`);
+  check(await page.locator('.waiting svg.qr').count() === 1, 'one QR code per free seat');
+  const file = path.join(outDir, 'web_join_qr.png');
+  await page.locator('.waiting svg.qr').screenshot({ path: file });
+  const scanned = await new Promise(resolve => {
+    const z = spawn('zbarimg', ['-q', '--raw', file], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    z.stdout.on('data', d => { out += d; });
+    z.on('error', e => resolve(`(zbarimg: ${e.message})`));
+    z.on('close', () => resolve(out.trim()));
+  });
+  check(scanned === link, `the QR code scans as the join link (${scanned})`);
   await ctx.close();
 }
 

@@ -38,7 +38,7 @@ const messages = {
     result: 'Result', rank: 'rank', score: 'score', winner: 'winner', rematch: 'Rematch', back: 'Back to the lobby',
     watch_rematch: 'Watch the rematch',
     connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…', bot: 'bot', away: 'away',
-    waiting: 'Waiting for players to join. Share the join links:', copy: 'copy', choose: 'Choose an action',
+    waiting: 'Waiting for players to join. Share the join links (or let phones scan the codes):', qr_of: 'QR code of the join link,', copy: 'copy', choose: 'Choose an action',
     cancel: 'cancel', language: '日本語', error: 'Refused', name_default: 'Player',
     timeout: 'timeout', hand: 'Hand', cards: 'cards',
     // PSYCLE
@@ -103,7 +103,7 @@ const messages = {
     result: '結果', rank: '順位', score: '得点', winner: '勝者', rematch: 'もう一度', back: 'ロビーへ戻る',
     watch_rematch: '再戦を観戦する',
     connecting: '接続中…', connected: '接続済み', reconnecting: '再接続中…', bot: 'ボット', away: '離席',
-    waiting: '参加者を待っています。参加リンクを送ってください:', copy: 'コピー', choose: '行動を選ぶ',
+    waiting: '参加者を待っています。参加リンクを送るか、スマートフォンでコードを読み取ってください:', qr_of: '参加リンクのQRコード:', copy: 'コピー', choose: '行動を選ぶ',
     cancel: 'やめる', language: 'English', error: '拒否されました', name_default: 'プレイヤー',
     timeout: '時間切れ', hand: '手札', cards: '枚',
     'psycle.desc': '全員が同時に0〜5のカードを1枚選ぶ。数字と同じ数のジェムを払う。\n相手に勝って★を得て、ターゲットタイルと同じならボーナス。勝利タイル2枚で勝ち。',

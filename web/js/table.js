@@ -1,6 +1,7 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
 import { t, phrase, languageSwitch } from './i18n.js';
 import { el, api, tokenKey } from './dom.js';
+import { qrSvg } from './qr.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -141,7 +142,9 @@ function waitingSection() {
   if (last.status !== 'open') return '';
   return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, last.seats.filter(s => !s.bot && !s.name).map(s => {
     const link = `${location.origin}/t/${id}?join=${s.seat}`;
-    return el('li', {}, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link));
+    // a QR code per link: friends at the same table scan it with their phones
+    return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
+      qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
   })));
 }
 
