@@ -29,9 +29,11 @@ import websockets  # noqa: E402
 
 
 def cpu_seconds(pid):
+    """The server's CPU time so far: (user, system) seconds."""
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def rss_mb(pid):
@@ -206,7 +208,9 @@ def run(binary, m, seconds, warmup, procs, client):
             # the server's share: act received to its update written (bucket upper bounds)
             "server_latency_p50_ms_at_most": histogram_quantile(hist0, hist1, 0.50) * 1000,
             "server_latency_p99_ms_at_most": histogram_quantile(hist0, hist1, 0.99) * 1000,
-            "server_cpu_ms_per_1000_actions": round((cpu1 - cpu0) * 1000 / max(actions, 1) * 1000, 1),
+            "server_cpu_ms_per_1000_actions": round((sum(cpu1) - sum(cpu0)) * 1000 / max(actions, 1) * 1000, 1),
+            # of which in the kernel (system time: sockets, poll, SQLite's file I/O)
+            "server_cpu_system_ms_per_1000_actions": round((cpu1[1] - cpu0[1]) * 1000 / max(actions, 1) * 1000, 1),
             "bytes_per_action_per_client": round((bytes1 - bytes0) / max(actions, 1) / 2, 1),
             "rss_mb": round(mem.get("VmRSS", 0), 1), "peak_rss_mb": round(mem.get("VmHWM", 0), 1),
         }
