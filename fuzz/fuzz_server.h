@@ -121,7 +121,8 @@ static void fuzz_snapshot_free(fuzz_snapshot *snap)
 }
 
 /* What each viewer of a table is sent (with its last few events) can be
- * built and is one JSON object that names the viewer's seat. */
+ * built and is one JSON object that names the viewer's seat; the text the
+ * server sends (the view written as text) is exactly that object, dumped. */
 static void fuzz_check_updates(const table *t)
 {
     for (int v = -1; v < t->players; v++) {
@@ -130,6 +131,10 @@ static void fuzz_check_updates(const table *t)
         FUZZ_CHECK(json_is_object(u));
         char *text = json_dumps(u, JSON_COMPACT);
         FUZZ_CHECK(text);
+        size_t len = 0;
+        char *sent = table_update_text(t, viewer, t->log_count - 4, 0, &len);
+        FUZZ_CHECK(sent && strcmp(sent, text) == 0 && len == strlen(text));
+        free(sent);
         free(text);
         const json_t *seat = json_object_get(u, "seat");
         FUZZ_CHECK(viewer == ASOBI_SPECTATOR ? json_is_null(seat) : json_integer_value(seat) == viewer);
