@@ -315,6 +315,17 @@ static void write_view(const asobi_state *state, int seat, asobi_vw *w)
     state->def->view(state->data, seat, w);
 }
 
+void vw_view(asobi_vw *w, const char *key, const asobi_state *state, int seat)
+{
+    if (!viewer_ok(state, seat)) {
+        w->failed = true;
+        return;
+    }
+    vw_object_begin(w, key);
+    write_view(state, seat, w);
+    vw_object_end(w);
+}
+
 json_t *asobi_state_view(const asobi_state *state, int seat)
 {
     if (!viewer_ok(state, seat))

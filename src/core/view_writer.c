@@ -401,6 +401,32 @@ void vw_object_end(asobi_vw *w) { end(w, false); }
 void vw_array_begin(asobi_vw *w, const char *key) { begin(w, key, true); }
 void vw_array_end(asobi_vw *w) { end(w, true); }
 
+void vw_json(asobi_vw *w, const char *key, const json_t *value)
+{
+    if (!placed(w, key))
+        return;
+    if (!value) {
+        fail(w);
+        return;
+    }
+    if (w->tree) {
+        tree_put(w, key, json_incref((json_t *)value));
+        return;
+    }
+    char *dumped = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!dumped) {
+        fail(w);
+        return;
+    }
+    size_t n = strlen(dumped);
+    char *p = head(w, key, n);
+    if (p) {
+        memcpy(p, dumped, n);
+        commit(w, p + n);
+    }
+    free(dumped);
+}
+
 /* ---- for core ------------------------------------------------------------------ */
 
 static void start(asobi_vw *w, bool tree)

@@ -63,6 +63,17 @@ void vw_object_begin(asobi_vw *w, const char *key);
 void vw_object_end(asobi_vw *w);
 void vw_array_begin(asobi_vw *w, const char *key);
 void vw_array_end(asobi_vw *w);
+/* Any jansson value, as json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY)
+ * prints it (text) or shared by reference (tree): for the rare members that
+ * are trees already, such as a result's real-valued scores. */
+void vw_json(asobi_vw *w, const char *key, const json_t *value);
+
+/* A state's view as a member: the object asobi_state_view(state, seat) gives,
+ * written into this writer (state.c). For messages that carry a view among
+ * other members, as the server's updates do. Fails the writer for a viewer
+ * that asobi_state_view refuses. */
+struct asobi_state;
+void vw_view(asobi_vw *w, const char *key, const struct asobi_state *state, int seat);
 
 /* For core: a writer with its root object open, of either backend (false
  * when that first allocation fails), and its result with the root closed:

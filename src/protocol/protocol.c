@@ -8,6 +8,7 @@
 
 #include "protocol/protocol.h"
 #include "text.h"
+#include "view_writer.h"
 
 /* Why a layer of its own
  * ----------------------
@@ -187,25 +188,39 @@ static json_t *action_json(const asobi_state *s, int seat, int id)
     return json_pack("{s:i, s:s}", "id", id, "text", text);
 }
 
+void protocol_vw_legal(asobi_vw *w, const char *key, const asobi_state *s, int seat)
+{
+    vw_array_begin(w, key);
+    if (asobi_state_to_move(s) & (1u << seat)) {
+        int max = asobi_game_max_actions(asobi_state_game(s));
+        int *ids = malloc((size_t)max * sizeof *ids);
+        if (!ids) {
+            w->failed = true;
+            return;
+        }
+        int n = asobi_state_legal(s, seat, ids);
+        char text[256];
+        for (int i = 0; i < n; i++) {
+            asobi_state_action_text(s, seat, ids[i], text, sizeof text);
+            vw_object_begin(w, NULL);
+            vw_int(w, "id", ids[i]);
+            vw_str(w, "text", text);
+            vw_object_end(w);
+        }
+        free(ids);
+    }
+    vw_array_end(w);
+}
+
 json_t *protocol_legal_actions(const asobi_state *s, int seat)
 {
-    json_t *list = json_array();
-    if (!(asobi_state_to_move(s) & (1u << seat)))
-        return list;
-    int max = asobi_game_max_actions(asobi_state_game(s));
-    int *ids = malloc((size_t)max * sizeof *ids);
-    if (!ids) {
-        json_decref(list);
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
         return NULL;
-    }
-    int n = asobi_state_legal(s, seat, ids);
-    for (int i = 0; i < n && list; i++) {
-        if (json_array_append_new(list, action_json(s, seat, ids[i])) != 0) {
-            json_decref(list);
-            list = NULL;
-        }
-    }
-    free(ids);
+    protocol_vw_legal(&w, "actions", s, seat);
+    json_t *root = asobi_vw_finish_tree(&w);
+    json_t *list = json_incref(json_object_get(root, "actions"));
+    json_decref(root);
     return list;
 }
 

@@ -61,6 +61,10 @@ json_t *protocol_errorf(int code, const char *fmt, ...)
     ;
 /* [{"id","text"}] of seat's legal actions; empty when seat is not to move. */
 json_t *protocol_legal_actions(const asobi_state *state, int seat);
+/* The same list as a member written into w (view_writer.h), as the server's
+ * updates carry it. */
+struct asobi_vw;
+void protocol_vw_legal(struct asobi_vw *w, const char *key, const asobi_state *state, int seat);
 /* Play action (a text or an integer id) for seat; on refusal err says why
  * and the match is unchanged. */
 int protocol_act(asobi_match *match, int seat, const json_t *action, asobi_error *err);

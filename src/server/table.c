@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/view_writer.h"
 #include "protocol/protocol.h"
 #include "server/table.h"
 
@@ -712,55 +713,128 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
 /* ---------------------------------------------------------------------------
  * What is sent.
  * ------------------------------------------------------------------------- */
+/* Every message about a table is written once, through the writer of the
+ * views (core/view_writer.h): as compact JSON text for what is sent (no tree,
+ * no dump: most of the server's work per action was building and printing
+ * update trees), or as the jansson tree for the callers that read it. */
+
+static void write_clock(asobi_vw *w, const char *key, const table *t, int64_t now)
+{
+    vw_object_begin(w, key);
+    vw_str(w, "kind", t->clock == CLOCK_MOVE ? "move" : "fischer");
+    vw_array_begin(w, "remaining_ms");
+    for (int s = 0; s < t->players; s++) {
+        int64_t ms = remaining_ms(t, s, now);
+        vw_int(w, NULL, ms < 0 ? 0 : ms);
+    }
+    vw_array_end(w);
+    vw_seats(w, "running", t->status == TABLE_PLAYING ? asobi_state_to_move(asobi_match_state(t->match)) : 0);
+    vw_array_begin(w, "timeouts");
+    for (int s = 0; s < t->players; s++)
+        vw_int(w, NULL, t->seat[s].timeouts);
+    vw_array_end(w);
+    vw_object_end(w);
+}
+
+static void write_seats(asobi_vw *w, const char *key, const table *t)
+{
+    vw_array_begin(w, key);
+    for (int s = 0; s < t->players; s++) {
+        const table_seat *ts = &t->seat[s];
+        vw_object_begin(w, NULL);
+        vw_int(w, "seat", s);
+        if (ts->taken)
+            vw_str(w, "name", ts->name);
+        else
+            vw_null(w, "name");
+        if (ts->bot)
+            vw_str(w, "bot", ts->bot);
+        else
+            vw_null(w, "bot");
+        vw_bool(w, "connected", ts->bot || ts->connections > 0);
+        vw_bool(w, "handed", ts->handed);
+        vw_object_end(w);
+    }
+    vw_array_end(w);
+}
+
 json_t *table_clock_json(const table *t, int64_t now)
 {
     if (t->clock == CLOCK_NONE)
         return NULL;
-    json_t *left = json_array(), *timeouts = json_array();
-    for (int s = 0; s < t->players; s++) {
-        int64_t ms = remaining_ms(t, s, now);
-        json_array_append_new(left, json_integer(ms < 0 ? 0 : ms));
-        json_array_append_new(timeouts, json_integer(t->seat[s].timeouts));
-    }
-    json_t *c = json_pack("{s:s, s:o, s:o, s:o}", "kind", t->clock == CLOCK_MOVE ? "move" : "fischer",
-                          "remaining_ms", left, "running",
-                          asobi_json_seats(t->status == TABLE_PLAYING
-                                               ? asobi_state_to_move(asobi_match_state(t->match))
-                                               : 0),
-                          "timeouts", timeouts);
-    return c;
-}
-
-static json_t *seats_json(const table *t)
-{
-    json_t *a = json_array();
-    for (int s = 0; s < t->players; s++) {
-        const table_seat *ts = &t->seat[s];
-        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:b, s:b}", "seat", s, "name",
-                                           ts->taken ? json_string(ts->name) : json_null(), "bot",
-                                           ts->bot ? json_string(ts->bot) : json_null(), "connected",
-                                           ts->bot || ts->connections > 0, "handed", ts->handed));
-    }
-    return a;
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
+        return NULL;
+    write_clock(&w, "clock", t, now);
+    json_t *root = asobi_vw_finish_tree(&w);
+    json_t *clock = json_incref(json_object_get(root, "clock"));
+    json_decref(root);
+    return clock;
 }
 
 json_t *table_summary(const table *t)
 {
-    json_t *r = json_pack("{s:I, s:O, s:i, s:O, s:s, s:o, s:i, s:I}", "table", (json_int_t)t->id, "game",
-                          json_object_get(t->spec, "game"), "players", t->players, "options",
-                          json_object_get(t->spec, "options"), "status", table_status_name(t->status), "seats",
-                          seats_json(t), "actions", asobi_match_length(t->match), "created",
-                          json_integer_value(json_object_get(t->spec, "created")));
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
+        return NULL;
+    vw_int(&w, "table", t->id);
+    vw_json(&w, "game", json_object_get(t->spec, "game"));
+    vw_int(&w, "players", t->players);
+    vw_json(&w, "options", json_object_get(t->spec, "options"));
+    vw_str(&w, "status", table_status_name(t->status));
+    write_seats(&w, "seats", t);
+    vw_int(&w, "actions", asobi_match_length(t->match));
+    vw_int(&w, "created", json_integer_value(json_object_get(t->spec, "created")));
     const json_t *clock = json_object_get(t->spec, "clock");
     if (clock && !json_is_null(clock))
-        json_object_set(r, "clock", (json_t *)clock);
+        vw_json(&w, "clock", clock);
     if (t->rematch)
-        json_object_set_new(r, "rematch", json_integer(t->rematch));
-    return r;
+        vw_int(&w, "rematch", t->rematch);
+    return asobi_vw_finish_tree(&w);
 }
 
-static json_t *update_with_view(const table *t, const asobi_state *s, int viewer, int log_from, int64_t now,
-                                json_t *view);
+/* {"type":"update","table","seat","view","legal","log","status","seats",
+ * "result"?,"rematch"?,"clock"?}: docs/server.md. The view is the viewer's
+ * own (core writes it, hiding what that viewer may not see). */
+static void write_update(asobi_vw *w, const table *t, const asobi_state *s, int viewer, int log_from, int64_t now)
+{
+    int column = viewer == ASOBI_SPECTATOR ? t->players : viewer;
+    vw_str(w, "type", "update");
+    vw_int(w, "table", t->id);
+    if (viewer == ASOBI_SPECTATOR)
+        vw_null(w, "seat");
+    else
+        vw_int(w, "seat", viewer);
+    vw_view(w, "view", s, viewer);
+    if (viewer == ASOBI_SPECTATOR || t->status != TABLE_PLAYING) {
+        vw_array_begin(w, "legal");
+        vw_array_end(w);
+    } else {
+        protocol_vw_legal(w, "legal", s, viewer);
+    }
+    vw_array_begin(w, "log");
+    for (int i = log_from < 0 ? 0 : log_from; i < t->log_count; i++) {
+        const table_event *ev = &t->log[i];
+        vw_object_begin(w, NULL);
+        vw_int(w, "index", i);
+        vw_int(w, "seat", ev->seat);
+        vw_str(w, "text", ev->text && ev->text[column] ? ev->text[column] : "acts");
+        vw_str(w, "by", ev->by);
+        vw_object_end(w);
+    }
+    vw_array_end(w);
+    vw_str(w, "status", table_status_name(t->status));
+    write_seats(w, "seats", t);
+    if (t->status == TABLE_OVER) {
+        json_t *result = protocol_result(s); /* real-valued scores: printed by jansson */
+        vw_json(w, "result", result);
+        json_decref(result);
+    }
+    if (t->rematch)
+        vw_int(w, "rematch", t->rematch);
+    if (t->clock != CLOCK_NONE)
+        write_clock(w, "clock", t, now);
+}
 
 json_t *table_update(const table *t, int viewer, int log_from, int64_t now)
 {
@@ -769,63 +843,18 @@ json_t *table_update(const table *t, int viewer, int log_from, int64_t now)
 
 json_t *table_update_of(const table *t, const asobi_state *s, int viewer, int log_from, int64_t now)
 {
-    return update_with_view(t, s, viewer, log_from, now, asobi_state_view(s, viewer));
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
+        return NULL;
+    write_update(&w, t, s, viewer, log_from, now);
+    return asobi_vw_finish_tree(&w);
 }
 
-/* The update with a null where the view goes, printed, and the view's own
- * text (asobi_state_view_text, written straight from the state, 10x cheaper
- * than a tree) put in its place: the bytes json_dumps(table_update()) gives. */
 char *table_update_text(const table *t, int viewer, int log_from, int64_t now, size_t *len)
 {
-    const asobi_state *s = asobi_match_state(t->match);
-    json_t *u = update_with_view(t, s, viewer, log_from, now, json_null());
-    char *rest = u ? json_dumps(u, JSON_COMPACT) : NULL;
-    json_decref(u);
-    size_t view_len = 0;
-    char *view = rest ? asobi_state_view_text(s, viewer, &view_len) : NULL;
-    /* "type", "table" and "seat" come first: the first "view":null is ours */
-    static const char hole[] = "\"view\":null";
-    char *at = view ? strstr(rest, hole) : NULL;
-    char *text = NULL;
-    if (at) {
-        size_t head = (size_t)(at - rest) + strlen("\"view\":"), tail = strlen(at + strlen(hole));
-        text = malloc(head + view_len + tail + 1);
-        if (text) {
-            memcpy(text, rest, head);
-            memcpy(text + head, view, view_len);
-            memcpy(text + head + view_len, at + strlen(hole), tail + 1);
-            if (len)
-                *len = head + view_len + tail;
-        }
-    }
-    free(view);
-    free(rest);
-    return text;
-}
-
-static json_t *update_with_view(const table *t, const asobi_state *s, int viewer, int log_from, int64_t now,
-                                json_t *view)
-{
-    int column = viewer == ASOBI_SPECTATOR ? t->players : viewer;
-    json_t *log = json_array();
-    for (int i = log_from < 0 ? 0 : log_from; i < t->log_count; i++) {
-        const table_event *ev = &t->log[i];
-        json_array_append_new(log, json_pack("{s:i, s:i, s:s, s:s}", "index", i, "seat", ev->seat, "text",
-                                             ev->text && ev->text[column] ? ev->text[column] : "acts", "by",
-                                             ev->by));
-    }
-    json_t *u = json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:s, s:o}", "type", "update", "table", (json_int_t)t->id,
-                          "seat", viewer == ASOBI_SPECTATOR ? json_null() : json_integer(viewer), "view", view,
-                          "legal",
-                          viewer == ASOBI_SPECTATOR || t->status != TABLE_PLAYING ? json_array()
-                                                                                   : protocol_legal_actions(s, viewer),
-                          "log", log, "status", table_status_name(t->status), "seats", seats_json(t));
-    if (t->status == TABLE_OVER)
-        json_object_set_new(u, "result", protocol_result(s));
-    if (t->rematch)
-        json_object_set_new(u, "rematch", json_integer(t->rematch));
-    json_t *clock = table_clock_json(t, now);
-    if (clock)
-        json_object_set_new(u, "clock", clock);
-    return u;
+    asobi_vw w;
+    if (!asobi_vw_start_text(&w, 4096))
+        return NULL;
+    write_update(&w, t, asobi_match_state(t->match), viewer, log_from, now);
+    return asobi_vw_finish_text(&w, len);
 }

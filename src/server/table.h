@@ -129,9 +129,10 @@ json_t *table_update(const table *t, int viewer, int log_from, int64_t now_ms);
  * pass determinizations: what a viewer is sent must not change). */
 json_t *table_update_of(const table *t, const asobi_state *state, int viewer, int log_from, int64_t now_ms);
 /* table_update as the compact JSON text sent to the client, byte for byte
- * json_dumps(table_update(...), JSON_COMPACT), with the view written as text
- * straight from the state (asobi_state_view_text). malloc'd; its length in
- * *len (len may be NULL); NULL when out of memory. */
+ * json_dumps(table_update(...), JSON_COMPACT), written straight from the
+ * table and the state (one writer call sequence gives both: table.c), with
+ * no tree built. malloc'd; its length in *len (len may be NULL); NULL when
+ * out of memory. */
 char *table_update_text(const table *t, int viewer, int log_from, int64_t now_ms, size_t *len);
 /* GET /api/tables/ID */
 json_t *table_summary(const table *t);

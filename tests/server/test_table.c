@@ -15,6 +15,8 @@
 #include "server/table.h"
 #include "temp_db.h"
 
+#define UPDATE_BYTES_HASH 0xa8a9c6284139f8c4ull
+
 /* A store in a fresh temporary file (restore tests reopen it). */
 static char db_path[64];
 
@@ -532,6 +534,107 @@ static void test_psycle_choice_stays_hidden_in_updates(void **unused)
     }
 }
 
+/* The bytes of the updates are a contract (docs/server.md): clients parse
+ * them. FNV-1a over every update text sent to every seat and the spectator,
+ * from the first event and from the last, at every step of scripted tables
+ * of every game (clocks, bots, handed seats, names that need escaping, the
+ * result and the rematch included), against the hash of the same texts as
+ * the server wrote them at d3f0d51 (the update built as a jansson tree and
+ * dumped). A change of the update's bytes must change this constant on
+ * purpose, with docs/server.md. */
+static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t hash_updates(const table *t, uint64_t h, int64_t now)
+{
+    for (int viewer = ASOBI_SPECTATOR; viewer < t->players; viewer++) {
+        if (viewer == ASOBI_ALL_SEEING)
+            continue;
+        int froms[2] = {0, t->log_count > 0 ? t->log_count - 1 : 0};
+        for (int f = 0; f < 2; f++) {
+            size_t len = 0;
+            char *text = table_update_text(t, viewer, froms[f], now, &len);
+            assert_non_null(text);
+            assert_int_equal(len, strlen(text));
+            h = fnv1a(h, text, len + 1);
+            free(text);
+        }
+    }
+    return h;
+}
+
+static void test_update_bytes_are_those_of_the_protocol(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    const char *create_json[] = {
+        "{\"game\":\"psycle\",\"players\":2,\"seed\":5,\"clock\":{\"kind\":\"fischer\",\"base\":60,\"increment\":3}}",
+        "{\"game\":\"psycle\",\"players\":4,\"seed\":6,\"bots\":[null,\"heuristic\",null,\"random\"]}",
+        "{\"game\":\"ninja\",\"players\":2,\"seed\":7,\"clock\":{\"kind\":\"move\",\"seconds\":20}}",
+        "{\"game\":\"ninja\",\"players\":5,\"seed\":8,\"bots\":[null,\"random\",null,\"random\",null]}",
+        "{\"game\":\"octal\",\"players\":3,\"seed\":9,\"clock\":{\"kind\":\"move\",\"seconds\":5},"
+        "\"bots\":[null,\"random\",null]}",
+        "{\"game\":\"octal\",\"players\":6,\"seed\":10,\"options\":{}}",
+        "{\"game\":\"timemasters\",\"players\":2,\"seed\":11,\"bots\":[null,\"random\"]}",
+    };
+    const char *names[] = {"Aki", "\"quoted\" \\ back", "\xe6\x97\xa5\xe6\x9c\xac", "a/b <c> &d", "P5", "P6"};
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 2026);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t g = 0; g < sizeof create_json / sizeof *create_json; g++) {
+        srv_error e;
+        table *t = create(st, create_json[g], &e);
+        assert_non_null(t);
+        int64_t now = 1000;
+        h = hash_updates(t, h, now); /* open, nobody seated */
+        char tok[TOKEN_CHARS + 1];
+        for (int s = 0; s < t->players; s++) {
+            if (t->seat[s].bot)
+                continue;
+            json_t *req = json_pack("{s:s, s:i}", "name", names[s % 6], "seat", s);
+            int seat;
+            assert_int_equal(table_join(t, req, now, &seat, tok, &e), 0);
+            json_decref(req);
+            if (s % 2 == 0)
+                table_connect(t, s, now);
+            h = hash_updates(t, h, now);
+        }
+        int steps = 0;
+        while (t->status == TABLE_PLAYING) {
+            now += 700 + (int64_t)asobi_rng_below(&rng, 9000);
+            if (run_bots(t, now, 30000) == 0) {
+                uint32_t to_move = asobi_state_to_move(asobi_match_state(t->match));
+                int seat = -1;
+                for (int s = 0; s < t->players && seat < 0; s++)
+                    if (to_move & (1u << s))
+                        seat = s;
+                json_t *u = table_update(t, seat, 0, now);
+                const json_t *legal = legal_of(u);
+                const json_t *pick = json_array_get(legal, asobi_rng_below(&rng, (uint32_t)json_array_size(legal)));
+                assert_int_equal(table_act(t, seat, json_object_get(pick, "id"), now, &e), 0);
+                json_decref(u);
+            }
+            if (steps++ % 3 == 0)
+                h = hash_updates(t, h, now);
+        }
+        h = hash_updates(t, h, now);
+        table *again = table_rematch(t, now, &e);
+        assert_non_null(again);
+        h = hash_updates(t, h, now); /* the finished table names its rematch */
+        table_free(again);
+        table_free(t);
+    }
+    remove_temp_store(st);
+    printf("update bytes hash %016llx\n", (unsigned long long)h);
+    assert_true(h == UPDATE_BYTES_HASH);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -543,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_move_clock_timeouts_hand_the_seat_to_the_bot),
         cmocka_unit_test(test_fischer_clock_and_grace),
         cmocka_unit_test(test_psycle_choice_stays_hidden_in_updates),
+        cmocka_unit_test(test_update_bytes_are_those_of_the_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
