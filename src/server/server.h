@@ -12,6 +12,7 @@ typedef struct server_config {
     const char *db;     /* the SQLite file */
     const char *web;    /* the folder of static files */
     int workers;        /* bot threads */
+    int max_connections; /* open connections at most (sets the process's file limit: server.c) */
     int64_t grace_ms;   /* a disconnected seat on its turn is moved for after this */
     const char *allow_origin[SERVER_MAX_ORIGINS];
     int origins;
