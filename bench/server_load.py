@@ -1,7 +1,7 @@
 # server_load.py — load generator for `asobi serve`: M concurrent 2-player PSYCLE tables on loopback, random legal moves.
 #
 # Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3]
-#                                            [--client c|python] [--procs 2]
+#                                            [--client c|python] [--procs 2] [--server-arg=--event-loop=poll]
 #
 # For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
 # committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
@@ -159,9 +159,9 @@ class CClient:
                 "p50_ms": out["latency_p50_ms"], "p99_ms": out["latency_p99_ms"]}
 
 
-def run(binary, m, seconds, warmup, procs, client):
+def run(binary, m, seconds, warmup, procs, client, server_args=()):
     """One figure: a fresh server, m tables spread over procs client processes (or the C client)."""
-    srv = Server(binary, args=["--workers", "1"]).start()
+    srv = Server(binary, args=["--workers", "1"] + list(server_args)).start()
     try:
         out = multiprocessing.Queue()
         children = []
@@ -227,9 +227,14 @@ def main():
     ap.add_argument("--client", choices=("c", "python"), default="c",
                     help="c: build/bench_server_load (default); python: asyncio processes")
     ap.add_argument("--procs", type=int, default=2, help="Python client processes (--client python)")
+    ap.add_argument("--server-arg", action="append", default=[],
+                    help="an option for `asobi serve`, e.g. --server-arg=--event-loop=poll (repeatable)")
     args = ap.parse_args()
     for m in [int(x) for x in args.tables.split(",")]:
-        print(json.dumps(run(args.binary, m, args.seconds, args.warmup, args.procs, args.client)), flush=True)
+        r = run(args.binary, m, args.seconds, args.warmup, args.procs, args.client, args.server_arg)
+        if args.server_arg:
+            r["server_args"] = " ".join(args.server_arg)
+        print(json.dumps(r), flush=True)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
-            "                   [--workers N] [--grace 120] [--max-connections 4096] [--allow-origin URL]...\n"
-            "                   [--card-sets DIR]\n\n"
+            "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libuv|poll]\n"
+            "                   [--allow-origin URL]... [--card-sets DIR]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -27,6 +27,7 @@ static void usage(FILE *out)
             "  --workers N       threads for bot moves (default: one per core)\n"
             "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
             "  --max-connections N  open connections (WebSockets and HTTP) at most (default 4096)\n"
+            "  --event-loop L    libuv (default: epoll, through libwebsockets' libuv plugin) or poll\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
             "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
             "See docs/server.md.\n",
@@ -40,7 +41,7 @@ int cli_serve(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},           {"web", required_argument, NULL, 'w'},
         {"workers", required_argument, NULL, 'j'},      {"grace", required_argument, NULL, 'g'},
         {"allow-origin", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
-        {"max-connections", required_argument, NULL, 'm'},
+        {"max-connections", required_argument, NULL, 'm'}, {"event-loop", required_argument, NULL, 'l'},
         CLI_CARD_SETS_OPTION,
         {NULL, 0, NULL, 0},
     };
@@ -59,7 +60,7 @@ int cli_serve(int argc, char **argv)
     const char *sets_dir = NULL;
     double seconds;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:C:m:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:C:m:l:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
             if (!cli_parse_long(optarg, 0, 65535, "--port", &v))
@@ -89,6 +90,13 @@ int cli_serve(int argc, char **argv)
             if (!cli_parse_long(optarg, 16, 1000000, "--max-connections", &v))
                 return 2;
             cfg.max_connections = (int)v;
+            break;
+        case 'l':
+            if (strcmp(optarg, "libuv") != 0 && strcmp(optarg, "poll") != 0) {
+                fprintf(stderr, "asobi serve: --event-loop is libuv or poll, not \"%s\"\n", optarg);
+                return 2;
+            }
+            cfg.poll_loop = strcmp(optarg, "poll") == 0;
             break;
         case 'a':
             if (cfg.origins == SERVER_MAX_ORIGINS) {

@@ -82,6 +82,7 @@ typedef struct conn {
     int log_from;        /* the first event not yet sent */
     bool due;            /* an update is to be built and sent */
     bool closing;        /* send what is queued, then close */
+    bool close_sent;     /* ... the close frame is written: close the socket */
     int close_status;
     char close_reason[64];
     outmsg *errors, *errors_tail;
@@ -121,6 +122,7 @@ typedef struct server {
     server_config cfg;
     struct lws_context *context;
     struct lws_vhost *vhost;
+    bool uv;            /* the loop is libuv's (epoll), not libwebsockets' own poll() */
     store *store;
     hall hall;          /* the tables in memory and what requests do to them */
     lws_sorted_usec_list_t tick;
@@ -368,9 +370,27 @@ static int conn_writable(server *s, conn *c)
         return 0;
     }
     if (c->closing) {
-        lws_close_reason(c->wsi, (enum lws_close_status)c->close_status, (unsigned char *)c->close_reason,
-                         strlen(c->close_reason));
-        return -1;
+        /* The close frame (RFC 6455 5.5.1: opcode 8, the status, the
+         * reason), then the socket closed on the next turn. We write the
+         * frame's bytes ourselves (LWS_WRITE_HTTP sends bytes as they are on
+         * a WebSocket too) because the library's own polite close, started
+         * by lws_close_reason and a -1, is cut short under the libuv loop:
+         * Debian's build closes the connection a second time at once, as a
+         * debug check, and the second close drops the frame. */
+        if (c->close_sent)
+            return -1;
+        unsigned char frame[LWS_PRE + 4 + sizeof c->close_reason], *p = frame + LWS_PRE;
+        size_t n = strlen(c->close_reason); /* < 126: a one-byte length */
+        p[0] = 0x88;                        /* FIN, close */
+        p[1] = (unsigned char)(2 + n);      /* a server's frame is not masked */
+        p[2] = (unsigned char)(c->close_status >> 8);
+        p[3] = (unsigned char)(c->close_status & 0xff);
+        memcpy(p + 4, c->close_reason, n);
+        if (lws_write(c->wsi, p, 4 + n, LWS_WRITE_HTTP) < 0)
+            return -1;
+        c->close_sent = true;
+        lws_callback_on_writable(c->wsi);
+        return 0;
     }
     if (c->lobby)
         return c->due ? lobby_writable(s, c) : 0;
@@ -1030,6 +1050,19 @@ static void on_signal(int sig)
         lws_cancel_service(the_server->context);
 }
 
+/* With libuv, SIGINT and SIGTERM arrive through libuv's signal watchers, on
+ * the loop thread, between events: the place libwebsockets wants its
+ * context destroyed from. This first destroy closes every connection and
+ * handle; uv_run then returns and server_run finishes the job. */
+static void on_uv_signal(void *handle, int sig)
+{
+    (void)handle;
+    (void)sig;
+    stop_requested = 1;
+    if (the_server && the_server->context)
+        lws_context_destroy(the_server->context);
+}
+
 static void stop_workers(server *s)
 {
     pthread_mutex_lock(&s->lock);
@@ -1107,14 +1140,36 @@ int server_run(const server_config *cfg)
     }
 
     set_file_limit(cfg->max_connections);
-    lws_set_log_level(LLL_ERR, NULL);
+    /* Nothing but the library's own error lines: a missing libuv plugin
+     * (below) is reported by us, not by the library. */
+    lws_set_log_level(cfg->poll_loop ? LLL_ERR : 0, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.user = s;
     info.protocols = protocols;
     info.port = CONTEXT_PORT_NO_LISTEN;
-    s->context = lws_create_context(&info);
+    /* The loop: libuv's (Debian's libwebsockets-evlib-uv plugin), which
+     * waits with epoll, so a turn of the loop costs what happened, not the
+     * number of sockets open; libwebsockets' own loop calls poll() over
+     * every socket each turn, which at 1000 tables (2000 sockets) is most of
+     * an action's system time. The poll loop stays as the fallback when the
+     * plugin cannot be loaded, and under --event-loop poll. Segfaults stay
+     * crashes (no libuv handler for SIGSEGV/SIGFPE). */
+    if (!cfg->poll_loop) {
+        info.options |= LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+        info.signal_cb = on_uv_signal;
+        s->context = lws_create_context(&info);
+        s->uv = s->context != NULL;
+        if (!s->context) {
+            srv_log("the libuv event loop is not available (package libwebsockets-evlib-uv); using poll()");
+            info.options &= ~(uint64_t)(LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN);
+            info.signal_cb = NULL;
+        }
+        lws_set_log_level(LLL_ERR, NULL);
+    }
+    if (!s->context)
+        s->context = lws_create_context(&info);
     if (s->context) {
         info.port = cfg->port;
         info.iface = cfg->host;
@@ -1146,16 +1201,18 @@ int server_run(const server_config *cfg)
         pthread_create(&s->threads[i], NULL, worker_main, s);
 
     the_server = s;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    if (!s->uv) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+    }
     signal(SIGPIPE, SIG_IGN);
     /* the restored tables' bots and clocks pick up where they were */
     for (int64_t i = 1; i < s->hall.slots_cap; i++)
         if (s->hall.slots[i].t)
             schedule_bots(s, s->hall.slots[i].t);
     lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
-    printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers)\n", cfg->host,
-           port, cfg->db, restored, s->n_threads);
+    printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers, %s loop)\n",
+           cfg->host, port, cfg->db, restored, s->n_threads, s->uv ? "libuv" : "poll");
     fflush(stdout);
 
     while (!stop_requested)
@@ -1163,8 +1220,9 @@ int server_run(const server_config *cfg)
             break;
 
     srv_log("stopping");
-    lws_sul_cancel(&s->tick);
-    lws_context_destroy(s->context);
+    if (!s->uv)
+        lws_sul_cancel(&s->tick);
+    lws_context_destroy(s->context); /* with libuv: the second and last call */
     stop_workers(s);
     hall_close(&s->hall);
     free(s->lobby_text);

@@ -2,6 +2,7 @@
 #ifndef ASOBI_SERVER_SERVER_H
 #define ASOBI_SERVER_SERVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SERVER_MAX_ORIGINS 16
@@ -13,6 +14,7 @@ typedef struct server_config {
     const char *web;    /* the folder of static files */
     int workers;        /* bot threads */
     int max_connections; /* open connections at most (sets the process's file limit: server.c) */
+    bool poll_loop;      /* --event-loop poll: libwebsockets' own poll() loop instead of libuv's */
     int64_t grace_ms;   /* a disconnected seat on its turn is moved for after this */
     const char *allow_origin[SERVER_MAX_ORIGINS];
     int origins;

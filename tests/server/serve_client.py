@@ -20,7 +20,8 @@ class Server:
         self.binary = binary
         self.dir = tempfile.mkdtemp(prefix="asobi-serve-test-")
         self.db = db or os.path.join(self.dir, "asobi.db")
-        self.args = list(args)
+        # ASOBI_SERVE_ARGS: options every server of a test run gets (e.g. --event-loop=poll)
+        self.args = list(args) + os.environ.get("ASOBI_SERVE_ARGS", "").split()
         self.proc = None
         self.port = None
 
@@ -33,6 +34,11 @@ class Server:
         if "listening on http://127.0.0.1:" not in line:
             raise RuntimeError("asobi serve did not start: " + line + self.log_text())
         self.port = int(line.split("127.0.0.1:")[1].split()[0])
+        # the event loop asked for is the one serving: libuv by default (the plugin is installed by
+        # scripts/setup.sh; a missing one would fall back to poll quietly but for the log)
+        want = "poll" if "--event-loop=poll" in self.args else "libuv"
+        if "%s loop)" % want not in line:
+            raise RuntimeError("asobi serve runs another event loop than %s: %s" % (want, line))
         return self
 
     def log_text(self):

@@ -607,6 +607,9 @@ async def main():
              (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
+    only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
+    if only:
+        tests = [(fn, arg) for fn, arg in tests if fn.__name__ in only.split(",")]
     try:
         for fn, arg in tests:
             started = time.monotonic()
