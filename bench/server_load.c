@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Usage: bench_server_load PORT M SECONDS WARMUP SEED
+/* Usage: bench_server_load PORT M SECONDS WARMUP SEED [THINK_MS]
  *
  * Why C: Python clients (asyncio, websockets) answer slower than the server
  * does at a few hundred tables, so they measured themselves (docs/server.md).
@@ -23,7 +23,10 @@
  * a random legal id of its latest update and times it from the send to the
  * first update that shows its own action. After WARMUP seconds it counts for
  * SECONDS, then prints one JSON line: actions timed, tables finished, and the
- * latency quantiles. The server's side (CPU, memory, bytes) is read by
+ * latency quantiles. THINK_MS (default 0: flat out) makes each person think
+ * before each move, uniformly between half and one and a half times that
+ * many milliseconds, as people do; the latency is still timed from the send.
+ * The server's side (CPU, memory, bytes) is read by
  * bench/server_load.py, which starts the server and this program. */
 
 typedef struct seat_client {
@@ -39,6 +42,7 @@ typedef struct seat_client {
     bool orphan;    /* its table moved on: freed when its socket closes */
     json_t *legal;  /* the legal actions of its latest update */
     double retry_at; /* after a refusal: choose again from legal then (0: no retry due) */
+    double act_at;   /* thinking: choose then (0: not thinking) */
 } seat_client;
 
 /* A table and its two people. A finished table is replaced at once by a
@@ -58,6 +62,7 @@ static size_t n_latencies, cap_latencies;
 static long finished, errors;
 static bool measuring, stopping;
 static unsigned rng_state;
+static double think_s; /* the mean time a person thinks before a move (0: none) */
 
 static double now_s(void)
 {
@@ -188,6 +193,11 @@ static void choose(seat_client *c)
 {
     if (json_array_size(c->legal) == 0 || c->sent_at > 0 || c->pending_id >= 0 || !c->wsi)
         return;
+    if (think_s > 0 && c->act_at == 0) { /* think first: the main loop calls again then */
+        c->act_at = now_s() + think_s * (0.5 + (double)(next_random() % 1000) / 1000.0);
+        return;
+    }
+    c->act_at = 0;
     const json_t *pick = json_array_get(c->legal, next_random() % json_array_size(c->legal));
     c->pending_id = (int)json_integer_value(json_object_get(pick, "id"));
     lws_callback_on_writable(c->wsi);
@@ -292,12 +302,23 @@ static double quantile(double q)
     return latencies[i < n_latencies ? i : n_latencies - 1] * 1000;
 }
 
+/* With thinking people, the loop must come round when a thought ends, not
+ * only when a socket has news: a timer every millisecond. */
+#define TICKER_US 1000
+static lws_sorted_usec_list_t ticker;
+
+static void on_ticker(lws_sorted_usec_list_t *sul)
+{
+    lws_sul_schedule(context, 0, sul, on_ticker, TICKER_US);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: bench_server_load PORT M SECONDS WARMUP SEED\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: bench_server_load PORT M SECONDS WARMUP SEED [THINK_MS]\n");
         return 2;
     }
+    think_s = argc == 7 ? atof(argv[6]) / 1000.0 : 0;
     port = atoi(argv[1]);
     int m = atoi(argv[2]);
     double seconds = atof(argv[3]), warmup = atof(argv[4]);
@@ -315,6 +336,8 @@ int main(int argc, char **argv)
         return 1;
     for (int i = 0; i < m; i++)
         start_table(&tables[i]);
+    if (think_s > 0)
+        lws_sul_schedule(context, 0, &ticker, on_ticker, TICKER_US);
     double start = now_s(), measured_from = start + warmup, end = measured_from + seconds;
     while (!stopping) {
         lws_service(context, 0);
@@ -331,6 +354,8 @@ int main(int argc, char **argv)
                     c->retry_at = 0;
                     choose(c);
                 }
+                if (c->act_at > 0 && now >= c->act_at)
+                    choose(c);
             }
             if (!t->live || (t->seat[0]->over && t->seat[1]->over)) {
                 if (t->live && measuring)
@@ -352,6 +377,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++)
             if (tables[i].seat[k])
                 tables[i].seat[k]->orphan = true; /* the context's teardown closes and frees them */
+    lws_sul_cancel(&ticker);
     lws_context_destroy(context);
     free(tables);
     free(latencies);

@@ -2,6 +2,7 @@
 #
 # Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3]
 #                                            [--client c|python] [--procs 2] [--server-arg=--event-loop=poll]
+#                                            [--think-ms 0]
 #
 # For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
 # committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
@@ -149,8 +150,8 @@ def client_process(port, m, seconds, warmup, seed, out):
 class CClient:
     """bench/server_load.c as one client process: its JSON line becomes the same result as the Python clients'."""
 
-    def __init__(self, program, port, m, seconds, warmup, seed):
-        self.proc = subprocess.Popen([program, str(port), str(m), str(seconds), str(warmup), str(seed)],
+    def __init__(self, program, port, m, seconds, warmup, seed, think_ms=0):
+        self.proc = subprocess.Popen([program, str(port), str(m), str(seconds), str(warmup), str(seed), str(think_ms)],
                                      stdout=subprocess.PIPE)
 
     def result(self):
@@ -159,7 +160,7 @@ class CClient:
                 "p50_ms": out["latency_p50_ms"], "p99_ms": out["latency_p99_ms"]}
 
 
-def run(binary, m, seconds, warmup, procs, client, server_args=()):
+def run(binary, m, seconds, warmup, procs, client, server_args=(), think_ms=0):
     """One figure: a fresh server, m tables spread over procs client processes (or the C client)."""
     srv = Server(binary, args=["--workers", "1"] + list(server_args)).start()
     try:
@@ -167,7 +168,7 @@ def run(binary, m, seconds, warmup, procs, client, server_args=()):
         children = []
         if client == "c":
             program = os.path.join(os.path.dirname(os.path.abspath(binary)), "bench_server_load")
-            cclient = CClient(program, srv.port, m, seconds, warmup, m)
+            cclient = CClient(program, srv.port, m, seconds, warmup, m, think_ms)
         else:
             cclient = None
             shares = [m // procs + (1 if i < m % procs else 0) for i in range(procs)]
@@ -229,9 +230,15 @@ def main():
     ap.add_argument("--procs", type=int, default=2, help="Python client processes (--client python)")
     ap.add_argument("--server-arg", action="append", default=[],
                     help="an option for `asobi serve`, e.g. --server-arg=--event-loop=poll (repeatable)")
+    ap.add_argument("--think-ms", type=float, default=0,
+                    help="each person thinks this long on average before a move (C clients; default 0: flat out)")
     args = ap.parse_args()
+    if args.think_ms and args.client != "c":
+        ap.error("--think-ms needs the C clients")
     for m in [int(x) for x in args.tables.split(",")]:
-        r = run(args.binary, m, args.seconds, args.warmup, args.procs, args.client, args.server_arg)
+        r = run(args.binary, m, args.seconds, args.warmup, args.procs, args.client, args.server_arg, args.think_ms)
+        if args.think_ms:
+            r["think_ms"] = args.think_ms
         if args.server_arg:
             r["server_args"] = " ".join(args.server_arg)
         print(json.dumps(r), flush=True)

@@ -30,7 +30,11 @@ static const char *const schema =
     "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,"
     "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx)) WITHOUT ROWID;";
 
-enum { Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH, Q_COUNT };
+enum {
+    Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
+    Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_COUNT
+};
 static const char *const queries[Q_COUNT] = {
     [Q_CREATE] = "INSERT INTO tables(spec) VALUES(?1)",
     [Q_SEAT] = "INSERT INTO seats(table_id, seat, name, token_hash) VALUES(?1, ?2, ?3, ?4)",
@@ -41,6 +45,8 @@ static const char *const queries[Q_COUNT] = {
     [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
     [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
+    [Q_BEGIN] = "BEGIN",
+    [Q_COMMIT] = "COMMIT",
 };
 
 struct store {
@@ -100,11 +106,19 @@ static int bind_json(sqlite3_stmt *q, int index, const json_t *value)
     return sqlite3_bind_text(q, index, text, -1, free);
 }
 
+/* Step a prepared statement that returns no rows, and reset it. */
+static int step_once(sqlite3_stmt *q)
+{
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    return rc;
+}
+
 int store_flush(store *st, asobi_error *err)
 {
     if (sqlite3_get_autocommit(st->db))
         return ASOBI_OK; /* no transaction open: nothing written since */
-    if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    if (step_once(st->q[Q_COMMIT]) != SQLITE_DONE) {
         db_fail(st, err, "committing");
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
         return ASOBI_E_IO;
@@ -116,7 +130,7 @@ int store_flush(store *st, asobi_error *err)
  * none is) and reset it, whatever happened. */
 static int run_write(store *st, sqlite3_stmt *q, asobi_error *err, const char *what)
 {
-    if (sqlite3_get_autocommit(st->db) && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+    if (sqlite3_get_autocommit(st->db) && step_once(st->q[Q_BEGIN]) != SQLITE_DONE) {
         sqlite3_reset(q);
         sqlite3_clear_bindings(q);
         return db_fail(st, err, "beginning a transaction");
