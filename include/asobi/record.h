@@ -35,6 +35,11 @@ const char *asobi_match_action_text(const asobi_match *match, int index);
 
 /* The record as a new JSON object (caller owns it). */
 json_t *asobi_match_record(const asobi_match *match);
+/* The record as compact JSON text, written straight from the match (no tree:
+ * several times faster), byte for byte json_dumps(asobi_match_record(match),
+ * JSON_COMPACT). malloc'd and NUL-terminated, its length in *len (len may be
+ * NULL); NULL when out of memory. */
+char *asobi_match_record_text(const asobi_match *match, size_t *len);
 /* Load a record: the match after replaying all of its actions. Errors:
  * bad_record (with the index of the action that failed), or those of new. */
 asobi_match *asobi_match_load(const json_t *record, asobi_error *err);

@@ -5,6 +5,7 @@
 
 #include "asobi/record.h"
 #include "game_def.h"
+#include "view_writer.h"
 
 typedef struct history_entry {
     int seat;
@@ -115,18 +116,42 @@ int asobi_match_act_text(asobi_match *match, int seat, const char *text, asobi_e
     return asobi_match_act(match, seat, id, err);
 }
 
-json_t *asobi_match_record(const asobi_match *match)
+/* The record's members, once, for the tree and for the text (view_writer.h). */
+static void write_record(asobi_vw *w, const asobi_match *match)
 {
-    json_t *actions = json_array();
-    for (int i = 0; i < match->length; i++)
-        json_array_append_new(actions, json_pack("{s:i, s:s}", "seat", match->history[i].seat,
-                                                 "action", match->history[i].text));
+    vw_str(w, "game", asobi_state_game(match->state)->name);
+    vw_int(w, "players", asobi_state_players(match->state));
+    vw_json(w, "options", match->options);
     /* Seeds are unsigned 64-bit; JSON integers here are signed 64-bit, so a
      * seed above INT64_MAX is written as its two's-complement negative and
      * read back the same way. */
-    return json_pack("{s:s, s:i, s:O, s:I, s:o}", "game", asobi_state_game(match->state)->name,
-                     "players", asobi_state_players(match->state), "options", match->options, "seed",
-                     (json_int_t)match->seed, "actions", actions);
+    vw_int(w, "seed", (long long)(int64_t)match->seed);
+    vw_array_begin(w, "actions");
+    for (int i = 0; i < match->length; i++) {
+        vw_object_begin(w, NULL);
+        vw_int(w, "seat", match->history[i].seat);
+        vw_str(w, "action", match->history[i].text);
+        vw_object_end(w);
+    }
+    vw_array_end(w);
+}
+
+json_t *asobi_match_record(const asobi_match *match)
+{
+    asobi_vw w;
+    if (!asobi_vw_start_tree(&w))
+        return NULL;
+    write_record(&w, match);
+    return asobi_vw_finish_tree(&w);
+}
+
+char *asobi_match_record_text(const asobi_match *match, size_t *len)
+{
+    asobi_vw w;
+    if (!asobi_vw_start_text(&w, 256 + 32 * (size_t)match->length))
+        return NULL;
+    write_record(&w, match);
+    return asobi_vw_finish_text(&w, len);
 }
 
 /* A new match from a record's header: game, players, options, seed. The

@@ -34,8 +34,9 @@ int store_add_seat(store *st, int64_t table, int seat, const char *name, const c
  * "timeout"; clock_ms is the actor's remaining time after it (-1: no clock). */
 int store_add_action(store *st, int64_t table, int index, int seat, const char *action, const char *by,
                      int64_t clock_ms, asobi_error *err);
-/* The table is over: keep its summary and record; it is no longer restored. */
-int store_finish(store *st, int64_t table, const json_t *summary, const json_t *record, asobi_error *err);
+/* The table is over: keep its summary and record (compact JSON texts); it is
+ * no longer restored. */
+int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);
 
 /* A finished table's rematch is table rematch: its stored summary says so
  * ("rematch": ID). */

@@ -187,16 +187,17 @@ int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *er
     return run_write(st, q, err, "keeping a rematch");
 }
 
-int store_finish(store *st, int64_t table, const json_t *summary, const json_t *record, asobi_error *err)
+int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err)
 {
     sqlite3_stmt *q = st->q[Q_FINISH];
     sqlite3_bind_int64(q, 1, table);
-    if (bind_json(q, 2, summary) != SQLITE_OK || bind_json(q, 3, record) != SQLITE_OK) {
+    if (sqlite3_bind_text(q, 2, summary, -1, SQLITE_STATIC) != SQLITE_OK ||
+        sqlite3_bind_text(q, 3, record, -1, SQLITE_STATIC) != SQLITE_OK) {
         sqlite3_reset(q);
         sqlite3_clear_bindings(q);
         return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
     }
-    return run_write(st, q, err, "finishing a table");
+    return run_write(st, q, err, "finishing a table"); /* unbinds the texts before returning */
 }
 
 static json_t *column_json(sqlite3_stmt *q, int col)

@@ -477,13 +477,14 @@ static void finish_if_over(table *t)
 {
     if (t->status != TABLE_OVER)
         return;
-    json_t *summary = table_summary(t), *record = asobi_match_record(t->match);
+    char *summary = table_summary_text(t), *record = asobi_match_record_text(t->match, NULL);
     asobi_error err;
-    /* A failure here leaves the table unfinished in the store: restoring it
-     * replays to the same end and finishes it then. */
-    store_finish(t->store, t->id, summary, record, &err);
-    json_decref(summary);
-    json_decref(record);
+    /* A failure here (out of memory included) leaves the table unfinished in
+     * the store: restoring it replays to the same end and finishes it then. */
+    if (summary && record)
+        store_finish(t->store, t->id, summary, record, &err);
+    free(summary);
+    free(record);
 }
 
 /* Apply action for seat, commit it, log it. The one place an action enters
@@ -772,25 +773,39 @@ json_t *table_clock_json(const table *t, int64_t now)
     return clock;
 }
 
+static void write_summary(asobi_vw *w, const table *t)
+{
+    vw_int(w, "table", t->id);
+    vw_json(w, "game", json_object_get(t->spec, "game"));
+    vw_int(w, "players", t->players);
+    vw_json(w, "options", json_object_get(t->spec, "options"));
+    vw_str(w, "status", table_status_name(t->status));
+    write_seats(w, "seats", t);
+    vw_int(w, "actions", asobi_match_length(t->match));
+    vw_int(w, "created", json_integer_value(json_object_get(t->spec, "created")));
+    const json_t *clock = json_object_get(t->spec, "clock");
+    if (clock && !json_is_null(clock))
+        vw_json(w, "clock", clock);
+    if (t->rematch)
+        vw_int(w, "rematch", t->rematch);
+}
+
 json_t *table_summary(const table *t)
 {
     asobi_vw w;
     if (!asobi_vw_start_tree(&w))
         return NULL;
-    vw_int(&w, "table", t->id);
-    vw_json(&w, "game", json_object_get(t->spec, "game"));
-    vw_int(&w, "players", t->players);
-    vw_json(&w, "options", json_object_get(t->spec, "options"));
-    vw_str(&w, "status", table_status_name(t->status));
-    write_seats(&w, "seats", t);
-    vw_int(&w, "actions", asobi_match_length(t->match));
-    vw_int(&w, "created", json_integer_value(json_object_get(t->spec, "created")));
-    const json_t *clock = json_object_get(t->spec, "clock");
-    if (clock && !json_is_null(clock))
-        vw_json(&w, "clock", clock);
-    if (t->rematch)
-        vw_int(&w, "rematch", t->rematch);
+    write_summary(&w, t);
     return asobi_vw_finish_tree(&w);
+}
+
+char *table_summary_text(const table *t)
+{
+    asobi_vw w;
+    if (!asobi_vw_start_text(&w, 512))
+        return NULL;
+    write_summary(&w, t);
+    return asobi_vw_finish_text(&w, NULL);
 }
 
 /* {"type":"update","table","seat","view","legal","log","status","seats",

@@ -136,6 +136,8 @@ json_t *table_update_of(const table *t, const asobi_state *state, int viewer, in
 char *table_update_text(const table *t, int viewer, int log_from, int64_t now_ms, size_t *len);
 /* GET /api/tables/ID */
 json_t *table_summary(const table *t);
+/* The same as compact JSON text (malloc'd; NULL when out of memory), as the store keeps it. */
+char *table_summary_text(const table *t);
 /* The clock object of updates and summaries, or NULL without a clock. */
 json_t *table_clock_json(const table *t, int64_t now_ms);
 const char *table_status_name(table_status s);

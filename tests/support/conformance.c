@@ -289,6 +289,13 @@ static void check_record(const asobi_match *m)
     json_t *rec = asobi_match_record(m);
     char *text = json_dumps(rec, JSON_COMPACT);
     json_decref(rec);
+    /* the record as text, written without the tree: the same bytes */
+    size_t len = 0;
+    char *direct = asobi_match_record_text(m, &len);
+    assert_non_null(direct);
+    assert_string_equal(direct, text);
+    assert_int_equal(len, strlen(text));
+    free(direct);
     json_error_t jerr;
     json_t *back = json_loads(text, 0, &jerr);
     assert_non_null(back);
