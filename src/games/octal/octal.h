@@ -198,6 +198,8 @@ int octal_override_cards(const octal_state *s, int seat, int mask, int perm, uin
 /* Why an action is not legal now ("" if it is). */
 void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap);
 int octal_legal(const void *st, int seat, int *ids);
+/* legal()'s pick ids[asobi_rng_below(rng, n)], from the same draws, without listing the overrides. */
+int octal_random_action(const void *st, int seat, asobi_rng *rng);
 void octal_apply(void *st, int seat, int id);
 /* exchange: twin mode exchanges a question equal to the other (option twin_same_condition). */
 void octal_setup(octal_state *s, bool exchange);

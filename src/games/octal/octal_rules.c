@@ -4,6 +4,7 @@
 #include "bits.h"
 #include "game_def.h"
 #include "octal.h"
+#include "rng_inline.h"
 
 /* The passages quoted below are from seed 004 (§ = its headings). */
 
@@ -355,101 +356,190 @@ static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
 /* An override's cards are placed going down (§⑨): ALL counts as 9. */
 static int down_key(int card) { return octal_is_all(card) ? 9 : octal_number(card); }
 
-/* The Lehmer codes (bit perm) of the orders that place chosen, k cards
- * ascending by (number, index) with the ALLs last, going down: equal numbers
- * in any order, two ALLs in order. */
-static uint32_t downward_perms(int k, const int *chosen)
+/* The Lehmer codes (bit perm) of the orders that place k cards whose
+ * down_keys, ascending, are keys going down: equal numbers in any order. (Two
+ * ALLs, the one pair of equal keys that would have to keep its order, are
+ * never chosen together: an ALL may not lie on an ALL.) */
+static uint32_t downward_perms(int k, const int *keys)
 {
     uint32_t perms = 0;
     for (int perm = 0; perm < factorial[k]; perm++) {
         const uint8_t *seq = lehmer[k][perm];
         bool ok = true;
-        for (int i = 1; i < k && ok; i++) {
-            int hi = down_key(chosen[seq[i - 1]]), lo = down_key(chosen[seq[i]]);
-            ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
-        }
+        for (int i = 1; i < k && ok; i++)
+            ok = keys[seq[i]] <= keys[seq[i - 1]];
         if (ok)
             perms |= 1u << perm;
     }
     return perms;
 }
 
-/* The overrides of a hand of 5, generated directly (legal() runs often: the
- * notation checks call it for every action). This must agree with
- * check_override; test_octal_random compares the two on random states. */
-static int legal_overrides(const octal_state *s, int seat, int *ids)
+/* The overrides of a hand of 5 depend on the hand only through which
+ * neighbours in hand order have the same number (4 bits, "eq": bit i when
+ * positions i and i+1 are equal) and which positions answer each question.
+ * Three tables over (eq, mask of hand positions), computed once at load from
+ * downward_perms (the rule itself), let random_action count a hand's
+ * overrides with two reads instead of listing them (often over a hundred for
+ * one random pick: a third of a random playout), and unrank the one drawn:
+ *   override_perms[eq][mask]  the Lehmer codes that place mask's cards going down;
+ *   override_ids[eq][mask]    the ids of mask on one question: those orders,
+ *                             twice when the override leaves one card (with
+ *                             and without Octo!), 0 unless mask has 2-4 cards;
+ *   override_total[eq][set]   override_ids summed over the masks inside set. */
+enum { OVERRIDE_HAND = OCTAL_HAND_LIMIT, OVERRIDE_EQ = 1 << (OVERRIDE_HAND - 1), OVERRIDE_MASKS = 1 << OVERRIDE_HAND };
+static uint32_t override_perms[OVERRIDE_EQ][OVERRIDE_MASKS];
+static uint8_t override_ids[OVERRIDE_EQ][OVERRIDE_MASKS];
+static uint16_t override_total[OVERRIDE_EQ][OVERRIDE_MASKS];
+
+/* At load (a constructor: no lazy initialization for threads to race on). */
+__attribute__((constructor)) static void octal_override_tables(void)
 {
+    for (int eq = 0; eq < OVERRIDE_EQ; eq++) {
+        int key[OVERRIDE_HAND] = {1};
+        for (int i = 1; i < OVERRIDE_HAND; i++)
+            key[i] = key[i - 1] + !(eq >> (i - 1) & 1);
+        for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+            int k = 0, keys[OVERRIDE_HAND];
+            for (int i = 0; i < OVERRIDE_HAND; i++)
+                if (mask >> i & 1)
+                    keys[k++] = key[i];
+            if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX)
+                continue;
+            override_perms[eq][mask] = downward_perms(k, keys);
+            override_ids[eq][mask] = (uint8_t)(asobi_popcount32(override_perms[eq][mask]) *
+                                               (OVERRIDE_HAND - k == 1 ? 2 : 1));
+        }
+        for (int set = 0; set < OVERRIDE_MASKS; set++)
+            for (int mask = set; mask; mask = (mask - 1) & set)
+                override_total[eq][set] = (uint16_t)(override_total[eq][set] + override_ids[eq][mask]);
+    }
+}
+
+/* A hand of 5 as its overrides see it: the cards in hand order, eq (above),
+ * and the positions that answer each question (sat). With both ALLs in hand
+ * the second (position 4) is left out of sat: "one ALL" is always the first,
+ * and never both (ALL on ALL, ruling 5). */
+typedef struct override_hand {
     uint8_t hand[OCTAL_CARDS];
-    int n = octal_hand_order(s->hand[seat], hand), count = 0;
-    bool two_alls = n == 5 && octal_is_all(hand[3]) && octal_is_all(hand[4]);
-    unsigned sat[OCTAL_MAX_QUESTIONS] = {0, 0};
+    int eq;
+    unsigned sat[OCTAL_MAX_QUESTIONS];
+} override_hand;
+
+static void override_hand_of(const octal_state *s, int seat, override_hand *h)
+{
+    octal_hand_order(s->hand[seat], h->hand);
+    int key[OVERRIDE_HAND];
+    h->eq = 0;
+    for (int i = 0; i < OVERRIDE_HAND; i++) {
+        key[i] = down_key(h->hand[i]);
+        if (i > 0 && key[i] == key[i - 1])
+            h->eq |= 1 << (i - 1);
+    }
+    unsigned usable = key[3] == 9 ? 0xFu : 0x1Fu; /* hand[3] an ALL: so is hand[4] */
+    h->sat[0] = h->sat[1] = 0;
     for (int q = 0; q < s->questions; q++) {
         /* octal_satisfies, with the question read once */
         int condition, reference;
         octal_question(s, q, &condition, &reference);
         unsigned numbers = reference ? octal_table.allows[condition][reference] : 0x1FEu;
-        for (int i = 0; i < n; i++)
-            if (octal_is_all(hand[i]) || (numbers >> octal_number(hand[i]) & 1u))
-                sat[q] |= 1u << i;
+        for (int i = 0; i < OVERRIDE_HAND; i++)
+            if (key[i] == 9 || (numbers >> key[i] & 1u))
+                h->sat[q] |= 1u << i;
+        h->sat[q] &= usable;
     }
-    uint32_t downward[OCTAL_OVERRIDE_MAX + 1][27], known[OCTAL_OVERRIDE_MAX + 1] = {0};
-    for (int mask = 0; mask < 32; mask++) {
-        int k = asobi_popcount32((unsigned)mask);
-        if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
+}
+
+static int override_id(int mask, int perm, int q, int silent)
+{
+    return OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2 + silent;
+}
+
+/* The overrides of a hand of 5, generated directly (legal() runs often: the
+ * notation checks call it for every action), by mask, order, question and
+ * Octo! ascending: ascending ids. This must agree with check_override;
+ * test_octal_random compares the two on random states. */
+static int legal_overrides(const octal_state *s, int seat, int *ids)
+{
+    override_hand h;
+    override_hand_of(s, seat, &h);
+    int count = 0;
+    for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+        if (!override_ids[h.eq][mask])
             continue;
-        if (two_alls && (mask >> 4 & 1))
-            continue; /* one ALL is always the first; never both (ALL on ALL, ruling 5) */
-        int chosen[OCTAL_OVERRIDE_MAX], c = 0;
-        for (int i = 0; i < n; i++)
-            if (mask >> i & 1)
-                chosen[c++] = hand[i];
-        /* Which orders place the chosen cards going down depends only on how
-         * neighbours in chosen compare: memoized per call, for the masks that
-         * share it (the perm loop below was a fifth of a random playout). */
-        int pattern = 0;
-        for (int i = 1; i < k; i++)
-            pattern = pattern * 3 + (down_key(chosen[i]) != down_key(chosen[i - 1]) ? 0
-                                     : octal_is_all(chosen[i])                      ? 2
-                                                                                    : 1);
-        if (!(known[k] >> pattern & 1u)) {
-            downward[k][pattern] = downward_perms(k, chosen);
-            known[k] |= 1u << pattern;
-        }
-        for (uint32_t perms = downward[k][pattern]; perms; perms &= perms - 1) {
+        bool octo = OVERRIDE_HAND - asobi_popcount32((unsigned)mask) == 1;
+        for (uint32_t perms = override_perms[h.eq][mask]; perms; perms &= perms - 1) {
             int perm = __builtin_ctz(perms);
             for (int q = 0; q < s->questions; q++) {
-                if ((sat[q] & (unsigned)mask) != (unsigned)mask)
+                if ((h.sat[q] & (unsigned)mask) != (unsigned)mask)
                     continue;
-                int base = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2;
-                if (n - k == 1) /* with Octo! first (octal.h: the silent bit) */
-                    ids[count++] = base;
-                ids[count++] = base + 1;
+                if (octo) /* with Octo! first (octal.h: the silent bit) */
+                    ids[count++] = override_id(mask, perm, q, 0);
+                ids[count++] = override_id(mask, perm, q, 1);
             }
         }
     }
     return count;
 }
 
-int octal_legal(const void *st, int seat, int *ids)
+/* How many ids legal_overrides would list: the ids of the masks inside each
+ * question's answering set. */
+static int count_overrides(const override_hand *h)
 {
-    const octal_state *s = st;
+    return override_total[h->eq][h->sat[0]] + override_total[h->eq][h->sat[1]];
+}
+
+/* The r-th id legal_overrides would list (r < count_overrides), found by
+ * counting whole masks, then whole orders, without listing them. */
+static int nth_override(const override_hand *h, int r)
+{
+    for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+        int per = override_ids[h->eq][mask];
+        bool in0 = (h->sat[0] & (unsigned)mask) == (unsigned)mask;
+        bool in1 = (h->sat[1] & (unsigned)mask) == (unsigned)mask;
+        int here = per * (in0 + in1);
+        if (r >= here) {
+            r -= here;
+            continue;
+        }
+        int w = OVERRIDE_HAND - asobi_popcount32((unsigned)mask) == 1 ? 2 : 1; /* ids per order and question */
+        int block = w * (in0 + in1);                                        /* ids per order */
+        int perm = asobi_nth_bit(override_perms[h->eq][mask], r / block);
+        int j = r % block;
+        int q = in0 && j < w ? 0 : 1;
+        return override_id(mask, perm, q, w == 2 ? j % 2 : 1);
+    }
+    return -1; /* not reached: r < count_overrides */
+}
+
+/* The late Octo! (seat not the one to act) and a discard: the lists when
+ * seat is not placing. */
+static int legal_not_placing(const octal_state *s, int seat, int *ids)
+{
     int n = 0;
     uint64_t hand = s->hand[seat];
-    bool has_all = (hand >> OCTAL_ALL) & 3u;
     if (seat != s->seat) { /* the late Octo! (§⑦), the only action out of turn */
         if (seat == s->octo_late)
             ids[n++] = OCTAL_ID_DECLARE;
         return n;
     }
-    if (s->phase == OCTAL_PHASE_DISCARD) {
-        for (int kind = 0; kind < OCTAL_KINDS; kind++)
-            if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
-                ids[n++] = OCTAL_ID_DISCARD + kind;
-        return n;
-    }
+    bool has_all = (hand >> OCTAL_ALL) & 3u;
+    for (int kind = 0; kind < OCTAL_KINDS; kind++)
+        if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
+            ids[n++] = OCTAL_ID_DISCARD + kind;
+    return n;
+}
+
+/* Pass, the single plays and the lays of the seat to act in the play phase:
+ * every legal id below the overrides. Sets *overrides when the seat may
+ * override (a hand of 5 and no ALL waiting to be covered). */
+static int legal_placings(const octal_state *s, int seat, int *ids, bool *overrides)
+{
+    int n = 0;
+    uint64_t hand = s->hand[seat];
+    bool has_all = (hand >> OCTAL_ALL) & 3u;
     ids[n++] = OCTAL_ID_PASS;
     /* Single plays, generated directly (they must agree with check_play). */
-    int left = octal_hand_size(s, seat) - 1;
+    int size = octal_hand_size(s, seat), left = size - 1;
     unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
     bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
     int open = octal_open_all(s);
@@ -484,9 +574,43 @@ int octal_legal(const void *st, int seat, int *ids)
                 for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
                     if (legal_id(s, seat, id))
                         ids[n++] = id;
-    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT && open < 0)
+    *overrides = size == OCTAL_HAND_LIMIT && open < 0;
+    return n;
+}
+
+int octal_legal(const void *st, int seat, int *ids)
+{
+    const octal_state *s = st;
+    if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD)
+        return legal_not_placing(s, seat, ids);
+    bool overrides;
+    int n = legal_placings(s, seat, ids, &overrides);
+    if (overrides)
         n += legal_overrides(s, seat, ids + n);
     return n;
+}
+
+/* The random_action hook: legal()'s pick ids[asobi_rng_below(rng, n)] from the
+ * same draw, with the overrides counted and only the one drawn built. */
+int octal_random_action(const void *st, int seat, asobi_rng *rng)
+{
+    const octal_state *s = st;
+    /* pass, every single play and lay (48 + 20 at most in a hand of 5; the
+     * bound holds for any hand) */
+    int ids[1 + OCTAL_KINDS * 8 + OCTAL_NUMBER_CARDS * 4];
+    if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD) {
+        int n = legal_not_placing(s, seat, ids);
+        return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+    }
+    bool overrides;
+    int n = legal_placings(s, seat, ids, &overrides), more = 0;
+    override_hand h;
+    if (overrides) {
+        override_hand_of(s, seat, &h);
+        more = count_overrides(&h);
+    }
+    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(n + more));
+    return r < n ? ids[r] : nth_override(&h, r - n);
 }
 
 /* ---- what actions do ----------------------------------------------------- */
