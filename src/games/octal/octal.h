@@ -8,6 +8,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "bits.h"
 #include "view_writer.h"
 
 #define OCTAL_MIN_PLAYERS 3
@@ -172,7 +173,8 @@ int octal_encode(const octal_action *a);
 /* ---- rules (octal_rules.c) ------------------------------------------------ */
 static inline int octal_number(int card) { return octal_table.cards[card].number; }
 static inline bool octal_is_all(int card) { return octal_table.cards[card].number == 0; }
-int octal_hand_size(const octal_state *s, int seat);
+/* inline: apply and legal ask it several times a step */
+static inline int octal_hand_size(const octal_state *s, int seat) { return asobi_popcount64(s->hand[seat]); }
 /* The cards of a hand in hand order (number, then card index; ALLs last). */
 int octal_hand_order(uint64_t hand, uint8_t *out);
 /* Does a card of number m satisfy condition c on reference n? */

@@ -8,21 +8,32 @@
 
 /* The passages quoted below are from seed 004 (§ = its headings). */
 
-int octal_hand_size(const octal_state *s, int seat) { return asobi_popcount64(s->hand[seat]); }
-
 static int order_key(int card) { return (octal_is_all(card) ? 9 : octal_number(card)) * 64 + card; }
+
+/* Hand order as a permutation of the 34 cards, built at load: a hand is put
+ * in order by moving its bits to their ranks and reading them back, not by
+ * sorting (hand order was a tenth of a random playout's overrides). */
+static uint8_t order_rank[OCTAL_CARDS], card_at_rank[OCTAL_CARDS];
+
+__attribute__((constructor)) static void octal_order_tables(void)
+{
+    for (int c = 0; c < OCTAL_CARDS; c++) {
+        int rank = 0;
+        for (int d = 0; d < OCTAL_CARDS; d++)
+            rank += order_key(d) < order_key(c);
+        order_rank[c] = (uint8_t)rank;
+        card_at_rank[rank] = (uint8_t)c;
+    }
+}
 
 int octal_hand_order(uint64_t hand, uint8_t *out)
 {
+    uint64_t ranks = 0;
+    for (; hand; hand &= hand - 1)
+        ranks |= 1ull << order_rank[__builtin_ctzll(hand)];
     int n = 0;
-    for (; hand; hand &= hand - 1) {
-        int c = __builtin_ctzll(hand), i = n++;
-        while (i > 0 && order_key(out[i - 1]) > order_key(c)) {
-            out[i] = out[i - 1];
-            i--;
-        }
-        out[i] = (uint8_t)c;
-    }
+    for (; ranks; ranks &= ranks - 1)
+        out[n++] = card_at_rank[__builtin_ctzll(ranks)];
     return n;
 }
 
@@ -529,88 +540,189 @@ static int legal_not_placing(const octal_state *s, int seat, int *ids)
     return n;
 }
 
-/* Pass, the single plays and the lays of the seat to act in the play phase:
- * every legal id below the overrides. Sets *overrides when the seat may
- * override (a hand of 5 and no ALL waiting to be covered). */
-static int legal_placings(const octal_state *s, int seat, int *ids, bool *overrides)
+/* What the single plays of the seat to act depend on, each question's top
+ * read once (octal_open_all, octal_question and octal_may_point_below in one
+ * pass: they were a fifth of the list). They must agree with check_play. */
+typedef struct placing {
+    uint64_t hand;
+    int size, left, open;
+    bool all_playable; /* an ALL held, not the last card, none waiting to be covered */
+    unsigned allowed[OCTAL_MAX_QUESTIONS]; /* the numbers a number card may show on question q */
+    bool may_point_below[OCTAL_MAX_QUESTIONS];
+} placing;
+
+static void placing_of(const octal_state *s, int seat, placing *p)
+{
+    p->hand = s->hand[seat];
+    p->size = asobi_popcount64(p->hand);
+    p->left = p->size - 1;
+    p->open = -1;
+    int condition[OCTAL_MAX_QUESTIONS], reference[OCTAL_MAX_QUESTIONS];
+    p->allowed[0] = p->allowed[1] = 0;
+    p->may_point_below[0] = p->may_point_below[1] = false;
+    for (int q = 0; q < s->questions; q++) {
+        const octal_stack *st = &s->stack[q];
+        const octal_entry *top = &st->e[st->size - 1];
+        condition[q] = octal_table.cards[st->e[top->cond_from].card].condition;
+        reference[q] = octal_number(top->card);
+        if (reference[q] == 0 && p->open < 0)
+            p->open = q;
+        p->may_point_below[q] = !top->exact && reference[q] != 0 && !octal_is_all(st->e[st->size - 2].card);
+    }
+    for (int q = 0; q < s->questions; q++)
+        p->allowed[q] = p->open >= 0 && q != p->open ? 0
+                        : reference[q]               ? octal_table.allows[condition[q]][reference[q]]
+                                                     : 0x1FEu;
+    /* never the last card, never on an ALL */
+    p->all_playable = ((p->hand >> OCTAL_ALL) & 3u) && p->left > 0 && p->open < 0;
+}
+
+/* The kinds whose single plays are listed, ascending: the number cards
+ * held, then "an ALL". */
+static uint64_t playable_kinds(const placing *p)
+{
+    return (p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)p->all_playable << OCTAL_ALL);
+}
+
+/* How many ids kind has on question q (0 when it may not go there): one, or
+ * two for a ↕ that may point below; each twice when the play leaves one card
+ * (with and without Octo!). */
+static int play_ids(const placing *p, int kind, int q, int *below)
+{
+    bool all = kind == OCTAL_ALL;
+    if (!all && !(p->allowed[q] >> octal_number(kind) & 1u))
+        return 0;
+    *below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && p->may_point_below[q];
+    return (1 + *below) * (p->left == 1 ? 2 : 1);
+}
+
+static int play_id(int kind, int q, int below, int silent)
+{
+    return OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + below) * 2 + silent;
+}
+
+/* The lays of §⑧ (seldom open: checked id by id). */
+static int legal_lays(const octal_state *s, int seat, int *ids)
 {
     int n = 0;
-    uint64_t hand = s->hand[seat];
-    bool has_all = (hand >> OCTAL_ALL) & 3u;
-    ids[n++] = OCTAL_ID_PASS;
-    /* Single plays, generated directly (they must agree with check_play). */
-    int size = octal_hand_size(s, seat), left = size - 1;
-    unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
-    bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
-    int open = octal_open_all(s);
-    for (int q = 0; q < s->questions; q++) {
-        int condition, reference;
-        octal_question(s, q, &condition, &reference);
-        allowed[q] = open >= 0 && q != open ? 0 : reference ? octal_table.allows[condition][reference] : 0x1FEu;
-        may_point_below[q] = octal_may_point_below(s, q);
-    }
-    /* the kinds held, ascending: the number cards, then "an ALL" */
-    uint64_t kinds = (hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)has_all << OCTAL_ALL);
-    for (; kinds; kinds &= kinds - 1) {
-        int kind = __builtin_ctzll(kinds);
-        bool all = kind == OCTAL_ALL;
-        if (all && (left == 0 || open >= 0))
-            continue; /* never the last card, never on an ALL */
-        for (int q = 0; q < s->questions; q++) {
-            if (!all && !(allowed[q] >> octal_number(kind) & 1u))
-                continue;
-            bool below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && may_point_below[q];
-            for (int b = 0; b <= (int)below; b++) {
-                int id = OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + b) * 2;
-                if (left == 1) /* with Octo! first (octal.h: the silent bit) */
-                    ids[n++] = id;
-                ids[n++] = id + 1;
-            }
-        }
-    }
     if (octal_lay_allowed(s, seat))
         for (int card = 0; card < OCTAL_NUMBER_CARDS; card++)
-            if (hand >> card & 1u)
+            if (s->hand[seat] >> card & 1u)
                 for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
                     if (legal_id(s, seat, id))
                         ids[n++] = id;
-    *overrides = size == OCTAL_HAND_LIMIT && open < 0;
     return n;
 }
+
+/* Pass, the single plays and the lays of the seat to act in the play phase:
+ * every legal id below the overrides. */
+static int legal_placings(const octal_state *s, int seat, const placing *p, int *ids)
+{
+    int n = 0;
+    ids[n++] = OCTAL_ID_PASS;
+    for (uint64_t kinds = playable_kinds(p); kinds; kinds &= kinds - 1) {
+        int kind = __builtin_ctzll(kinds);
+        for (int q = 0; q < s->questions; q++) {
+            int below;
+            if (!play_ids(p, kind, q, &below))
+                continue;
+            for (int b = 0; b <= below; b++) {
+                if (p->left == 1) /* with Octo! first (octal.h: the silent bit) */
+                    ids[n++] = play_id(kind, q, b, 0);
+                ids[n++] = play_id(kind, q, b, 1);
+            }
+        }
+    }
+    return n + legal_lays(s, seat, ids + n);
+}
+
+/* Overrides need a hand of 5 and no ALL waiting to be covered (§⑨, §③). */
+static bool may_override(const placing *p) { return p->size == OCTAL_HAND_LIMIT && p->open < 0; }
 
 int octal_legal(const void *st, int seat, int *ids)
 {
     const octal_state *s = st;
     if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD)
         return legal_not_placing(s, seat, ids);
-    bool overrides;
-    int n = legal_placings(s, seat, ids, &overrides);
-    if (overrides)
+    placing p;
+    placing_of(s, seat, &p);
+    int n = legal_placings(s, seat, &p, ids);
+    if (may_override(&p))
         n += legal_overrides(s, seat, ids + n);
     return n;
 }
 
+/* The number cards whose numbers are in a set (bits 1..8), built at load:
+ * the single plays are counted by popcounts over the hand. */
+static uint64_t cards_of_numbers[256], both_arrow_cards;
+
+__attribute__((constructor)) static void octal_play_tables(void)
+{
+    for (int c = 0; c < OCTAL_NUMBER_CARDS; c++) {
+        for (int set = 0; set < 256; set++)
+            if (set >> (octal_number(c) - 1) & 1)
+                cards_of_numbers[set] |= 1ull << c;
+        if (octal_table.cards[c].arrow == OCTAL_BOTH)
+            both_arrow_cards |= 1ull << c;
+    }
+}
+
+/* How many ids legal_placings lists for the single plays (play_ids summed). */
+static int count_plays(const octal_state *s, const placing *p)
+{
+    uint64_t numbers = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1);
+    int n = 0;
+    for (int q = 0; q < s->questions; q++) {
+        uint64_t fit = numbers & cards_of_numbers[p->allowed[q] >> 1 & 0xFFu];
+        n += asobi_popcount64(fit) + (p->may_point_below[q] ? asobi_popcount64(fit & both_arrow_cards) : 0) +
+             p->all_playable;
+    }
+    return n * (p->left == 1 ? 2 : 1);
+}
+
+/* The r-th single play legal_placings lists (r < count_plays). */
+static int nth_play(const octal_state *s, const placing *p, int r)
+{
+    int w = p->left == 1 ? 2 : 1; /* ids per placing: with and without Octo! */
+    for (uint64_t kinds = playable_kinds(p); kinds; kinds &= kinds - 1) {
+        int kind = __builtin_ctzll(kinds);
+        for (int q = 0; q < s->questions; q++) {
+            int below, here = play_ids(p, kind, q, &below);
+            if (r < here)
+                return play_id(kind, q, r / w, w == 2 ? r % 2 : 1);
+            r -= here;
+        }
+    }
+    return -1; /* not reached */
+}
+
 /* The random_action hook: legal()'s pick ids[asobi_rng_below(rng, n)] from the
- * same draw, with the overrides counted and only the one drawn built. */
+ * same draw, with the single plays and the overrides counted, and only the
+ * one drawn built. */
 int octal_random_action(const void *st, int seat, asobi_rng *rng)
 {
     const octal_state *s = st;
-    /* pass, every single play and lay (48 + 20 at most in a hand of 5; the
-     * bound holds for any hand) */
-    int ids[1 + OCTAL_KINDS * 8 + OCTAL_NUMBER_CARDS * 4];
+    int ids[OCTAL_NUMBER_CARDS * 4]; /* the lays, or the late Octo! or the discards */
     if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD) {
         int n = legal_not_placing(s, seat, ids);
         return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
     }
-    bool overrides;
-    int n = legal_placings(s, seat, ids, &overrides), more = 0;
+    placing p;
+    placing_of(s, seat, &p);
+    int plays = count_plays(s, &p), lays = legal_lays(s, seat, ids), overrides = 0;
     override_hand h;
-    if (overrides) {
+    if (may_override(&p)) {
         override_hand_of(s, seat, &h);
-        more = count_overrides(&h);
+        overrides = count_overrides(&h);
     }
-    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(n + more));
-    return r < n ? ids[r] : nth_override(&h, r - n);
+    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(1 + plays + lays + overrides));
+    if (r == 0)
+        return OCTAL_ID_PASS;
+    if ((r -= 1) < plays)
+        return nth_play(s, &p, r);
+    if ((r -= plays) < lays)
+        return ids[r];
+    return nth_override(&h, r - lays);
 }
 
 /* ---- what actions do ----------------------------------------------------- */

@@ -18,6 +18,18 @@ static uint32_t card_counts(const int8_t *cards, int players)
     return counts;
 }
 
+/* The nibbles (card_counts) of the cards each card beats, built at load from
+ * the beats table: a card's victims are one mask. */
+static uint32_t beaten_nibbles[PSYCLE_CARDS];
+
+__attribute__((constructor)) static void psycle_nibble_table(void)
+{
+    for (int card = 0; card < PSYCLE_CARDS; card++)
+        for (int other = 0; other < PSYCLE_CARDS; other++)
+            if (psycle_beats(card, other))
+                beaten_nibbles[card] |= 0xFu << (4 * other);
+}
+
 /* §8: "負かしたプレイヤーの人数分だけ自分が出したカードに書かれた★の数の得点",
  * plus the bonus tile's points when the card equals the target. We read the
  * bonus as earned only by a card that beat somebody ("勝利した場合"), and
@@ -25,12 +37,9 @@ static uint32_t card_counts(const int8_t *cards, int players)
  * others: the cards of the other players, counted (card_counts). The nibbles
  * of the cards it beats are added by one multiplication: a round resolution
  * was a quarter of a PSYCLE playout with a loop per pair of players. */
-static int points_against(int card, uint32_t others, int target, int bonus, int *beaten)
+static inline int points_against(int card, uint32_t others, int target, int bonus, int *beaten)
 {
-    uint32_t nibbles = 0;
-    for (unsigned m = psycle_table.beats[card]; m; m &= m - 1)
-        nibbles |= 0xFu << (4 * __builtin_ctz(m));
-    int n = (int)(((others & nibbles) * 0x111111u) >> 20 & 0xFu);
+    int n = (int)(((others & beaten_nibbles[card]) * 0x111111u) >> 20 & 0xFu);
     if (beaten)
         *beaten = n;
     if (n == 0)
@@ -137,30 +146,45 @@ static void end_cycle(psycle_state *s)
 }
 
 /* §6.3 and §7: everyone has chosen; reveal, pay, 0-players take gems, score,
- * cards go back to hand, next round (or the cycle ends). */
+ * cards go back to hand, next round (or the cycle ends). One pass reveals,
+ * pays and counts (the highest card and the 0-players: psycle_zero_gain's
+ * rule, without its loop), one pays the 0-players and scores. */
 void psycle_resolve_round(psycle_state *s)
 {
     int target = s->targets[s->round], bonus = s->bonuses[s->round];
-    int zeros = 0;
-    for (int i = 0; i < s->players; i++) {
-        s->played[i] = s->pending[i];
-        s->pending[i] = -1;
+    int players = s->players < PSYCLE_MAX_PLAYERS ? s->players : PSYCLE_MAX_PLAYERS;
+    int zeros = 0, highest = 0, paid = 0;
+    uint32_t counts = 0;
+    /* played = pending and pending = -1 for the seats in play, as 4-byte
+     * words: byte loops here became calls to memcpy and memset (GCC's loop
+     * idioms), a sixth of a round. */
+    uint32_t pending, played, seats = players >= 4 ? 0xFFFFFFFFu : (1u << (8 * players)) - 1;
+    memcpy(&pending, s->pending, sizeof pending);
+    memcpy(&played, s->played, sizeof played);
+    played = (played & ~seats) | (pending & seats);
+    pending |= seats;
+    memcpy(s->played, &played, sizeof played);
+    memcpy(s->pending, &pending, sizeof pending);
+    for (int i = 0; i < players; i++) {
         int card = s->played[i];
         s->gems[i] = (uint8_t)(s->gems[i] - card);
-        s->supply = (uint8_t)(s->supply + card);
         s->last_gems[i] = (int8_t)-card;
-        if (card == 0)
-            zeros++;
+        paid += card;
+        zeros += card == 0;
+        highest = card > highest ? card : highest;
+        counts += 1u << (4 * card);
     }
-    int gain = psycle_zero_gain(s->played, s->players, s->supply, zeros);
-    uint32_t counts = card_counts(s->played, s->players);
-    for (int i = 0; i < s->players; i++) {
-        if (s->played[i] == 0) {
+    int supply = s->supply + paid, gain = 0;
+    if (zeros > 0 && highest > 0)
+        gain = highest * zeros <= supply ? highest : supply / zeros;
+    s->supply = (uint8_t)(supply - gain * zeros);
+    for (int i = 0; i < players; i++) {
+        int card = s->played[i];
+        if (card == 0) {
             s->gems[i] = (uint8_t)(s->gems[i] + gain);
-            s->supply = (uint8_t)(s->supply - gain);
             s->last_gems[i] = (int8_t)gain;
         }
-        s->last_points[i] = (int16_t)points_against(s->played[i], counts - (1u << (4 * s->played[i])), target, bonus, NULL);
+        s->last_points[i] = (int16_t)points_against(card, counts - (1u << (4 * card)), target, bonus, NULL);
         s->points[i] = (int16_t)(s->points[i] + s->last_points[i]);
     }
     s->last_target = (uint8_t)target;
