@@ -3,6 +3,7 @@
 
 #include "game_def.h"
 #include "psycle.h"
+#include "rng_inline.h"
 
 bool psycle_beats(int card, int other)
 {
@@ -72,14 +73,29 @@ int psycle_zero_gain(const int8_t *cards, int players, int supply_after_payments
     return supply_after_payments / zero_players;
 }
 
+/* asobi_rng_shuffle(rng, tiles, PSYCLE_ROUNDS, 1) written out for the five
+ * tiles: the same draws and the same swaps (Fisher-Yates from the top),
+ * without the call and the general loop (two shuffles per cycle were a tenth
+ * of a 2-player playout). test_view_text's hashes of the views of 798f94c
+ * show every tile order. */
+static inline void shuffle_tiles(asobi_rng *rng, uint8_t *tiles)
+{
+    for (uint32_t i = PSYCLE_ROUNDS - 1; i > 0; i--) {
+        uint32_t j = asobi_rng_below_inline(rng, i + 1);
+        uint8_t t = tiles[i];
+        tiles[i] = tiles[j];
+        tiles[j] = t;
+    }
+}
+
 /* §3.2 and §10: shuffle the target and bonus tiles into two face-down piles,
  * reset the points to 0 and every player's gems to 10. */
 void psycle_setup_cycle(psycle_state *s)
 {
     memcpy(s->targets, psycle_table.targets, sizeof s->targets);
     memcpy(s->bonuses, psycle_table.bonuses, sizeof s->bonuses);
-    asobi_rng_shuffle(&s->rng, s->targets, PSYCLE_ROUNDS, 1);
-    asobi_rng_shuffle(&s->rng, s->bonuses, PSYCLE_ROUNDS, 1);
+    shuffle_tiles(&s->rng, s->targets);
+    shuffle_tiles(&s->rng, s->bonuses);
     int held = 0;
     for (int i = 0; i < s->players; i++) {
         s->gems[i] = PSYCLE_START_GEMS;
@@ -90,6 +106,7 @@ void psycle_setup_cycle(psycle_state *s)
     s->supply = (uint8_t)(psycle_table.gem_supply - held);
     s->round = 0;
     s->cycle++;
+    psycle_set_choosing(s);
 }
 
 /* §9, §11: after the 5th round, -1 point per gem left; the highest final score
@@ -123,6 +140,7 @@ static void end_cycle(psycle_state *s)
     }
     if (finished) {
         s->over = 1;
+        s->choosing = 0;
         s->winners = finished;
         return;
     }
@@ -135,6 +153,7 @@ static void end_cycle(psycle_state *s)
             if (s->victory[i] > most)
                 most = s->victory[i];
         s->over = 1;
+        s->choosing = 0;
         s->capped = 1;
         s->winners = 0;
         for (int i = 0; i < s->players; i++)
@@ -165,6 +184,7 @@ void psycle_resolve_round(psycle_state *s)
     pending |= seats;
     memcpy(s->played, &played, sizeof played);
     memcpy(s->pending, &pending, sizeof pending);
+    s->choosing = (uint8_t)((1u << players) - 1); /* not over: over is set only at a cycle's end below */
     for (int i = 0; i < players; i++) {
         int card = s->played[i];
         s->gems[i] = (uint8_t)(s->gems[i] - card);
@@ -193,4 +213,4 @@ void psycle_resolve_round(psycle_state *s)
         end_cycle(s);
 }
 
-uint32_t psycle_to_move(const void *st) { return psycle_seats_to_choose(st); }
+uint32_t psycle_to_move(const void *st) { return ((const psycle_state *)st)->choosing; }
