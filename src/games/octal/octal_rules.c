@@ -347,13 +347,6 @@ void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, ch
         buf[0] = '\0';
 }
 
-static bool legal_id(const octal_state *s, int seat, int id)
-{
-    octal_action a;
-    octal_decode(id, &a);
-    return check(s, seat, &a, NULL, 0);
-}
-
 /* lehmer[k][perm]: the indices (into the chosen cards, hand order) of an
  * override's cards as placed, bottom first; generated from the Lehmer code. */
 static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
@@ -533,10 +526,10 @@ static int legal_not_placing(const octal_state *s, int seat, int *ids)
             ids[n++] = OCTAL_ID_DECLARE;
         return n;
     }
-    bool has_all = (hand >> OCTAL_ALL) & 3u;
-    for (int kind = 0; kind < OCTAL_KINDS; kind++)
-        if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
-            ids[n++] = OCTAL_ID_DISCARD + kind;
+    /* the kinds held, ascending: the number cards, then "an ALL" */
+    for (uint64_t kinds = (hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)(((hand >> OCTAL_ALL) & 3u) != 0) << OCTAL_ALL);
+         kinds; kinds &= kinds - 1)
+        ids[n++] = OCTAL_ID_DISCARD + __builtin_ctzll(kinds);
     return n;
 }
 
@@ -601,16 +594,20 @@ static int play_id(int kind, int q, int below, int silent)
     return OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + below) * 2 + silent;
 }
 
-/* The lays of §⑧ (seldom open: checked id by id). */
-static int legal_lays(const octal_state *s, int seat, int *ids)
+/* The lays of §⑧, generated directly (they must agree with check_lay): any
+ * number card held, on the question of the seat's last card, with Octo!
+ * first when it leaves one card. */
+static int legal_lays(const octal_state *s, int seat, const placing *p, int *ids)
 {
     int n = 0;
-    if (octal_lay_allowed(s, seat))
-        for (int card = 0; card < OCTAL_NUMBER_CARDS; card++)
-            if (s->hand[seat] >> card & 1u)
-                for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
-                    if (legal_id(s, seat, id))
-                        ids[n++] = id;
+    if (!octal_lay_allowed(s, seat))
+        return 0;
+    for (uint64_t cards = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1); cards; cards &= cards - 1) {
+        int id = OCTAL_ID_LAY + (__builtin_ctzll(cards) * 2 + s->last_question) * 2;
+        if (p->left == 1) /* with Octo! first (octal.h: the silent bit) */
+            ids[n++] = id;
+        ids[n++] = id + 1;
+    }
     return n;
 }
 
@@ -633,7 +630,7 @@ static int legal_placings(const octal_state *s, int seat, const placing *p, int 
             }
         }
     }
-    return n + legal_lays(s, seat, ids + n);
+    return n + legal_lays(s, seat, p, ids + n);
 }
 
 /* Overrides need a hand of 5 and no ALL waiting to be covered (§⑨, §③). */
@@ -709,7 +706,7 @@ int octal_random_action(const void *st, int seat, asobi_rng *rng)
     }
     placing p;
     placing_of(s, seat, &p);
-    int plays = count_plays(s, &p), lays = legal_lays(s, seat, ids), overrides = 0;
+    int plays = count_plays(s, &p), lays = legal_lays(s, seat, &p, ids), overrides = 0;
     override_hand h;
     if (may_override(&p)) {
         override_hand_of(s, seat, &h);
@@ -771,11 +768,10 @@ static void refill(octal_state *s)
     }
     int discards = 0;
     for (int i = 0; i < s->players; i++) {
-        for (int c = 0; c < OCTAL_CARDS; c++)
-            if (s->discarded[i] >> c & 1u) {
-                pool[n++] = (uint8_t)c;
-                discards++;
-            }
+        for (uint64_t cards = s->discarded[i]; cards; cards &= cards - 1) { /* ascending, as before */
+            pool[n++] = (uint8_t)__builtin_ctzll(cards);
+            discards++;
+        }
         s->discarded[i] = 0;
     }
     if (n == 0)
