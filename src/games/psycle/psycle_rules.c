@@ -168,10 +168,9 @@ static void end_cycle(psycle_state *s)
  * cards go back to hand, next round (or the cycle ends). One pass reveals,
  * pays and counts (the highest card and the 0-players: psycle_zero_gain's
  * rule, without its loop), one pays the 0-players and scores. */
-void psycle_resolve_round(psycle_state *s)
+static inline __attribute__((always_inline)) void resolve_round(psycle_state *s, const int players)
 {
     int target = s->targets[s->round], bonus = s->bonuses[s->round];
-    int players = s->players < PSYCLE_MAX_PLAYERS ? s->players : PSYCLE_MAX_PLAYERS;
     int zeros = 0, highest = 0, paid = 0;
     uint32_t counts = 0;
     /* played = pending and pending = -1 for the seats in play, as 4-byte
@@ -211,6 +210,17 @@ void psycle_resolve_round(psycle_state *s)
     s->last_bonus = (uint8_t)bonus;
     if (++s->round == PSYCLE_ROUNDS)
         end_cycle(s);
+}
+
+/* One copy of the round per player count, with its loops unrolled (the
+ * count is a constant in each). */
+void psycle_resolve_round(psycle_state *s)
+{
+    switch (s->players) {
+    case 2: resolve_round(s, 2); break;
+    case 3: resolve_round(s, 3); break;
+    default: resolve_round(s, 4); break;
+    }
 }
 
 uint32_t psycle_to_move(const void *st) { return ((const psycle_state *)st)->choosing; }
