@@ -131,6 +131,13 @@ typedef struct octal_state {
     uint16_t max_turns;      /* the safety cap (option max_turns) */
     octal_stack stack[OCTAL_MAX_QUESTIONS];
     octal_last last;
+    /* Each question as the single plays see it, derived from its stack and
+     * kept by octal_refresh_questions whenever a stack changes (a placing, a
+     * refill, the set-up): random_action reads these instead of walking the
+     * stacks every step (that walk was a fifth of a random playout). */
+    uint16_t q_numbers[OCTAL_MAX_QUESTIONS]; /* the numbers a number card may show there (octal_satisfies) */
+    uint8_t q_all_on_top[OCTAL_MAX_QUESTIONS]; /* an ALL on top, waiting to be covered */
+    uint8_t q_below[OCTAL_MAX_QUESTIONS];      /* octal_may_point_below */
 } octal_state;
 
 /* ---- action ids (octal_actions.c) -----------------------------------------
@@ -193,6 +200,9 @@ int octal_open_all(const octal_state *s);
 /* May a ↕ card played on question q point at the card beneath the top? */
 bool octal_may_point_below(const octal_state *s, int q);
 bool octal_blocked(const octal_state *s);
+/* Recompute q_numbers, q_all_on_top and q_below from the stacks (after any
+ * change to them; the tests that build positions by hand call it too). */
+void octal_refresh_questions(octal_state *s);
 int octal_active_players(const octal_state *s);
 /* The override placing order: the k cards of the mask in hand order, as
  * placed (bottom first). Returns k, or 0 if perm is out of range. */

@@ -533,9 +533,10 @@ static int legal_not_placing(const octal_state *s, int seat, int *ids)
     return n;
 }
 
-/* What the single plays of the seat to act depend on, each question's top
- * read once (octal_open_all, octal_question and octal_may_point_below in one
- * pass: they were a fifth of the list). They must agree with check_play. */
+/* What the single plays of the seat to act depend on: the hand, and each
+ * question as octal_refresh_questions keeps it in the state (octal_open_all,
+ * octal_question and octal_may_point_below, read every step, were a fifth of
+ * a random playout). They must agree with check_play. */
 typedef struct placing {
     uint64_t hand;
     int size, left, open;
@@ -544,28 +545,34 @@ typedef struct placing {
     bool may_point_below[OCTAL_MAX_QUESTIONS];
 } placing;
 
+/* Question q (a stack of two cards at least). */
+static void refresh_question(octal_state *s, int q)
+{
+    int condition, reference;
+    octal_question(s, q, &condition, &reference);
+    s->q_numbers[q] = reference ? octal_table.allows[condition][reference] : 0x1FEu;
+    s->q_all_on_top[q] = reference == 0;
+    s->q_below[q] = octal_may_point_below(s, q);
+}
+
+void octal_refresh_questions(octal_state *s)
+{
+    for (int q = 0; q < s->questions; q++)
+        refresh_question(s, q);
+}
+
 static void placing_of(const octal_state *s, int seat, placing *p)
 {
     p->hand = s->hand[seat];
     p->size = asobi_popcount64(p->hand);
     p->left = p->size - 1;
-    p->open = -1;
-    int condition[OCTAL_MAX_QUESTIONS], reference[OCTAL_MAX_QUESTIONS];
+    p->open = s->q_all_on_top[0] ? 0 : s->questions > 1 && s->q_all_on_top[1] ? 1 : -1;
     p->allowed[0] = p->allowed[1] = 0;
     p->may_point_below[0] = p->may_point_below[1] = false;
     for (int q = 0; q < s->questions; q++) {
-        const octal_stack *st = &s->stack[q];
-        const octal_entry *top = &st->e[st->size - 1];
-        condition[q] = octal_table.cards[st->e[top->cond_from].card].condition;
-        reference[q] = octal_number(top->card);
-        if (reference[q] == 0 && p->open < 0)
-            p->open = q;
-        p->may_point_below[q] = !top->exact && reference[q] != 0 && !octal_is_all(st->e[st->size - 2].card);
+        p->allowed[q] = p->open >= 0 && q != p->open ? 0 : s->q_numbers[q];
+        p->may_point_below[q] = s->q_below[q];
     }
-    for (int q = 0; q < s->questions; q++)
-        p->allowed[q] = p->open >= 0 && q != p->open ? 0
-                        : reference[q]               ? octal_table.allows[condition[q]][reference[q]]
-                                                     : 0x1FEu;
     /* never the last card, never on an ALL */
     p->all_playable = ((p->hand >> OCTAL_ALL) & 3u) && p->left > 0 && p->open < 0;
 }
@@ -664,16 +671,20 @@ __attribute__((constructor)) static void octal_play_tables(void)
     }
 }
 
-/* How many ids legal_placings lists for the single plays (play_ids summed). */
+/* How many ids legal_placings lists for the single plays (play_ids summed):
+ * the number cards that answer each question, with the ↕ ones that may
+ * point below counted twice; the two questions side by side in one word
+ * (number cards are bits 0-31), so two popcounts in all. */
 static int count_plays(const octal_state *s, const placing *p)
 {
-    uint64_t numbers = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1);
-    int n = 0;
+    uint64_t numbers = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1), fit = 0, below = 0;
     for (int q = 0; q < s->questions; q++) {
-        uint64_t fit = numbers & cards_of_numbers[p->allowed[q] >> 1 & 0xFFu];
-        n += asobi_popcount64(fit) + (p->may_point_below[q] ? asobi_popcount64(fit & both_arrow_cards) : 0) +
-             p->all_playable;
+        uint64_t here = numbers & cards_of_numbers[p->allowed[q] >> 1 & 0xFFu];
+        fit |= here << (32 * q);
+        if (p->may_point_below[q])
+            below |= (here & both_arrow_cards) << (32 * q);
     }
+    int n = asobi_popcount64(fit) + asobi_popcount64(below) + (p->all_playable ? s->questions : 0);
     return n * (p->left == 1 ? 2 : 1);
 }
 
@@ -780,6 +791,7 @@ static void refill(octal_state *s)
     memmove(s->deck + n, s->deck, s->deck_size);
     memcpy(s->deck, pool, (size_t)n);
     s->deck_size = (uint8_t)(s->deck_size + n);
+    octal_refresh_questions(s); /* the tops stay, but cond_from moved */
     s->last.refilled = (uint8_t)(s->last.refilled + n);
     s->last.refilled_discards = (uint8_t)(s->last.refilled_discards + discards);
 }
@@ -883,6 +895,8 @@ static void push(octal_state *s, int q, int card, int cond_from, bool exact)
     st->e[st->size].cond_from = (uint8_t)cond_from;
     st->e[st->size].exact = exact;
     st->size++;
+    if (st->size >= 2) /* a question (the set-up pushes one card first) */
+        refresh_question(s, q);
 }
 
 /* Common to every placing: who placed last, an emptied hand (§遊び方 ③),
@@ -1058,6 +1072,7 @@ void octal_setup(octal_state *s, bool exchange)
             s->deck_size++;
         }
     }
+    octal_refresh_questions(s); /* after the exchange, which changes a stack without push */
     s->seat = 0;
     s->phase = OCTAL_PHASE_PLAY;
     s->last_placer = -1;
