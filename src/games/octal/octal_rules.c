@@ -442,10 +442,7 @@ static void override_hand_of(const octal_state *s, int seat, override_hand *h)
     unsigned usable = key[3] == 9 ? 0xFu : 0x1Fu; /* hand[3] an ALL: so is hand[4] */
     h->sat[0] = h->sat[1] = 0;
     for (int q = 0; q < s->questions; q++) {
-        /* octal_satisfies, with the question read once */
-        int condition, reference;
-        octal_question(s, q, &condition, &reference);
-        unsigned numbers = reference ? octal_table.allows[condition][reference] : 0x1FEu;
+        unsigned numbers = s->q_numbers[q]; /* octal_satisfies, with the question read once */
         for (int i = 0; i < OVERRIDE_HAND; i++)
             if (key[i] == 9 || (numbers >> key[i] & 1u))
                 h->sat[q] |= 1u << i;
@@ -815,8 +812,9 @@ static bool draw_one(octal_state *s, int seat)
 
 static int next_active(const octal_state *s, int seat)
 {
-    for (int i = 1; i <= s->players; i++) {
-        int t = (seat + i) % s->players;
+    for (int i = 1, t = seat; i <= s->players; i++) {
+        if (++t == s->players) /* (seat + i) % players, without a division every turn */
+            t = 0;
         if (!s->finished_rank[t])
             return t;
     }
