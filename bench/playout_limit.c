@@ -18,8 +18,9 @@
  * the one `asobi bench` times: to_move, random_action and apply through the
  * game's table of functions. The hand-written ones call the game's own rule
  * functions directly: PSYCLE with no legal-action list at all (a seat's
- * choices are the cards 0..min(gems, 5)), THE OCTAL with its legal() and
- * apply() called without the table and without core's checks. */
+ * choices are the cards 0..min(gems, 5)), THE OCTAL with its random_action()
+ * (the overrides counted, not listed) and apply() called without the table
+ * and without core's checks. */
 
 enum { DEALS = 64, RUNS = 5 };
 
@@ -74,13 +75,11 @@ static long psycle_playout(asobi_state *state, asobi_rng *rng)
 static long octal_playout(asobi_state *state, asobi_rng *rng)
 {
     octal_state *s = asobi_state_data_mut(state);
-    int ids[OCTAL_MAX_ACTIONS];
     long actions = 0;
     uint32_t to_move;
     while ((to_move = octal_to_move(s)) != 0) {
         int seat = __builtin_ctz(to_move);
-        int n = octal_legal(s, seat, ids);
-        octal_apply(s, seat, ids[asobi_rng_below_inline(rng, (uint32_t)n)]);
+        octal_apply(s, seat, octal_random_action(s, seat, rng));
         actions++;
     }
     return actions;

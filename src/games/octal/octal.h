@@ -8,6 +8,7 @@
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
+#include "bits.h"
 #include "view_writer.h"
 
 #define OCTAL_MIN_PLAYERS 3
@@ -130,6 +131,13 @@ typedef struct octal_state {
     uint16_t max_turns;      /* the safety cap (option max_turns) */
     octal_stack stack[OCTAL_MAX_QUESTIONS];
     octal_last last;
+    /* Each question as the single plays see it, derived from its stack and
+     * kept by octal_refresh_questions whenever a stack changes (a placing, a
+     * refill, the set-up): random_action reads these instead of walking the
+     * stacks every step (that walk was a fifth of a random playout). */
+    uint16_t q_numbers[OCTAL_MAX_QUESTIONS]; /* the numbers a number card may show there (octal_satisfies) */
+    uint8_t q_all_on_top[OCTAL_MAX_QUESTIONS]; /* an ALL on top, waiting to be covered */
+    uint8_t q_below[OCTAL_MAX_QUESTIONS];      /* octal_may_point_below */
 } octal_state;
 
 /* ---- action ids (octal_actions.c) -----------------------------------------
@@ -172,7 +180,8 @@ int octal_encode(const octal_action *a);
 /* ---- rules (octal_rules.c) ------------------------------------------------ */
 static inline int octal_number(int card) { return octal_table.cards[card].number; }
 static inline bool octal_is_all(int card) { return octal_table.cards[card].number == 0; }
-int octal_hand_size(const octal_state *s, int seat);
+/* inline: apply and legal ask it several times a step */
+static inline int octal_hand_size(const octal_state *s, int seat) { return asobi_popcount64(s->hand[seat]); }
 /* The cards of a hand in hand order (number, then card index; ALLs last). */
 int octal_hand_order(uint64_t hand, uint8_t *out);
 /* Does a card of number m satisfy condition c on reference n? */
@@ -191,6 +200,9 @@ int octal_open_all(const octal_state *s);
 /* May a ↕ card played on question q point at the card beneath the top? */
 bool octal_may_point_below(const octal_state *s, int q);
 bool octal_blocked(const octal_state *s);
+/* Recompute q_numbers, q_all_on_top and q_below from the stacks (after any
+ * change to them; the tests that build positions by hand call it too). */
+void octal_refresh_questions(octal_state *s);
 int octal_active_players(const octal_state *s);
 /* The override placing order: the k cards of the mask in hand order, as
  * placed (bottom first). Returns k, or 0 if perm is out of range. */
@@ -198,6 +210,8 @@ int octal_override_cards(const octal_state *s, int seat, int mask, int perm, uin
 /* Why an action is not legal now ("" if it is). */
 void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, char *buf, size_t cap);
 int octal_legal(const void *st, int seat, int *ids);
+/* legal()'s pick ids[asobi_rng_below(rng, n)], from the same draws, without listing the overrides. */
+int octal_random_action(const void *st, int seat, asobi_rng *rng);
 void octal_apply(void *st, int seat, int id);
 /* exchange: twin mode exchanges a question equal to the other (option twin_same_condition). */
 void octal_setup(octal_state *s, bool exchange);

@@ -149,6 +149,7 @@ const asobi_game_def asobi_game_octal = {
     .init = octal_init,
     .to_move = octal_to_move,
     .legal = octal_legal,
+    .random_action = octal_random_action,
     .apply = octal_apply,
     .action_text = octal_action_text,
     .parse_action = octal_parse_action,

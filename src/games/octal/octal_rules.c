@@ -4,24 +4,36 @@
 #include "bits.h"
 #include "game_def.h"
 #include "octal.h"
+#include "rng_inline.h"
 
 /* The passages quoted below are from seed 004 (§ = its headings). */
 
-int octal_hand_size(const octal_state *s, int seat) { return asobi_popcount64(s->hand[seat]); }
-
 static int order_key(int card) { return (octal_is_all(card) ? 9 : octal_number(card)) * 64 + card; }
+
+/* Hand order as a permutation of the 34 cards, built at load: a hand is put
+ * in order by moving its bits to their ranks and reading them back, not by
+ * sorting (hand order was a tenth of a random playout's overrides). */
+static uint8_t order_rank[OCTAL_CARDS], card_at_rank[OCTAL_CARDS];
+
+__attribute__((constructor)) static void octal_order_tables(void)
+{
+    for (int c = 0; c < OCTAL_CARDS; c++) {
+        int rank = 0;
+        for (int d = 0; d < OCTAL_CARDS; d++)
+            rank += order_key(d) < order_key(c);
+        order_rank[c] = (uint8_t)rank;
+        card_at_rank[rank] = (uint8_t)c;
+    }
+}
 
 int octal_hand_order(uint64_t hand, uint8_t *out)
 {
+    uint64_t ranks = 0;
+    for (; hand; hand &= hand - 1)
+        ranks |= 1ull << order_rank[__builtin_ctzll(hand)];
     int n = 0;
-    for (; hand; hand &= hand - 1) {
-        int c = __builtin_ctzll(hand), i = n++;
-        while (i > 0 && order_key(out[i - 1]) > order_key(c)) {
-            out[i] = out[i - 1];
-            i--;
-        }
-        out[i] = (uint8_t)c;
-    }
+    for (; ranks; ranks &= ranks - 1)
+        out[n++] = card_at_rank[__builtin_ctzll(ranks)];
     return n;
 }
 
@@ -335,13 +347,6 @@ void octal_why_illegal(const octal_state *s, int seat, const octal_action *a, ch
         buf[0] = '\0';
 }
 
-static bool legal_id(const octal_state *s, int seat, int id)
-{
-    octal_action a;
-    octal_decode(id, &a);
-    return check(s, seat, &a, NULL, 0);
-}
-
 /* lehmer[k][perm]: the indices (into the chosen cards, hand order) of an
  * override's cards as placed, bottom first; generated from the Lehmer code. */
 static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
@@ -355,138 +360,374 @@ static const uint8_t lehmer[5][OCTAL_PERMS][OCTAL_OVERRIDE_MAX] = {
 /* An override's cards are placed going down (§⑨): ALL counts as 9. */
 static int down_key(int card) { return octal_is_all(card) ? 9 : octal_number(card); }
 
-/* The Lehmer codes (bit perm) of the orders that place chosen, k cards
- * ascending by (number, index) with the ALLs last, going down: equal numbers
- * in any order, two ALLs in order. */
-static uint32_t downward_perms(int k, const int *chosen)
+/* The Lehmer codes (bit perm) of the orders that place k cards whose
+ * down_keys, ascending, are keys going down: equal numbers in any order. (Two
+ * ALLs, the one pair of equal keys that would have to keep its order, are
+ * never chosen together: an ALL may not lie on an ALL.) */
+static uint32_t downward_perms(int k, const int *keys)
 {
     uint32_t perms = 0;
     for (int perm = 0; perm < factorial[k]; perm++) {
         const uint8_t *seq = lehmer[k][perm];
         bool ok = true;
-        for (int i = 1; i < k && ok; i++) {
-            int hi = down_key(chosen[seq[i - 1]]), lo = down_key(chosen[seq[i]]);
-            ok = lo < hi || (lo == hi && (lo != 9 || seq[i] > seq[i - 1]));
-        }
+        for (int i = 1; i < k && ok; i++)
+            ok = keys[seq[i]] <= keys[seq[i - 1]];
         if (ok)
             perms |= 1u << perm;
     }
     return perms;
 }
 
+/* The overrides of a hand of 5 depend on the hand only through which
+ * neighbours in hand order have the same number (4 bits, "eq": bit i when
+ * positions i and i+1 are equal) and which positions answer each question.
+ * Three tables over (eq, mask of hand positions), computed once at load from
+ * downward_perms (the rule itself), let random_action count a hand's
+ * overrides with two reads instead of listing them (often over a hundred for
+ * one random pick: a third of a random playout), and unrank the one drawn:
+ *   override_perms[eq][mask]  the Lehmer codes that place mask's cards going down;
+ *   override_ids[eq][mask]    the ids of mask on one question: those orders,
+ *                             twice when the override leaves one card (with
+ *                             and without Octo!), 0 unless mask has 2-4 cards;
+ *   override_total[eq][set]   override_ids summed over the masks inside set. */
+enum { OVERRIDE_HAND = OCTAL_HAND_LIMIT, OVERRIDE_EQ = 1 << (OVERRIDE_HAND - 1), OVERRIDE_MASKS = 1 << OVERRIDE_HAND };
+static uint32_t override_perms[OVERRIDE_EQ][OVERRIDE_MASKS];
+static uint8_t override_ids[OVERRIDE_EQ][OVERRIDE_MASKS];
+static uint16_t override_total[OVERRIDE_EQ][OVERRIDE_MASKS];
+
+/* At load (a constructor: no lazy initialization for threads to race on). */
+__attribute__((constructor)) static void octal_override_tables(void)
+{
+    for (int eq = 0; eq < OVERRIDE_EQ; eq++) {
+        int key[OVERRIDE_HAND] = {1};
+        for (int i = 1; i < OVERRIDE_HAND; i++)
+            key[i] = key[i - 1] + !(eq >> (i - 1) & 1);
+        for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+            int k = 0, keys[OVERRIDE_HAND];
+            for (int i = 0; i < OVERRIDE_HAND; i++)
+                if (mask >> i & 1)
+                    keys[k++] = key[i];
+            if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX)
+                continue;
+            override_perms[eq][mask] = downward_perms(k, keys);
+            override_ids[eq][mask] = (uint8_t)(asobi_popcount32(override_perms[eq][mask]) *
+                                               (OVERRIDE_HAND - k == 1 ? 2 : 1));
+        }
+        for (int set = 0; set < OVERRIDE_MASKS; set++)
+            for (int mask = set; mask; mask = (mask - 1) & set)
+                override_total[eq][set] = (uint16_t)(override_total[eq][set] + override_ids[eq][mask]);
+    }
+}
+
+/* A hand of 5 as its overrides see it: the cards in hand order, eq (above),
+ * and the positions that answer each question (sat). With both ALLs in hand
+ * the second (position 4) is left out of sat: "one ALL" is always the first,
+ * and never both (ALL on ALL, ruling 5). */
+typedef struct override_hand {
+    uint8_t hand[OCTAL_CARDS];
+    int eq;
+    unsigned sat[OCTAL_MAX_QUESTIONS];
+} override_hand;
+
+static void override_hand_of(const octal_state *s, int seat, override_hand *h)
+{
+    octal_hand_order(s->hand[seat], h->hand);
+    int key[OVERRIDE_HAND];
+    h->eq = 0;
+    for (int i = 0; i < OVERRIDE_HAND; i++) {
+        key[i] = down_key(h->hand[i]);
+        if (i > 0 && key[i] == key[i - 1])
+            h->eq |= 1 << (i - 1);
+    }
+    unsigned usable = key[3] == 9 ? 0xFu : 0x1Fu; /* hand[3] an ALL: so is hand[4] */
+    h->sat[0] = h->sat[1] = 0;
+    for (int q = 0; q < s->questions; q++) {
+        unsigned numbers = s->q_numbers[q]; /* octal_satisfies, with the question read once */
+        for (int i = 0; i < OVERRIDE_HAND; i++)
+            if (key[i] == 9 || (numbers >> key[i] & 1u))
+                h->sat[q] |= 1u << i;
+        h->sat[q] &= usable;
+    }
+}
+
+static int override_id(int mask, int perm, int q, int silent)
+{
+    return OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2 + silent;
+}
+
 /* The overrides of a hand of 5, generated directly (legal() runs often: the
- * notation checks call it for every action). This must agree with
- * check_override; test_octal_random compares the two on random states. */
+ * notation checks call it for every action), by mask, order, question and
+ * Octo! ascending: ascending ids. This must agree with check_override;
+ * test_octal_random compares the two on random states. */
 static int legal_overrides(const octal_state *s, int seat, int *ids)
 {
-    uint8_t hand[OCTAL_CARDS];
-    int n = octal_hand_order(s->hand[seat], hand), count = 0;
-    bool two_alls = n == 5 && octal_is_all(hand[3]) && octal_is_all(hand[4]);
-    unsigned sat[OCTAL_MAX_QUESTIONS] = {0, 0};
-    for (int q = 0; q < s->questions; q++) {
-        /* octal_satisfies, with the question read once */
-        int condition, reference;
-        octal_question(s, q, &condition, &reference);
-        unsigned numbers = reference ? octal_table.allows[condition][reference] : 0x1FEu;
-        for (int i = 0; i < n; i++)
-            if (octal_is_all(hand[i]) || (numbers >> octal_number(hand[i]) & 1u))
-                sat[q] |= 1u << i;
-    }
-    uint32_t downward[OCTAL_OVERRIDE_MAX + 1][27], known[OCTAL_OVERRIDE_MAX + 1] = {0};
-    for (int mask = 0; mask < 32; mask++) {
-        int k = asobi_popcount32((unsigned)mask);
-        if (k < OCTAL_OVERRIDE_MIN || k > OCTAL_OVERRIDE_MAX || ((sat[0] | sat[1]) & (unsigned)mask) != (unsigned)mask)
+    override_hand h;
+    override_hand_of(s, seat, &h);
+    int count = 0;
+    for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+        if (!override_ids[h.eq][mask])
             continue;
-        if (two_alls && (mask >> 4 & 1))
-            continue; /* one ALL is always the first; never both (ALL on ALL, ruling 5) */
-        int chosen[OCTAL_OVERRIDE_MAX], c = 0;
-        for (int i = 0; i < n; i++)
-            if (mask >> i & 1)
-                chosen[c++] = hand[i];
-        /* Which orders place the chosen cards going down depends only on how
-         * neighbours in chosen compare: memoized per call, for the masks that
-         * share it (the perm loop below was a fifth of a random playout). */
-        int pattern = 0;
-        for (int i = 1; i < k; i++)
-            pattern = pattern * 3 + (down_key(chosen[i]) != down_key(chosen[i - 1]) ? 0
-                                     : octal_is_all(chosen[i])                      ? 2
-                                                                                    : 1);
-        if (!(known[k] >> pattern & 1u)) {
-            downward[k][pattern] = downward_perms(k, chosen);
-            known[k] |= 1u << pattern;
-        }
-        for (uint32_t perms = downward[k][pattern]; perms; perms &= perms - 1) {
+        bool octo = OVERRIDE_HAND - asobi_popcount32((unsigned)mask) == 1;
+        for (uint32_t perms = override_perms[h.eq][mask]; perms; perms &= perms - 1) {
             int perm = __builtin_ctz(perms);
             for (int q = 0; q < s->questions; q++) {
-                if ((sat[q] & (unsigned)mask) != (unsigned)mask)
+                if ((h.sat[q] & (unsigned)mask) != (unsigned)mask)
                     continue;
-                int base = OCTAL_ID_OVERRIDE + ((mask * OCTAL_PERMS + perm) * 2 + q) * 2;
-                if (n - k == 1) /* with Octo! first (octal.h: the silent bit) */
-                    ids[count++] = base;
-                ids[count++] = base + 1;
+                if (octo) /* with Octo! first (octal.h: the silent bit) */
+                    ids[count++] = override_id(mask, perm, q, 0);
+                ids[count++] = override_id(mask, perm, q, 1);
             }
         }
     }
     return count;
 }
 
-int octal_legal(const void *st, int seat, int *ids)
+/* How many ids legal_overrides would list: the ids of the masks inside each
+ * question's answering set. */
+static int count_overrides(const override_hand *h)
 {
-    const octal_state *s = st;
+    return override_total[h->eq][h->sat[0]] + override_total[h->eq][h->sat[1]];
+}
+
+/* The r-th id legal_overrides would list (r < count_overrides), found by
+ * counting whole masks, then whole orders, without listing them. */
+static int nth_override(const override_hand *h, int r)
+{
+    for (int mask = 0; mask < OVERRIDE_MASKS; mask++) {
+        int per = override_ids[h->eq][mask];
+        bool in0 = (h->sat[0] & (unsigned)mask) == (unsigned)mask;
+        bool in1 = (h->sat[1] & (unsigned)mask) == (unsigned)mask;
+        int here = per * (in0 + in1);
+        if (r >= here) {
+            r -= here;
+            continue;
+        }
+        int w = OVERRIDE_HAND - asobi_popcount32((unsigned)mask) == 1 ? 2 : 1; /* ids per order and question */
+        int block = w * (in0 + in1);                                        /* ids per order */
+        int perm = asobi_nth_bit(override_perms[h->eq][mask], r / block);
+        int j = r % block;
+        int q = in0 && j < w ? 0 : 1;
+        return override_id(mask, perm, q, w == 2 ? j % 2 : 1);
+    }
+    return -1; /* not reached: r < count_overrides */
+}
+
+/* The late Octo! (seat not the one to act) and a discard: the lists when
+ * seat is not placing. */
+static int legal_not_placing(const octal_state *s, int seat, int *ids)
+{
     int n = 0;
     uint64_t hand = s->hand[seat];
-    bool has_all = (hand >> OCTAL_ALL) & 3u;
     if (seat != s->seat) { /* the late Octo! (§⑦), the only action out of turn */
         if (seat == s->octo_late)
             ids[n++] = OCTAL_ID_DECLARE;
         return n;
     }
-    if (s->phase == OCTAL_PHASE_DISCARD) {
-        for (int kind = 0; kind < OCTAL_KINDS; kind++)
-            if (kind < OCTAL_NUMBER_CARDS ? (hand >> kind & 1u) : has_all)
-                ids[n++] = OCTAL_ID_DISCARD + kind;
-        return n;
-    }
-    ids[n++] = OCTAL_ID_PASS;
-    /* Single plays, generated directly (they must agree with check_play). */
-    int left = octal_hand_size(s, seat) - 1;
-    unsigned allowed[OCTAL_MAX_QUESTIONS] = {0, 0};
-    bool may_point_below[OCTAL_MAX_QUESTIONS] = {false, false};
-    int open = octal_open_all(s);
-    for (int q = 0; q < s->questions; q++) {
-        int condition, reference;
-        octal_question(s, q, &condition, &reference);
-        allowed[q] = open >= 0 && q != open ? 0 : reference ? octal_table.allows[condition][reference] : 0x1FEu;
-        may_point_below[q] = octal_may_point_below(s, q);
-    }
     /* the kinds held, ascending: the number cards, then "an ALL" */
-    uint64_t kinds = (hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)has_all << OCTAL_ALL);
-    for (; kinds; kinds &= kinds - 1) {
+    for (uint64_t kinds = (hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)(((hand >> OCTAL_ALL) & 3u) != 0) << OCTAL_ALL);
+         kinds; kinds &= kinds - 1)
+        ids[n++] = OCTAL_ID_DISCARD + __builtin_ctzll(kinds);
+    return n;
+}
+
+/* What the single plays of the seat to act depend on: the hand, and each
+ * question as octal_refresh_questions keeps it in the state (octal_open_all,
+ * octal_question and octal_may_point_below, read every step, were a fifth of
+ * a random playout). They must agree with check_play. */
+typedef struct placing {
+    uint64_t hand;
+    int size, left, open;
+    bool all_playable; /* an ALL held, not the last card, none waiting to be covered */
+    unsigned allowed[OCTAL_MAX_QUESTIONS]; /* the numbers a number card may show on question q */
+    bool may_point_below[OCTAL_MAX_QUESTIONS];
+} placing;
+
+/* Question q (a stack of two cards at least). */
+static void refresh_question(octal_state *s, int q)
+{
+    int condition, reference;
+    octal_question(s, q, &condition, &reference);
+    s->q_numbers[q] = reference ? octal_table.allows[condition][reference] : 0x1FEu;
+    s->q_all_on_top[q] = reference == 0;
+    s->q_below[q] = octal_may_point_below(s, q);
+}
+
+void octal_refresh_questions(octal_state *s)
+{
+    for (int q = 0; q < s->questions; q++)
+        refresh_question(s, q);
+}
+
+static void placing_of(const octal_state *s, int seat, placing *p)
+{
+    p->hand = s->hand[seat];
+    p->size = asobi_popcount64(p->hand);
+    p->left = p->size - 1;
+    p->open = s->q_all_on_top[0] ? 0 : s->questions > 1 && s->q_all_on_top[1] ? 1 : -1;
+    p->allowed[0] = p->allowed[1] = 0;
+    p->may_point_below[0] = p->may_point_below[1] = false;
+    for (int q = 0; q < s->questions; q++) {
+        p->allowed[q] = p->open >= 0 && q != p->open ? 0 : s->q_numbers[q];
+        p->may_point_below[q] = s->q_below[q];
+    }
+    /* never the last card, never on an ALL */
+    p->all_playable = ((p->hand >> OCTAL_ALL) & 3u) && p->left > 0 && p->open < 0;
+}
+
+/* The kinds whose single plays are listed, ascending: the number cards
+ * held, then "an ALL". */
+static uint64_t playable_kinds(const placing *p)
+{
+    return (p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1)) | ((uint64_t)p->all_playable << OCTAL_ALL);
+}
+
+/* How many ids kind has on question q (0 when it may not go there): one, or
+ * two for a ↕ that may point below; each twice when the play leaves one card
+ * (with and without Octo!). */
+static int play_ids(const placing *p, int kind, int q, int *below)
+{
+    bool all = kind == OCTAL_ALL;
+    if (!all && !(p->allowed[q] >> octal_number(kind) & 1u))
+        return 0;
+    *below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && p->may_point_below[q];
+    return (1 + *below) * (p->left == 1 ? 2 : 1);
+}
+
+static int play_id(int kind, int q, int below, int silent)
+{
+    return OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + below) * 2 + silent;
+}
+
+/* The lays of §⑧, generated directly (they must agree with check_lay): any
+ * number card held, on the question of the seat's last card, with Octo!
+ * first when it leaves one card. */
+static int legal_lays(const octal_state *s, int seat, const placing *p, int *ids)
+{
+    int n = 0;
+    if (!octal_lay_allowed(s, seat))
+        return 0;
+    for (uint64_t cards = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1); cards; cards &= cards - 1) {
+        int id = OCTAL_ID_LAY + (__builtin_ctzll(cards) * 2 + s->last_question) * 2;
+        if (p->left == 1) /* with Octo! first (octal.h: the silent bit) */
+            ids[n++] = id;
+        ids[n++] = id + 1;
+    }
+    return n;
+}
+
+/* Pass, the single plays and the lays of the seat to act in the play phase:
+ * every legal id below the overrides. */
+static int legal_placings(const octal_state *s, int seat, const placing *p, int *ids)
+{
+    int n = 0;
+    ids[n++] = OCTAL_ID_PASS;
+    for (uint64_t kinds = playable_kinds(p); kinds; kinds &= kinds - 1) {
         int kind = __builtin_ctzll(kinds);
-        bool all = kind == OCTAL_ALL;
-        if (all && (left == 0 || open >= 0))
-            continue; /* never the last card, never on an ALL */
         for (int q = 0; q < s->questions; q++) {
-            if (!all && !(allowed[q] >> octal_number(kind) & 1u))
+            int below;
+            if (!play_ids(p, kind, q, &below))
                 continue;
-            bool below = !all && octal_table.cards[kind].arrow == OCTAL_BOTH && may_point_below[q];
-            for (int b = 0; b <= (int)below; b++) {
-                int id = OCTAL_ID_PLAY + ((kind * 2 + q) * 2 + b) * 2;
-                if (left == 1) /* with Octo! first (octal.h: the silent bit) */
-                    ids[n++] = id;
-                ids[n++] = id + 1;
+            for (int b = 0; b <= below; b++) {
+                if (p->left == 1) /* with Octo! first (octal.h: the silent bit) */
+                    ids[n++] = play_id(kind, q, b, 0);
+                ids[n++] = play_id(kind, q, b, 1);
             }
         }
     }
-    if (octal_lay_allowed(s, seat))
-        for (int card = 0; card < OCTAL_NUMBER_CARDS; card++)
-            if (hand >> card & 1u)
-                for (int id = OCTAL_ID_LAY + card * 4; id < OCTAL_ID_LAY + card * 4 + 4; id++)
-                    if (legal_id(s, seat, id))
-                        ids[n++] = id;
-    if (octal_hand_size(s, seat) == OCTAL_HAND_LIMIT && open < 0)
+    return n + legal_lays(s, seat, p, ids + n);
+}
+
+/* Overrides need a hand of 5 and no ALL waiting to be covered (§⑨, §③). */
+static bool may_override(const placing *p) { return p->size == OCTAL_HAND_LIMIT && p->open < 0; }
+
+int octal_legal(const void *st, int seat, int *ids)
+{
+    const octal_state *s = st;
+    if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD)
+        return legal_not_placing(s, seat, ids);
+    placing p;
+    placing_of(s, seat, &p);
+    int n = legal_placings(s, seat, &p, ids);
+    if (may_override(&p))
         n += legal_overrides(s, seat, ids + n);
     return n;
+}
+
+/* The number cards whose numbers are in a set (bits 1..8), built at load:
+ * the single plays are counted by popcounts over the hand. */
+static uint64_t cards_of_numbers[256], both_arrow_cards;
+
+__attribute__((constructor)) static void octal_play_tables(void)
+{
+    for (int c = 0; c < OCTAL_NUMBER_CARDS; c++) {
+        for (int set = 0; set < 256; set++)
+            if (set >> (octal_number(c) - 1) & 1)
+                cards_of_numbers[set] |= 1ull << c;
+        if (octal_table.cards[c].arrow == OCTAL_BOTH)
+            both_arrow_cards |= 1ull << c;
+    }
+}
+
+/* How many ids legal_placings lists for the single plays (play_ids summed):
+ * the number cards that answer each question, with the ↕ ones that may
+ * point below counted twice; the two questions side by side in one word
+ * (number cards are bits 0-31), so two popcounts in all. */
+static int count_plays(const octal_state *s, const placing *p)
+{
+    uint64_t numbers = p->hand & ((1ULL << OCTAL_NUMBER_CARDS) - 1), fit = 0, below = 0;
+    for (int q = 0; q < s->questions; q++) {
+        uint64_t here = numbers & cards_of_numbers[p->allowed[q] >> 1 & 0xFFu];
+        fit |= here << (32 * q);
+        if (p->may_point_below[q])
+            below |= (here & both_arrow_cards) << (32 * q);
+    }
+    int n = asobi_popcount64(fit) + asobi_popcount64(below) + (p->all_playable ? s->questions : 0);
+    return n * (p->left == 1 ? 2 : 1);
+}
+
+/* The r-th single play legal_placings lists (r < count_plays). */
+static int nth_play(const octal_state *s, const placing *p, int r)
+{
+    int w = p->left == 1 ? 2 : 1; /* ids per placing: with and without Octo! */
+    for (uint64_t kinds = playable_kinds(p); kinds; kinds &= kinds - 1) {
+        int kind = __builtin_ctzll(kinds);
+        for (int q = 0; q < s->questions; q++) {
+            int below, here = play_ids(p, kind, q, &below);
+            if (r < here)
+                return play_id(kind, q, r / w, w == 2 ? r % 2 : 1);
+            r -= here;
+        }
+    }
+    return -1; /* not reached */
+}
+
+/* The random_action hook: legal()'s pick ids[asobi_rng_below(rng, n)] from the
+ * same draw, with the single plays and the overrides counted, and only the
+ * one drawn built. */
+int octal_random_action(const void *st, int seat, asobi_rng *rng)
+{
+    const octal_state *s = st;
+    int ids[OCTAL_NUMBER_CARDS * 4]; /* the lays, or the late Octo! or the discards */
+    if (seat != s->seat || s->phase == OCTAL_PHASE_DISCARD) {
+        int n = legal_not_placing(s, seat, ids);
+        return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+    }
+    placing p;
+    placing_of(s, seat, &p);
+    int plays = count_plays(s, &p), lays = legal_lays(s, seat, &p, ids), overrides = 0;
+    override_hand h;
+    if (may_override(&p)) {
+        override_hand_of(s, seat, &h);
+        overrides = count_overrides(&h);
+    }
+    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(1 + plays + lays + overrides));
+    if (r == 0)
+        return OCTAL_ID_PASS;
+    if ((r -= 1) < plays)
+        return nth_play(s, &p, r);
+    if ((r -= plays) < lays)
+        return ids[r];
+    return nth_override(&h, r - lays);
 }
 
 /* ---- what actions do ----------------------------------------------------- */
@@ -535,11 +776,10 @@ static void refill(octal_state *s)
     }
     int discards = 0;
     for (int i = 0; i < s->players; i++) {
-        for (int c = 0; c < OCTAL_CARDS; c++)
-            if (s->discarded[i] >> c & 1u) {
-                pool[n++] = (uint8_t)c;
-                discards++;
-            }
+        for (uint64_t cards = s->discarded[i]; cards; cards &= cards - 1) { /* ascending, as before */
+            pool[n++] = (uint8_t)__builtin_ctzll(cards);
+            discards++;
+        }
         s->discarded[i] = 0;
     }
     if (n == 0)
@@ -548,6 +788,7 @@ static void refill(octal_state *s)
     memmove(s->deck + n, s->deck, s->deck_size);
     memcpy(s->deck, pool, (size_t)n);
     s->deck_size = (uint8_t)(s->deck_size + n);
+    octal_refresh_questions(s); /* the tops stay, but cond_from moved */
     s->last.refilled = (uint8_t)(s->last.refilled + n);
     s->last.refilled_discards = (uint8_t)(s->last.refilled_discards + discards);
 }
@@ -571,8 +812,9 @@ static bool draw_one(octal_state *s, int seat)
 
 static int next_active(const octal_state *s, int seat)
 {
-    for (int i = 1; i <= s->players; i++) {
-        int t = (seat + i) % s->players;
+    for (int i = 1, t = seat; i <= s->players; i++) {
+        if (++t == s->players) /* (seat + i) % players, without a division every turn */
+            t = 0;
         if (!s->finished_rank[t])
             return t;
     }
@@ -651,6 +893,8 @@ static void push(octal_state *s, int q, int card, int cond_from, bool exact)
     st->e[st->size].cond_from = (uint8_t)cond_from;
     st->e[st->size].exact = exact;
     st->size++;
+    if (st->size >= 2) /* a question (the set-up pushes one card first) */
+        refresh_question(s, q);
 }
 
 /* Common to every placing: who placed last, an emptied hand (§遊び方 ③),
@@ -826,6 +1070,7 @@ void octal_setup(octal_state *s, bool exchange)
             s->deck_size++;
         }
     }
+    octal_refresh_questions(s); /* after the exchange, which changes a stack without push */
     s->seat = 0;
     s->phase = OCTAL_PHASE_PLAY;
     s->last_placer = -1;

@@ -39,6 +39,9 @@ typedef struct psycle_state {
     uint8_t over;
     uint8_t capped;                 /* 1 if the game ended by the max_cycles cap */
     uint8_t round;                  /* 0..4: the round being played in this cycle */
+    uint8_t choosing;               /* the seats still to choose (to_move): the seats whose pending
+                                     * is -1, 0 once over; kept with pending, so that to_move, asked
+                                     * twice per decision of a playout, is one load */
     uint16_t cycle;                 /* 1-based count of cycles played, replays included */
     uint16_t max_cycles;            /* the safety cap (option max_cycles) */
     uint8_t targets[PSYCLE_ROUNDS]; /* this cycle's tile order; 0..round are face up */
@@ -73,7 +76,9 @@ void psycle_setup_cycle(psycle_state *s);
 void psycle_resolve_round(psycle_state *s);
 uint32_t psycle_to_move(const void *st);
 
-/* The seats still to choose this round (to_move), inline for apply(). */
+/* The seats still to choose this round, from pending and over: what
+ * choosing holds (psycle_set_choosing puts it there; the tests compare the
+ * two after every action). */
 static inline uint32_t psycle_seats_to_choose(const psycle_state *s)
 {
     if (s->over)
@@ -85,6 +90,8 @@ static inline uint32_t psycle_seats_to_choose(const psycle_state *s)
     uint32_t m = (uint32_t)((signs * 0x204081u) >> 21) & 0xFu;
     return m & ((1u << s->players) - 1);
 }
+
+static inline void psycle_set_choosing(psycle_state *s) { s->choosing = (uint8_t)psycle_seats_to_choose(s); }
 
 /* The rule-of-thumb player (psycle_heuristic.c), the game's heuristic hook. */
 int psycle_heuristic(const void *st, int seat, asobi_rng *rng);

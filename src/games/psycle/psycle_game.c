@@ -53,7 +53,8 @@ static void psycle_apply(void *st, int seat, int id)
 {
     psycle_state *s = st;
     s->pending[seat] = (int8_t)id;
-    if (psycle_seats_to_choose(s) == 0)
+    s->choosing = (uint8_t)(s->choosing & ~(1u << seat));
+    if (s->choosing == 0)
         psycle_resolve_round(s);
 }
 
@@ -171,6 +172,7 @@ static void psycle_retract_unseen(void *st, int viewer)
     for (int i = 0; i < seats_of(s); i++)
         if (i != viewer)
             s->pending[i] = -1;
+    psycle_set_choosing(s);
 }
 
 static const asobi_option_def psycle_options[] = {

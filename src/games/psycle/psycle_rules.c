@@ -3,6 +3,7 @@
 
 #include "game_def.h"
 #include "psycle.h"
+#include "rng_inline.h"
 
 bool psycle_beats(int card, int other)
 {
@@ -18,6 +19,18 @@ static uint32_t card_counts(const int8_t *cards, int players)
     return counts;
 }
 
+/* The nibbles (card_counts) of the cards each card beats, built at load from
+ * the beats table: a card's victims are one mask. */
+static uint32_t beaten_nibbles[PSYCLE_CARDS];
+
+__attribute__((constructor)) static void psycle_nibble_table(void)
+{
+    for (int card = 0; card < PSYCLE_CARDS; card++)
+        for (int other = 0; other < PSYCLE_CARDS; other++)
+            if (psycle_beats(card, other))
+                beaten_nibbles[card] |= 0xFu << (4 * other);
+}
+
 /* §8: "負かしたプレイヤーの人数分だけ自分が出したカードに書かれた★の数の得点",
  * plus the bonus tile's points when the card equals the target. We read the
  * bonus as earned only by a card that beat somebody ("勝利した場合"), and
@@ -25,12 +38,9 @@ static uint32_t card_counts(const int8_t *cards, int players)
  * others: the cards of the other players, counted (card_counts). The nibbles
  * of the cards it beats are added by one multiplication: a round resolution
  * was a quarter of a PSYCLE playout with a loop per pair of players. */
-static int points_against(int card, uint32_t others, int target, int bonus, int *beaten)
+static inline int points_against(int card, uint32_t others, int target, int bonus, int *beaten)
 {
-    uint32_t nibbles = 0;
-    for (unsigned m = psycle_table.beats[card]; m; m &= m - 1)
-        nibbles |= 0xFu << (4 * __builtin_ctz(m));
-    int n = (int)(((others & nibbles) * 0x111111u) >> 20 & 0xFu);
+    int n = (int)(((others & beaten_nibbles[card]) * 0x111111u) >> 20 & 0xFu);
     if (beaten)
         *beaten = n;
     if (n == 0)
@@ -63,14 +73,29 @@ int psycle_zero_gain(const int8_t *cards, int players, int supply_after_payments
     return supply_after_payments / zero_players;
 }
 
+/* asobi_rng_shuffle(rng, tiles, PSYCLE_ROUNDS, 1) written out for the five
+ * tiles: the same draws and the same swaps (Fisher-Yates from the top),
+ * without the call and the general loop (two shuffles per cycle were a tenth
+ * of a 2-player playout). test_view_text's hashes of the views of 798f94c
+ * show every tile order. */
+static inline void shuffle_tiles(asobi_rng *rng, uint8_t *tiles)
+{
+    for (uint32_t i = PSYCLE_ROUNDS - 1; i > 0; i--) {
+        uint32_t j = asobi_rng_below_inline(rng, i + 1);
+        uint8_t t = tiles[i];
+        tiles[i] = tiles[j];
+        tiles[j] = t;
+    }
+}
+
 /* §3.2 and §10: shuffle the target and bonus tiles into two face-down piles,
  * reset the points to 0 and every player's gems to 10. */
 void psycle_setup_cycle(psycle_state *s)
 {
     memcpy(s->targets, psycle_table.targets, sizeof s->targets);
     memcpy(s->bonuses, psycle_table.bonuses, sizeof s->bonuses);
-    asobi_rng_shuffle(&s->rng, s->targets, PSYCLE_ROUNDS, 1);
-    asobi_rng_shuffle(&s->rng, s->bonuses, PSYCLE_ROUNDS, 1);
+    shuffle_tiles(&s->rng, s->targets);
+    shuffle_tiles(&s->rng, s->bonuses);
     int held = 0;
     for (int i = 0; i < s->players; i++) {
         s->gems[i] = PSYCLE_START_GEMS;
@@ -81,6 +106,7 @@ void psycle_setup_cycle(psycle_state *s)
     s->supply = (uint8_t)(psycle_table.gem_supply - held);
     s->round = 0;
     s->cycle++;
+    psycle_set_choosing(s);
 }
 
 /* §9, §11: after the 5th round, -1 point per gem left; the highest final score
@@ -114,6 +140,7 @@ static void end_cycle(psycle_state *s)
     }
     if (finished) {
         s->over = 1;
+        s->choosing = 0;
         s->winners = finished;
         return;
     }
@@ -126,6 +153,7 @@ static void end_cycle(psycle_state *s)
             if (s->victory[i] > most)
                 most = s->victory[i];
         s->over = 1;
+        s->choosing = 0;
         s->capped = 1;
         s->winners = 0;
         for (int i = 0; i < s->players; i++)
@@ -137,30 +165,45 @@ static void end_cycle(psycle_state *s)
 }
 
 /* §6.3 and §7: everyone has chosen; reveal, pay, 0-players take gems, score,
- * cards go back to hand, next round (or the cycle ends). */
-void psycle_resolve_round(psycle_state *s)
+ * cards go back to hand, next round (or the cycle ends). One pass reveals,
+ * pays and counts (the highest card and the 0-players: psycle_zero_gain's
+ * rule, without its loop), one pays the 0-players and scores. */
+static inline __attribute__((always_inline)) void resolve_round(psycle_state *s, const int players)
 {
     int target = s->targets[s->round], bonus = s->bonuses[s->round];
-    int zeros = 0;
-    for (int i = 0; i < s->players; i++) {
-        s->played[i] = s->pending[i];
-        s->pending[i] = -1;
+    int zeros = 0, highest = 0, paid = 0;
+    uint32_t counts = 0;
+    /* played = pending and pending = -1 for the seats in play, as 4-byte
+     * words: byte loops here became calls to memcpy and memset (GCC's loop
+     * idioms), a sixth of a round. */
+    uint32_t pending, played, seats = players >= 4 ? 0xFFFFFFFFu : (1u << (8 * players)) - 1;
+    memcpy(&pending, s->pending, sizeof pending);
+    memcpy(&played, s->played, sizeof played);
+    played = (played & ~seats) | (pending & seats);
+    pending |= seats;
+    memcpy(s->played, &played, sizeof played);
+    memcpy(s->pending, &pending, sizeof pending);
+    s->choosing = (uint8_t)((1u << players) - 1); /* not over: over is set only at a cycle's end below */
+    for (int i = 0; i < players; i++) {
         int card = s->played[i];
         s->gems[i] = (uint8_t)(s->gems[i] - card);
-        s->supply = (uint8_t)(s->supply + card);
         s->last_gems[i] = (int8_t)-card;
-        if (card == 0)
-            zeros++;
+        paid += card;
+        zeros += card == 0;
+        highest = card > highest ? card : highest;
+        counts += 1u << (4 * card);
     }
-    int gain = psycle_zero_gain(s->played, s->players, s->supply, zeros);
-    uint32_t counts = card_counts(s->played, s->players);
-    for (int i = 0; i < s->players; i++) {
-        if (s->played[i] == 0) {
+    int supply = s->supply + paid, gain = 0;
+    if (zeros > 0 && highest > 0)
+        gain = highest * zeros <= supply ? highest : supply / zeros;
+    s->supply = (uint8_t)(supply - gain * zeros);
+    for (int i = 0; i < players; i++) {
+        int card = s->played[i];
+        if (card == 0) {
             s->gems[i] = (uint8_t)(s->gems[i] + gain);
-            s->supply = (uint8_t)(s->supply - gain);
             s->last_gems[i] = (int8_t)gain;
         }
-        s->last_points[i] = (int16_t)points_against(s->played[i], counts - (1u << (4 * s->played[i])), target, bonus, NULL);
+        s->last_points[i] = (int16_t)points_against(card, counts - (1u << (4 * card)), target, bonus, NULL);
         s->points[i] = (int16_t)(s->points[i] + s->last_points[i]);
     }
     s->last_target = (uint8_t)target;
@@ -169,4 +212,15 @@ void psycle_resolve_round(psycle_state *s)
         end_cycle(s);
 }
 
-uint32_t psycle_to_move(const void *st) { return psycle_seats_to_choose(st); }
+/* One copy of the round per player count, with its loops unrolled (the
+ * count is a constant in each). */
+void psycle_resolve_round(psycle_state *s)
+{
+    switch (s->players) {
+    case 2: resolve_round(s, 2); break;
+    case 3: resolve_round(s, 3); break;
+    default: resolve_round(s, 4); break;
+    }
+}
+
+uint32_t psycle_to_move(const void *st) { return ((const psycle_state *)st)->choosing; }

@@ -104,6 +104,7 @@ static inline void arrange(asobi_state *state, const octal_position *p)
     s->passes_in_a_row = 0;
     s->last_placer = -1;
     s->octo_late = -1;
+    octal_refresh_questions(s); /* the stacks were written by hand */
 }
 
 /* The cards of set (from the deck or the discards) go into question q, in
@@ -128,6 +129,7 @@ static inline void bury_in_use(asobi_state *state, int q, uint64_t set)
     s->deck_size = (uint8_t)kept;
     for (int i = 0; i < s->players; i++)
         s->discarded[i] &= ~set;
+    octal_refresh_questions(s); /* the card beneath the top changed */
 }
 
 /* Every card of the deck into question q, in use: the deck is empty and a

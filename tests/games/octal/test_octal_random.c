@@ -57,6 +57,12 @@ static void invariant(const asobi_state *state, void *ctx)
         assert_int_equal(s->phase, OCTAL_PHASE_PLAY);
         assert_int_equal(asobi_state_to_move(state), (1u << s->seat) | (1u << s->octo_late));
     }
+    /* what random_action reads of each question is what its stack says */
+    octal_state fresh = *s;
+    octal_refresh_questions(&fresh);
+    assert_memory_equal(fresh.q_numbers, s->q_numbers, sizeof s->q_numbers);
+    assert_memory_equal(fresh.q_all_on_top, s->q_all_on_top, sizeof s->q_all_on_top);
+    assert_memory_equal(fresh.q_below, s->q_below, sizeof s->q_below);
     /* at most one ALL waits to be covered (ALL on ALL is refused) */
     int open_alls = 0;
     for (int q = 0; q < s->questions; q++)

@@ -362,6 +362,25 @@ static void psycle_invariant(const asobi_state *state, void *ctx)
         held += p->gems[i];
     assert_int_equal(held + p->supply, 50); /* gems are conserved */
     assert_true(p->round < 5 || p->over);
+    /* to_move reads the seats still to choose from a byte kept beside
+     * pending: it must say what pending and over say, also after a seat's
+     * unseen choices are withdrawn or resampled (search does both). */
+    assert_int_equal(p->choosing, psycle_seats_to_choose(p));
+    static unsigned step;
+    if (step++ % 8 != 0)
+        return; /* the copies below on every 8th step: plenty of rounds, the test stays quick */
+    asobi_rng rng;
+    asobi_rng_seed(&rng, (uint64_t)p->cycle * 131u + p->round);
+    for (int viewer = 0; viewer < p->players; viewer++) {
+        asobi_state *other = asobi_state_clone(state);
+        asobi_state_retract_unseen(other, viewer);
+        const psycle_state *o = asobi_state_data_for_ai(other);
+        assert_int_equal(o->choosing, psycle_seats_to_choose(o));
+        asobi_state_copy(other, state);
+        asobi_state_determinize(other, viewer, &rng);
+        assert_int_equal(o->choosing, psycle_seats_to_choose(o));
+        asobi_state_free(other);
+    }
 }
 
 /* When a round resolves, recount every seat's points from the cards, with the
