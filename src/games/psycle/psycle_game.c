@@ -3,10 +3,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <strings.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "game_def.h"
 #include "rng_inline.h"
@@ -62,6 +62,12 @@ static int psycle_action_text(const void *st, int seat, int id, char *buf, size_
 {
     (void)st;
     (void)seat;
+    if (id >= 0 && id <= 9 && cap >= 7) { /* every card: the server lists them in every update */
+        memcpy(buf, "play ", 5);
+        buf[5] = (char)('0' + id);
+        buf[6] = '\0';
+        return 6;
+    }
     return snprintf(buf, cap, "play %d", id);
 }
 
