@@ -27,7 +27,7 @@ bool hall_add(hall *h, table *t)
         h->slots = slots;
         h->slots_cap = cap;
     }
-    h->slots[t->id] = (hall_slot){t, NULL, 0};
+    h->slots[t->id] = (hall_slot){.t = t};
     h->tables_in_memory++;
     return true;
 }

@@ -24,6 +24,7 @@ typedef struct hall_slot {
     table *t;
     struct conn *conns;
     int64_t over_ms; /* when the table was seen over (for eviction) */
+    bool send_due;   /* the socket side's: its connections' updates are to be asked for (server.c) */
 } hall_slot;
 
 typedef struct hall {

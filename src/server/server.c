@@ -126,6 +126,12 @@ typedef struct server {
     store *store;
     hall hall;          /* the tables in memory and what requests do to them */
     lws_sorted_usec_list_t tick;
+    /* the tables changed since the loop last asked their sockets for room
+     * to write (table_changed, on_send_due) */
+    int64_t *send_due;
+    size_t n_send_due, cap_send_due;
+    lws_sorted_usec_list_t send_sul;
+    bool send_scheduled;
     char origins[SERVER_MAX_ORIGINS + 3][160];
     int n_origins;
     /* the worker pool */
@@ -239,13 +245,56 @@ static void schedule_bots(server *s, table *t)
 /* ---------------------------------------------------------------------------
  * Sending.
  * ------------------------------------------------------------------------- */
+/* The changed tables' connections ask for room to write, all at once,
+ * after every event of the loop's turn is handled: the actions that arrived
+ * together are then told in one update per connection, not one each. Under
+ * libuv the loop hands over its events one socket at a time; asking for
+ * room at each would send PSYCLE's two simultaneous choices as two updates
+ * to each seat (measured: 2.06 updates per action at 10 tables flat out,
+ * against 1.15 under poll, whose turns gather more). A timer of zero delay
+ * runs at the start of the next turn, before the loop waits again. */
+static void on_send_due(lws_sorted_usec_list_t *sul)
+{
+    server *s = lws_container_of(sul, server, send_sul);
+    for (size_t i = 0; i < s->n_send_due; i++) {
+        slot *sl = hall_slot_of(&s->hall, s->send_due[i]);
+        if (!sl)
+            continue;
+        sl->send_due = false;
+        for (conn *c = sl->conns; c; c = c->next)
+            if (c->due)
+                lws_callback_on_writable(c->wsi);
+    }
+    s->n_send_due = 0;
+    s->send_scheduled = false;
+}
+
 /* Every connection of the table gets an update when it can take one. */
 static void table_changed(server *s, slot *sl)
 {
     s->lobby_dirty = true;
-    for (conn *c = sl->conns; c; c = c->next) {
+    for (conn *c = sl->conns; c; c = c->next)
         c->due = true;
-        lws_callback_on_writable(c->wsi);
+    if (sl->conns && !sl->send_due) {
+        if (s->n_send_due == s->cap_send_due) {
+            size_t cap = s->cap_send_due ? 2 * s->cap_send_due : 64;
+            int64_t *grown = realloc(s->send_due, cap * sizeof *grown);
+            if (grown) {
+                s->send_due = grown;
+                s->cap_send_due = cap;
+            }
+        }
+        if (s->n_send_due < s->cap_send_due) {
+            s->send_due[s->n_send_due++] = sl->t->id;
+            sl->send_due = true;
+        } else { /* out of memory: ask now */
+            for (conn *c = sl->conns; c; c = c->next)
+                lws_callback_on_writable(c->wsi);
+        }
+    }
+    if (s->n_send_due && !s->send_scheduled) {
+        lws_sul_schedule(s->context, 0, &s->send_sul, on_send_due, 0);
+        s->send_scheduled = true;
     }
     if (sl->t->status == TABLE_OVER && !sl->over_ms)
         sl->over_ms = now_ms();
@@ -1220,12 +1269,15 @@ int server_run(const server_config *cfg)
             break;
 
     srv_log("stopping");
-    if (!s->uv)
+    if (!s->uv) {
         lws_sul_cancel(&s->tick);
+        lws_sul_cancel(&s->send_sul);
+    }
     lws_context_destroy(s->context); /* with libuv: the second and last call */
     stop_workers(s);
     hall_close(&s->hall);
     free(s->lobby_text);
+    free(s->send_due);
     store_close(s->store);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);
