@@ -253,6 +253,8 @@ static void schedule_bots(server *s, table *t)
  * to each seat (measured: 2.06 updates per action at 10 tables flat out,
  * against 1.15 under poll, whose turns gather more). A timer of zero delay
  * runs at the start of the next turn, before the loop waits again. */
+static int conn_writable(server *s, conn *c);
+
 static void on_send_due(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, send_sul);
@@ -261,9 +263,17 @@ static void on_send_due(lws_sorted_usec_list_t *sul)
         if (!sl)
             continue;
         sl->send_due = false;
-        for (conn *c = sl->conns; c; c = c->next)
-            if (c->due)
+        for (conn *c = sl->conns; c; c = c->next) {
+            if (!c->due)
+                continue;
+            /* A socket with nothing of ours still in the library's buffer
+             * takes the update now: asking for room first costs two epoll_ctl
+             * calls (POLLOUT on, then off) and a turn of the loop. Anything
+             * else (a refusal queued, a close, a choked socket, a failed
+             * write) waits for the socket's writable callback. */
+            if (c->errors || c->closing || lws_send_pipe_choked(c->wsi) || conn_writable(s, c) < 0)
                 lws_callback_on_writable(c->wsi);
+        }
     }
     s->n_send_due = 0;
     s->send_scheduled = false;
