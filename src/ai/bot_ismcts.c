@@ -136,6 +136,13 @@ typedef struct ismcts_bot {
     asobi_state *world; /* worlds=: the sampled world being searched */
     double *votes;      /* worlds=: per action id, root visits summed over worlds */
     long last_iterations; /* of the last move (for benchmarks) */
+    /* The children of simultaneous nodes by joint action (see joint_slot):
+     * open addressing, joint_cap slots (a power of two, 0 until first
+     * needed), joint_used of them taken in this search. */
+    struct joint_entry {
+        int32_t parent, child; /* child + 1; 0: an empty slot */
+    } *joint;
+    uint32_t joint_cap, joint_used;
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
@@ -147,6 +154,7 @@ static void ismcts_destroy(void *p)
     if (!b)
         return;
     free(b->nodes);
+    free(b->joint);
     free(b->votes);
     asobi_state_free(b->world);
     free(b->keys);
@@ -324,6 +332,78 @@ static bool grow_sim_tables(ismcts_bot *b)
         *arrays[i] = grown;
     }
     b->sim_alloc = alloc;
+    return true;
+}
+
+/* The children of a simultaneous node
+ * ------------------------------------
+ * A simultaneous node has a child per joint action tried there: up to 6^4
+ * of them in a round of PSYCLE with four players, where walking the sibling
+ * list to find the joint action just sampled was over a third of the
+ * search. They are found instead through a hash table keyed by the parent
+ * and the joint action (the sibling list stays as it is, for everything
+ * else that walks it). */
+
+static uint64_t joint_hash(int32_t parent, uint32_t mask, const int *chosen, int players)
+{
+    uint64_t h = (uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15ULL ^ mask;
+    for (int seat = 0; seat < players; seat++)
+        if (mask & (1u << seat))
+            h = (h ^ (uint32_t)chosen[seat]) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+/* The child of parent for the joint action chosen[] of the seats in mask, or
+ * the empty slot where it belongs (then *found is false). */
+static struct joint_entry *joint_slot(ismcts_bot *b, int32_t parent, uint32_t mask, bool *found)
+{
+    uint32_t at = (uint32_t)joint_hash(parent, mask, b->chosen, b->players) & (b->joint_cap - 1);
+    for (;; at = (at + 1) & (b->joint_cap - 1)) {
+        struct joint_entry *e = &b->joint[at];
+        if (e->child == 0) {
+            *found = false;
+            return e;
+        }
+        if (e->parent != parent)
+            continue;
+        const ismcts_node *ch = &b->nodes[e->child - 1];
+        bool same = ch->actors == mask;
+        for (int seat = 0; seat < b->players && same; seat++)
+            if (mask & (1u << seat))
+                same = b->keys[ch->key + seat] == b->chosen[seat];
+        if (same) {
+            *found = true;
+            return e;
+        }
+    }
+}
+
+/* Room for one more entry (the table at most half full): false when out of
+ * memory. Grown by doubling, the entries put back in their new places. */
+static bool joint_room(ismcts_bot *b)
+{
+    if (b->joint_cap && 2 * (b->joint_used + 1) <= b->joint_cap)
+        return true;
+    uint32_t cap = b->joint_cap ? 2 * b->joint_cap : 1024;
+    struct joint_entry *old = b->joint, *grown = calloc(cap, sizeof *grown);
+    if (!grown || cap == 0)
+        return false;
+    uint32_t old_cap = b->joint_cap;
+    b->joint = grown;
+    b->joint_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++) {
+        if (old[i].child == 0)
+            continue;
+        const ismcts_node *ch = &b->nodes[old[i].child - 1];
+        int chosen[ASOBI_MAX_SEATS];
+        for (int seat = 0; seat < b->players; seat++)
+            chosen[seat] = b->keys[ch->key + seat];
+        uint32_t at = (uint32_t)joint_hash(old[i].parent, ch->actors, chosen, b->players) & (cap - 1);
+        while (grown[at].child != 0)
+            at = (at + 1) & (cap - 1);
+        grown[at] = old[i];
+    }
+    free(old);
     return true;
 }
 
@@ -547,19 +627,22 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
         *legal_used += n;
         b->chosen[seat] = a;
     }
-    for (int32_t c = b->nodes[node].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
-        ismcts_node *ch = &b->nodes[c];
-        if (ch->actors != mask)
-            continue;
-        bool same = true;
-        for (int seat = 0; seat < b->players && same; seat++)
-            if (mask & (1u << seat))
-                same = b->keys[ch->key + seat] == b->chosen[seat];
-        if (same)
-            return c;
+    if (!joint_room(b)) {
+        *stop = true;
+        return NO_NODE;
     }
+    bool found;
+    struct joint_entry *e = joint_slot(b, node, mask, &found);
+    if (found)
+        return e->child - 1;
     *expanded = true;
-    return new_node(b, node, mask, b->chosen, 0);
+    int32_t child = new_node(b, node, mask, b->chosen, 0);
+    if (child != NO_NODE) {
+        e->parent = node;
+        e->child = child + 1;
+        b->joint_used++;
+    }
+    return child;
 }
 
 static void backup(ismcts_bot *b, int32_t depth, const double *r)
@@ -728,6 +811,10 @@ static long search(ismcts_bot *b, const asobi_state *root, bool resample, long i
 {
     b->node_count = 0;
     b->sim_count = 0;
+    if (b->joint_used) {
+        memset(b->joint, 0, (size_t)b->joint_cap * sizeof *b->joint);
+        b->joint_used = 0;
+    }
     new_node(b, NO_NODE, 0, NULL, 0);
     long done = 0;
     if (end > 0) {
