@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bits.h"
+#include "hash.h"
 #include "bot_def.h"
 
 /* The search
@@ -133,6 +134,7 @@ typedef struct ismcts_bot {
     unsigned stamp_now;
     asobi_state *work;
     asobi_state *probe; /* for the information-set fingerprints */
+    asobi_rng fixed_rng; /* their fixed seed, seeded once */
     asobi_state *world; /* worlds=: the sampled world being searched */
     double *votes;      /* worlds=: per action id, root visits summed over worlds */
     long last_iterations; /* of the last move (for benchmarks) */
@@ -239,6 +241,7 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->worlds = (long)worlds;
     b->playout = playout;
     b->sim_rule = sim_rule;
+    asobi_rng_seed(&b->fixed_rng, 0x5eedf00dULL);
     /* Two nodes per iteration at most (an action node and the decision
      * node after it), plus the root. Under a time budget the pool is a fixed
      * size (nodes=, default 2^18); the pages of a large block are only
@@ -708,34 +711,35 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
     }
 }
 
-/* The bot's information set in state s, as a 64-bit fingerprint. The
- * interface promises that determinizing for a viewer with a given rng
- * depends only on what that viewer sees: so determinizing a copy with a
- * fixed seed gives one canonical representative of everything the bot's
- * seat sees in s, and hashing its bytes (FNV-1a over the memcpy-able block)
- * names the information set. Two states share a fingerprint exactly when
- * the seat sees the same thing in both (up to a 2^-64 collision). */
+/* The bot's information set in state s, as a 64-bit fingerprint. A game
+ * may name it itself (the info_hash hook: a hash of what the seat sees,
+ * without resampling anything). Otherwise: the interface promises that
+ * determinizing for a viewer with a given rng depends only on what that
+ * viewer sees, so determinizing a copy with a fixed seed gives one canonical
+ * representative of everything the bot's seat sees in s, and hashing its
+ * bytes names the information set. Two states share a fingerprint exactly
+ * when the seat sees the same thing in both (up to a 2^-64 collision).
+ *
+ * The representative's own generator is left out of the hash and not
+ * reseeded (asobi_state_determinize would reseed it from the fixed rng):
+ * that seed depends only on how many draws the determinization made, which
+ * depends only on what the seat sees, i.e. on the rest of the
+ * representative, so leaving it out names the same sets. The fixed rng is
+ * seeded once per bot (fixed_rng) and copied. */
 static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
 {
+    const asobi_game_def *def = b->game;
+    if (def->info_hash)
+        return def->info_hash(asobi_state_data_for_ai(s), b->seat);
     asobi_state_copy(b->probe, s);
-    asobi_rng fixed;
-    asobi_rng_seed(&fixed, 0x5eedf00dULL);
-    asobi_state_determinize(b->probe, b->seat, &fixed);
-    asobi_state_retract_unseen(b->probe, b->seat);
-    /* A word at a time: hashing byte by byte was a tenth of a PSYCLE
-     * iteration. Only equality of these values matters, within one search. */
-    const unsigned char *bytes = (const unsigned char *)b->probe;
-    size_t size = asobi_state_size(b->probe), i = 0;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
-        uint64_t w;
-        memcpy(&w, bytes + i, sizeof w);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-        h ^= h >> 29;
-    }
-    for (; i < size; i++) /* none today: a state block is a multiple of 16 bytes */
-        h = (h ^ bytes[i]) * 0x100000001b3ULL;
-    return h;
+    unsigned char *data = asobi_state_data_mut(b->probe);
+    asobi_rng fixed = b->fixed_rng;
+    def->determinize(data, b->seat, &fixed);
+    if (def->retract_unseen)
+        def->retract_unseen(data, b->seat);
+    size_t skip = def->rng_offset, after = skip + sizeof(asobi_rng);
+    uint64_t h = asobi_hash_bytes(data, skip, 0x5eedf00dULL);
+    return asobi_hash_bytes(data + after, def->state_size - after, h);
 }
 
 /* The decision node under action node a for the information set obs (maybe new). */
