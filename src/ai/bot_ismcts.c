@@ -7,6 +7,7 @@
 
 #include "bits.h"
 #include "hash.h"
+#include "rng_inline.h"
 #include "bot_def.h"
 
 /* The search
@@ -78,6 +79,7 @@ typedef struct ismcts_node {
     int32_t key;     /* action node: offset into keys, per seat the action taken (-1: none); else -1 */
     int32_t sim;     /* offset into the regret tables (a simultaneous node), -1 until first needed */
     uint32_t actors; /* action node: the seats that acted; 0 for a decision node */
+    int32_t lazy;    /* decision node: its state kept in a slot of saved (obs not yet made), else -1 */
     uint64_t obs;    /* decision node: the fingerprint of the bot's information set there */
     uint32_t visits, avail;
     double reward; /* sum of the rewards of the (single) actor of the edge */
@@ -145,6 +147,14 @@ typedef struct ismcts_bot {
         int32_t parent, child; /* child + 1; 0: an empty slot */
     } *joint;
     uint32_t joint_cap, joint_used;
+    /* Decision nodes whose fingerprint is made only when needed (see
+     * observe): their states, saved_cap slots of saved_size bytes, the free
+     * ones listed in saved_free. Used when the game has no info_hash and
+     * small states; saved_size 0 otherwise. */
+    unsigned char *saved;
+    int32_t *saved_free;
+    int32_t saved_cap, saved_used, saved_nfree, saved_max;
+    size_t saved_size;
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
@@ -157,6 +167,8 @@ static void ismcts_destroy(void *p)
         return;
     free(b->nodes);
     free(b->joint);
+    free(b->saved);
+    free(b->saved_free);
     free(b->votes);
     asobi_state_free(b->world);
     free(b->keys);
@@ -302,6 +314,7 @@ static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const in
     n->sim = -1;
     n->actors = actors;
     n->obs = obs;
+    n->lazy = -1;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0;
@@ -427,11 +440,17 @@ static int32_t sim_tables(ismcts_bot *b, int32_t node)
     return n->sim;
 }
 
-/* The playout policy's pick for seat. */
-static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng *rng)
+/* The playout policy's pick for seat, through the game's table directly:
+ * a playout is most of an iteration, and core's wrappers (a call each for
+ * to_move, the pick and apply, around the game's own) were a tenth of a
+ * PSYCLE playout. The same calls in the same order as through core. */
+static inline int playout_pick(const ismcts_bot *b, const asobi_game_def *def, void *data, const asobi_state *s,
+                               int seat, asobi_rng *rng)
 {
     if (b->playout == PLAYOUT_HEURISTIC)
-        return b->game->heuristic(asobi_state_data_for_ai(s), seat, rng);
+        return def->heuristic(data, seat, rng);
+    if (def->random_action)
+        return def->random_action(data, seat, rng);
     return asobi_state_random_action_unchecked(s, seat, rng);
 }
 
@@ -441,13 +460,14 @@ static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng
  * the game declares that one seat's choice never changes another's
  * (choices_independent). A lone seat's pick came from the legal actions of
  * this very state: no check. */
-static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
+static inline void apply_joint(const asobi_game_def *def, void *data, asobi_state *s, uint32_t mask,
+                               const int *chosen)
 {
-    if (!(mask & (mask - 1)) || asobi_state_game(s)->choices_independent) {
+    if (!(mask & (mask - 1)) || def->choices_independent) {
         for (uint32_t m = mask; m; m &= m - 1) {
             int seat = __builtin_ctz(m);
             if (chosen[seat] >= 0)
-                asobi_state_apply_unchecked(s, seat, chosen[seat]);
+                def->apply(data, seat, chosen[seat]);
         }
         return;
     }
@@ -459,15 +479,25 @@ static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
 
 static void playout(ismcts_bot *b, asobi_state *s, asobi_rng *rng)
 {
+    const asobi_game_def *def = b->game;
+    void *data = asobi_state_data_mut(s);
     int chosen[ASOBI_MAX_SEATS];
     for (long depth = 0; b->max_depth == 0 || depth < b->max_depth; depth++) {
-        uint32_t mask = asobi_state_to_move(s);
+        uint32_t mask = def->to_move(data);
         if (mask == 0)
             return;
-        for (int seat = 0; seat < b->players; seat++)
-            if (mask & (1u << seat))
-                chosen[seat] = playout_pick(b, s, seat, rng);
-        apply_joint(s, mask, chosen);
+        if (!(mask & (mask - 1))) { /* one seat: what apply_joint does for it */
+            int seat = __builtin_ctz(mask);
+            int a = playout_pick(b, def, data, s, seat, rng);
+            if (a >= 0)
+                def->apply(data, seat, a);
+            continue;
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int seat = __builtin_ctz(m);
+            chosen[seat] = playout_pick(b, def, data, s, seat, rng);
+        }
+        apply_joint(def, data, s, mask, chosen);
     }
 }
 
@@ -599,7 +629,8 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
         double positive = 0;
         for (int i = 0; i < n; i++)
             positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
-        double u = asobi_rng_unit(rng), acc = 0, pa = 0, last_sigma = 0;
+        double u = (double)(asobi_rng_next_inline(rng) >> 11) * 0x1.0p-53; /* asobi_rng_unit, inline */
+        double acc = 0, pa = 0, last_sigma = 0;
         int a = -1;
         if (b->sim_rule == SIM_DUCT)
             a = duct_pick(b, regret, strategy, n, rng);
@@ -737,17 +768,79 @@ static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
     def->determinize(data, b->seat, &fixed);
     if (def->retract_unseen)
         def->retract_unseen(data, b->seat);
-    size_t skip = def->rng_offset, after = skip + sizeof(asobi_rng);
+    /* up to the block's end: the padding to 16 bytes is always zero, and
+     * whole words spare the hash its byte-at-a-time tail */
+    size_t skip = def->rng_offset, after = skip + sizeof(asobi_rng), size = (def->state_size + 15) & ~(size_t)15;
     uint64_t h = asobi_hash_bytes(data, skip, 0x5eedf00dULL);
-    return asobi_hash_bytes(data + after, def->state_size - after, h);
+    return asobi_hash_bytes(data + after, size - after, h);
 }
 
-/* The decision node under action node a for the information set obs (maybe new). */
-static int32_t observe(ismcts_bot *b, int32_t a, uint64_t obs, bool *expanded)
+/* A slot for a state kept with its decision node, -1 if none is left (the
+ * slots grow by doubling, up to one per decision node the pool can hold). */
+static int32_t saved_slot(ismcts_bot *b)
 {
-    for (int32_t c = b->nodes[a].first_child; c != NO_NODE; c = b->nodes[c].next_sibling)
-        if (b->nodes[c].obs == obs)
+    if (b->saved_nfree > 0)
+        return b->saved_free[--b->saved_nfree];
+    if (b->saved_used == b->saved_cap) {
+        if (b->saved_cap >= b->saved_max)
+            return -1;
+        int32_t cap = b->saved_cap ? 2 * b->saved_cap : 256;
+        cap = cap > b->saved_max ? b->saved_max : cap;
+        unsigned char *grown = realloc(b->saved, (size_t)cap * b->saved_size);
+        if (!grown)
+            return -1;
+        b->saved = grown;
+        int32_t *free_grown = realloc(b->saved_free, (size_t)cap * sizeof *free_grown);
+        if (!free_grown)
+            return -1;
+        b->saved_free = free_grown;
+        b->saved_cap = cap;
+    }
+    return b->saved_used++;
+}
+
+static asobi_state *saved_state(ismcts_bot *b, int32_t slot)
+{
+    return (asobi_state *)(void *)(b->saved + (size_t)slot * b->saved_size);
+}
+
+/* The decision node under action node a for the information set of state s
+ * (maybe new).
+ *
+ * The fingerprint is made lazily, which changes nothing but when it is made:
+ * a decision node made under an action node that had none keeps a copy of
+ * its state instead (a memcpy of a small state, against a determinization),
+ * and its fingerprint is made from that copy when another iteration comes
+ * through the action node and has to tell the sets apart. Most such nodes
+ * lie at the tree's frontier and no iteration comes back to them. */
+static int32_t observe(ismcts_bot *b, int32_t a, const asobi_state *s, bool *expanded)
+{
+    int32_t first = b->nodes[a].first_child;
+    if (first == NO_NODE && b->saved_size > 0) {
+        *expanded = true;
+        int32_t n = new_node(b, a, 0, NULL, 0);
+        if (n == NO_NODE)
+            return NO_NODE;
+        int32_t slot = saved_slot(b);
+        if (slot < 0) {
+            b->nodes[n].obs = fingerprint(b, s);
+        } else {
+            asobi_state_copy(saved_state(b, slot), s);
+            b->nodes[n].lazy = slot;
+        }
+        return n;
+    }
+    uint64_t obs = fingerprint(b, s);
+    for (int32_t c = first; c != NO_NODE; c = b->nodes[c].next_sibling) {
+        ismcts_node *n = &b->nodes[c];
+        if (n->lazy >= 0) {
+            n->obs = fingerprint(b, saved_state(b, n->lazy));
+            b->saved_free[b->saved_nfree++] = n->lazy;
+            n->lazy = -1;
+        }
+        if (n->obs == obs)
             return c;
+    }
     *expanded = true;
     return new_node(b, a, 0, NULL, obs);
 }
@@ -767,8 +860,9 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         asobi_state_retract_unseen(s, b->seat);
     }
     int32_t node = ROOT, depth = 0, sim_used = 0, legal_used = 0;
+    void *data = asobi_state_data_mut(s);
     for (;;) {
-        uint32_t mask = asobi_state_to_move(s);
+        uint32_t mask = b->game->to_move(data);
         if (mask == 0 || depth >= b->path_cap)
             break;
         path_step *step = &b->path[depth];
@@ -783,7 +877,7 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
                 mover++;
             int action;
             child = select_sequential(b, node, s, mover, rng, &expanded, &action);
-            asobi_state_apply_unchecked(s, mover, action);
+            b->game->apply(data, mover, action);
         } else {
             step->sim_first = sim_used;
             bool stop;
@@ -791,13 +885,13 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
             if (stop)
                 break;
             sim_used += step->sim_count;
-            apply_joint(s, mask, b->chosen);
+            apply_joint(b->game, data, s, mask, b->chosen);
         }
         step->node = child;
         depth++;
         if (child == NO_NODE)
             break;
-        int32_t next = observe(b, child, fingerprint(b, s), &expanded);
+        int32_t next = observe(b, child, s, &expanded);
         if (expanded || next == NO_NODE)
             break;
         node = next;
@@ -815,6 +909,8 @@ static long search(ismcts_bot *b, const asobi_state *root, bool resample, long i
 {
     b->node_count = 0;
     b->sim_count = 0;
+    b->saved_used = 0;
+    b->saved_nfree = 0;
     if (b->joint_used) {
         memset(b->joint, 0, (size_t)b->joint_cap * sizeof *b->joint);
         b->joint_used = 0;
@@ -895,6 +991,15 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
         b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
         b->probe = asobi_state_clone(state);
         b->world = NULL;
+        /* lazy fingerprints (observe) for small states whose game cannot name them itself */
+        size_t size = asobi_state_size(state);
+        b->saved_size = !b->game->info_hash && size <= 1024 ? size : 0;
+        b->saved_max = b->node_cap / 2 + 1;
+        free(b->saved);
+        free(b->saved_free);
+        b->saved = NULL;
+        b->saved_free = NULL;
+        b->saved_cap = 0;
     }
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)
