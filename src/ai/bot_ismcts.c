@@ -573,24 +573,25 @@ static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state 
 
 /* Decoupled UCT (sim=duct): the seat's own UCB1 over its legal actions at
  * the node (reward sums in sums, visits in visits), untried actions first. */
-static int duct_pick(ismcts_bot *b, const double *sums, const double *visits, int n, asobi_rng *rng)
+static int duct_pick(const ismcts_bot *b, const int *ids, const double *sums, const double *visits, int n,
+                     asobi_rng *rng)
 {
     double total = 0;
     int untried = 0;
     for (int i = 0; i < n; i++) {
-        total += visits[b->ids[i]];
-        untried += visits[b->ids[i]] == 0;
+        total += visits[ids[i]];
+        untried += visits[ids[i]] == 0;
     }
     if (untried > 0) {
         int k = (int)asobi_rng_below(rng, (uint32_t)untried);
         for (int i = 0; i < n; i++)
-            if (visits[b->ids[i]] == 0 && k-- == 0)
-                return b->ids[i];
+            if (visits[ids[i]] == 0 && k-- == 0)
+                return ids[i];
     }
     double best = -1e300, logn = log(total);
-    int a = b->ids[0];
+    int a = ids[0];
     for (int i = 0; i < n; i++) {
-        int id = b->ids[i];
+        int id = ids[i];
         double score = sums[id] / visits[id] + b->c * sqrt(logn / visits[id]);
         if (score > best) {
             best = score;
@@ -616,49 +617,61 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
         return NO_NODE;
     }
     step->sim_count = 0;
-    for (int seat = 0; seat < b->players; seat++) {
-        if (!(mask & (1u << seat)))
-            continue;
-        int n = asobi_state_legal_unchecked(s, seat, b->ids);
-        if (*legal_used + n > b->legal_cap) {
-            *stop = true;
-            return NO_NODE;
+    /* The fields read in the loops, in locals: the stores to the double
+     * tables below could alias b->gamma for all the compiler knows, which
+     * made it load it and divide again for every action. The arithmetic is
+     * the same, operation for operation. */
+    const double gamma = b->gamma, keep = 1 - gamma;
+    const size_t max_actions = (size_t)b->max_actions;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int seat = __builtin_ctz(m);
+        int32_t used = *legal_used;
+        int *ids = b->legal_buf + used, n;
+        if (used + b->max_actions <= b->legal_cap) {
+            n = asobi_state_legal_unchecked(s, seat, ids); /* straight into the backup's list */
+        } else {
+            n = asobi_state_legal_unchecked(s, seat, b->ids);
+            if (used + n > b->legal_cap) {
+                *stop = true;
+                return NO_NODE;
+            }
+            memcpy(ids, b->ids, (size_t)n * sizeof *ids);
         }
-        double *regret = b->regret + base + (size_t)seat * (size_t)b->max_actions;
-        double *strategy = b->strategy + base + (size_t)seat * (size_t)b->max_actions;
+        double *regret = b->regret + base + (size_t)seat * max_actions;
+        double *strategy = b->strategy + base + (size_t)seat * max_actions;
+        double *sigma_out = b->sigma_buf + used;
         double positive = 0;
         for (int i = 0; i < n; i++)
-            positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
+            positive += regret[ids[i]] > 0 ? regret[ids[i]] : 0;
         double u = (double)(asobi_rng_next_inline(rng) >> 11) * 0x1.0p-53; /* asobi_rng_unit, inline */
-        double acc = 0, pa = 0, last_sigma = 0;
+        double acc = 0, pa = 0, last_sigma = 0, uniform = 1.0 / n, explore = gamma / n;
         int a = -1;
         if (b->sim_rule == SIM_DUCT)
-            a = duct_pick(b, regret, strategy, n, rng);
+            a = duct_pick(b, ids, regret, strategy, n, rng);
         for (int i = 0; a < 0 && i < n; i++) {
-            int id = b->ids[i];
-            double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
-            double sigma = (1 - b->gamma) * rm + b->gamma / n;
+            int id = ids[i];
+            double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : uniform;
+            double sigma = keep * rm + explore;
             strategy[id] += rm; /* the average strategy leaves the exploration out */
-            b->sigma_buf[*legal_used + i] = sigma;
+            sigma_out[i] = sigma;
             acc += sigma;
             last_sigma = sigma;
-            if (a < 0 && u < acc) {
+            if (u < acc) {
                 a = id;
                 pa = sigma;
             }
         }
         if (a < 0 && b->sim_rule != SIM_DUCT) { /* rounding left u above the total */
-            a = b->ids[n - 1];
+            a = ids[n - 1];
             pa = last_sigma;
         }
         sim_step *ss = &b->sim_steps[step->sim_first + step->sim_count++];
         ss->seat = seat;
         ss->action = a;
         ss->prob = pa;
-        ss->legal_first = *legal_used;
+        ss->legal_first = used;
         ss->legal_count = n;
-        memcpy(b->legal_buf + *legal_used, b->ids, (size_t)n * sizeof *b->ids);
-        *legal_used += n;
+        *legal_used = used + n;
         b->chosen[seat] = a;
     }
     if (!joint_room(b)) {
@@ -687,10 +700,8 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
         if (p->node != NO_NODE) {
             ismcts_node *n = &b->nodes[p->node];
             n->visits++;
-            if (asobi_popcount32(n->actors) == 1)
-                for (int seat = 0; seat < b->players; seat++)
-                    if (n->actors == (1u << seat))
-                        n->reward += r[seat];
+            if (n->actors && !(n->actors & (n->actors - 1))) /* one actor: its reward */
+                n->reward += r[__builtin_ctz(n->actors)];
         }
         if (p->sim_first < 0)
             continue;
@@ -732,7 +743,7 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
                         regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
                 continue;
             }
-            for (int32_t i = 0; i < ss->legal_count; i++)
+            for (int32_t i = 0, n = ss->legal_count; i < n; i++)
                 regret[legal[i]] -= x;
             regret[ss->action] += x / ss->prob;
             if (b->sim_rule == SIM_RM_PLUS) /* regret matching+: regrets never stay negative */
@@ -871,7 +882,7 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         step->sim_count = 0;
         bool expanded = false;
         int32_t child;
-        if (asobi_popcount32(mask) == 1) {
+        if (!(mask & (mask - 1))) { /* one seat to move */
             int mover = 0;
             while (!(mask & (1u << mover)))
                 mover++;
