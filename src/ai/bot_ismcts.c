@@ -762,12 +762,13 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
  * bytes names the information set. Two states share a fingerprint exactly
  * when the seat sees the same thing in both (up to a 2^-64 collision).
  *
- * The representative's own generator is left out of the hash and not
- * reseeded (asobi_state_determinize would reseed it from the fixed rng):
- * that seed depends only on how many draws the determinization made, which
- * depends only on what the seat sees, i.e. on the rest of the
- * representative, so leaving it out names the same sets. The fixed rng is
- * seeded once per bot (fixed_rng) and copied. */
+ * The representative's own generator is not reseeded from the fixed rng
+ * as asobi_state_determinize would: the fixed rng's state after the
+ * determinization, which that seed would come from, is hashed instead, and
+ * the representative's generator left out. The draws made can tell sets
+ * apart that the rest cannot (in PSYCLE, whether another seat has chosen:
+ * retract_unseen withdraws the choice it drew a card for). The fixed rng
+ * is seeded once per bot (fixed_rng) and copied. */
 static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
 {
     const asobi_game_def *def = b->game;
@@ -782,7 +783,8 @@ static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
     /* up to the block's end: the padding to 16 bytes is always zero, and
      * whole words spare the hash its byte-at-a-time tail */
     size_t skip = def->rng_offset, after = skip + sizeof(asobi_rng), size = (def->state_size + 15) & ~(size_t)15;
-    uint64_t h = asobi_hash_bytes(data, skip, 0x5eedf00dULL);
+    uint64_t h = asobi_hash_bytes(&fixed, sizeof fixed, 0x5eedf00dULL);
+    h = asobi_hash_bytes(data, skip, h);
     return asobi_hash_bytes(data + after, size - after, h);
 }
 
