@@ -145,8 +145,10 @@ typedef struct ismcts_bot {
      * needed), joint_used of them taken in this search. */
     struct joint_entry {
         int32_t parent, child; /* child + 1; 0: an empty slot */
+        uint64_t packed;       /* the joint action packed (joint_pack), when joint_bits > 0 */
     } *joint;
     uint32_t joint_cap, joint_used;
+    int joint_bits; /* bits per seat of a packed joint action; 0: they do not fit in 64 bits */
     /* Decision nodes whose fingerprint is made only when needed (see
      * observe): their states, saved_cap slots of saved_size bytes, the free
      * ones listed in saved_free. Used when the game has no info_hash and
@@ -254,6 +256,10 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->playout = playout;
     b->sim_rule = sim_rule;
     asobi_rng_seed(&b->fixed_rng, 0x5eedf00dULL);
+    int bits = 1;
+    while ((1L << bits) < (long)b->max_actions + 1)
+        bits++;
+    b->joint_bits = bits * players <= 64 ? bits : 0;
     /* Two nodes per iteration at most (an action node and the decision
      * node after it), plus the root. Under a time budget the pool is a fixed
      * size (nodes=, default 2^18); the pages of a large block are only
@@ -340,8 +346,10 @@ static bool grow_sim_tables(ismcts_bot *b)
     if (alloc > b->sim_cap)
         alloc = b->sim_cap;
     size_t bytes = (size_t)alloc * (size_t)b->players * (size_t)b->max_actions * sizeof(double);
+    /* the baselines only with baseline=1: untouched, they keep the tables
+     * that are read smaller (the tree's walk waits on memory) */
     double **arrays[] = {&b->regret, &b->strategy, &b->base_sum, &b->base_count};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+    for (size_t i = 0; i < (b->baseline ? 4u : 2u); i++) {
         double *grown = realloc(*arrays[i], bytes);
         if (!grown)
             return false; /* the arrays grown so far stay valid, only larger */
@@ -369,9 +377,23 @@ static uint64_t joint_hash(int32_t parent, uint32_t mask, const int *chosen, int
     return h ^ (h >> 32);
 }
 
+/* The joint action as one word, action + 1 per seat (0: the seat does not
+ * act), when it fits (joint_bits > 0; PSYCLE: 3 bits a seat): an entry then
+ * says itself whether it is the one sought, without reading its node and
+ * keys, two cache misses in a tree of megabytes. */
+static uint64_t joint_pack(const ismcts_bot *b, uint32_t mask, const int *chosen)
+{
+    uint64_t packed = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int seat = __builtin_ctz(m);
+        packed |= (uint64_t)(chosen[seat] + 1) << (seat * b->joint_bits);
+    }
+    return packed;
+}
+
 /* The child of parent for the joint action chosen[] of the seats in mask, or
  * the empty slot where it belongs (then *found is false). */
-static struct joint_entry *joint_slot(ismcts_bot *b, int32_t parent, uint32_t mask, bool *found)
+static struct joint_entry *joint_slot(ismcts_bot *b, int32_t parent, uint32_t mask, uint64_t packed, bool *found)
 {
     uint32_t at = (uint32_t)joint_hash(parent, mask, b->chosen, b->players) & (b->joint_cap - 1);
     for (;; at = (at + 1) & (b->joint_cap - 1)) {
@@ -382,6 +404,13 @@ static struct joint_entry *joint_slot(ismcts_bot *b, int32_t parent, uint32_t ma
         }
         if (e->parent != parent)
             continue;
+        if (b->joint_bits > 0) {
+            if (e->packed == packed) {
+                *found = true;
+                return e;
+            }
+            continue;
+        }
         const ismcts_node *ch = &b->nodes[e->child - 1];
         bool same = ch->actors == mask;
         for (int seat = 0; seat < b->players && same; seat++)
@@ -433,8 +462,10 @@ static int32_t sim_tables(ismcts_bot *b, int32_t node)
         size_t table = (size_t)b->players * (size_t)b->max_actions;
         n->sim = (int32_t)((size_t)b->sim_count++ * table);
         memset(b->regret + n->sim, 0, table * sizeof *b->regret);
-        memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
-        memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
+        if (b->baseline) {
+            memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
+            memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
+        }
         memset(b->strategy + n->sim, 0, table * sizeof *b->strategy);
     }
     return n->sim;
@@ -679,7 +710,8 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
         return NO_NODE;
     }
     bool found;
-    struct joint_entry *e = joint_slot(b, node, mask, &found);
+    uint64_t packed = b->joint_bits > 0 ? joint_pack(b, mask, b->chosen) : 0;
+    struct joint_entry *e = joint_slot(b, node, mask, packed, &found);
     if (found)
         return e->child - 1;
     *expanded = true;
@@ -687,6 +719,7 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
     if (child != NO_NODE) {
         e->parent = node;
         e->child = child + 1;
+        e->packed = packed;
         b->joint_used++;
     }
     return child;
@@ -829,6 +862,8 @@ static asobi_state *saved_state(ismcts_bot *b, int32_t slot)
 static int32_t observe(ismcts_bot *b, int32_t a, const asobi_state *s, bool *expanded)
 {
     int32_t first = b->nodes[a].first_child;
+    if (first != NO_NODE) /* its node arrives while the fingerprint is made */
+        __builtin_prefetch(&b->nodes[first]);
     if (first == NO_NODE && b->saved_size > 0) {
         *expanded = true;
         int32_t n = new_node(b, a, 0, NULL, 0);
@@ -890,6 +925,8 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
                 mover++;
             int action;
             child = select_sequential(b, node, s, mover, rng, &expanded, &action);
+            if (child != NO_NODE) /* observe reads it after the game's apply */
+                __builtin_prefetch(&b->nodes[child]);
             b->game->apply(data, mover, action);
         } else {
             step->sim_first = sim_used;
@@ -898,6 +935,8 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
             if (stop)
                 break;
             sim_used += step->sim_count;
+            if (child != NO_NODE)
+                __builtin_prefetch(&b->nodes[child]);
             apply_joint(b->game, data, s, mask, b->chosen);
         }
         step->node = child;
