@@ -1046,7 +1046,11 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
         /* lazy fingerprints (observe) for small states whose game cannot name them itself */
         size_t size = asobi_state_size(state);
         b->saved_size = !b->game->info_hash && size <= 1024 ? size : 0;
+        /* one slot per decision node at most, and at most 16 MB of them
+         * (past that, fingerprints are made at once, as without slots) */
         b->saved_max = b->node_cap / 2 + 1;
+        if (b->saved_size > 0 && (size_t)b->saved_max > ((size_t)16 << 20) / b->saved_size)
+            b->saved_max = (int32_t)(((size_t)16 << 20) / b->saved_size);
         free(b->saved);
         free(b->saved_free);
         b->saved = NULL;
