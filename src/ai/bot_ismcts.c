@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include "bits.h"
+#include "hash.h"
+#include "rng_inline.h"
 #include "bot_def.h"
 
 /* The search
@@ -77,6 +79,7 @@ typedef struct ismcts_node {
     int32_t key;     /* action node: offset into keys, per seat the action taken (-1: none); else -1 */
     int32_t sim;     /* offset into the regret tables (a simultaneous node), -1 until first needed */
     uint32_t actors; /* action node: the seats that acted; 0 for a decision node */
+    int32_t lazy;    /* decision node: its state kept in a slot of saved (obs not yet made), else -1 */
     uint64_t obs;    /* decision node: the fingerprint of the bot's information set there */
     uint32_t visits, avail;
     double reward; /* sum of the rewards of the (single) actor of the edge */
@@ -133,9 +136,27 @@ typedef struct ismcts_bot {
     unsigned stamp_now;
     asobi_state *work;
     asobi_state *probe; /* for the information-set fingerprints */
+    asobi_rng fixed_rng; /* their fixed seed, seeded once */
     asobi_state *world; /* worlds=: the sampled world being searched */
     double *votes;      /* worlds=: per action id, root visits summed over worlds */
     long last_iterations; /* of the last move (for benchmarks) */
+    /* The children of simultaneous nodes by joint action (see joint_slot):
+     * open addressing, joint_cap slots (a power of two, 0 until first
+     * needed), joint_used of them taken in this search. */
+    struct joint_entry {
+        int32_t parent, child; /* child + 1; 0: an empty slot */
+        uint64_t packed;       /* the joint action packed (joint_pack), when joint_bits > 0 */
+    } *joint;
+    uint32_t joint_cap, joint_used;
+    int joint_bits; /* bits per seat of a packed joint action; 0: they do not fit in 64 bits */
+    /* Decision nodes whose fingerprint is made only when needed (see
+     * observe): their states, saved_cap slots of saved_size bytes, the free
+     * ones listed in saved_free. Used when the game has no info_hash and
+     * small states; saved_size 0 otherwise. */
+    unsigned char *saved;
+    int32_t *saved_free;
+    int32_t saved_cap, saved_used, saved_nfree, saved_max;
+    size_t saved_size;
 } ismcts_bot;
 
 static const char *const ismcts_keys[] = {"iters", "time", "c",     "gamma", "playout",
@@ -147,6 +168,9 @@ static void ismcts_destroy(void *p)
     if (!b)
         return;
     free(b->nodes);
+    free(b->joint);
+    free(b->saved);
+    free(b->saved_free);
     free(b->votes);
     asobi_state_free(b->world);
     free(b->keys);
@@ -231,6 +255,11 @@ static void *ismcts_create(const asobi_game_def *game, int players, int seat, co
     b->worlds = (long)worlds;
     b->playout = playout;
     b->sim_rule = sim_rule;
+    asobi_rng_seed(&b->fixed_rng, 0x5eedf00dULL);
+    int bits = 1;
+    while ((1L << bits) < (long)b->max_actions + 1)
+        bits++;
+    b->joint_bits = bits * players <= 64 ? bits : 0;
     /* Two nodes per iteration at most (an action node and the decision
      * node after it), plus the root. Under a time budget the pool is a fixed
      * size (nodes=, default 2^18); the pages of a large block are only
@@ -291,6 +320,7 @@ static int32_t new_node(ismcts_bot *b, int32_t parent, uint32_t actors, const in
     n->sim = -1;
     n->actors = actors;
     n->obs = obs;
+    n->lazy = -1;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0;
@@ -316,14 +346,109 @@ static bool grow_sim_tables(ismcts_bot *b)
     if (alloc > b->sim_cap)
         alloc = b->sim_cap;
     size_t bytes = (size_t)alloc * (size_t)b->players * (size_t)b->max_actions * sizeof(double);
+    /* the baselines only with baseline=1: untouched, they keep the tables
+     * that are read smaller (the tree's walk waits on memory) */
     double **arrays[] = {&b->regret, &b->strategy, &b->base_sum, &b->base_count};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+    for (size_t i = 0; i < (b->baseline ? 4u : 2u); i++) {
         double *grown = realloc(*arrays[i], bytes);
         if (!grown)
             return false; /* the arrays grown so far stay valid, only larger */
         *arrays[i] = grown;
     }
     b->sim_alloc = alloc;
+    return true;
+}
+
+/* The children of a simultaneous node
+ * ------------------------------------
+ * A simultaneous node has a child per joint action tried there: up to 6^4
+ * of them in a round of PSYCLE with four players, where walking the sibling
+ * list to find the joint action just sampled was over a third of the
+ * search. They are found instead through a hash table keyed by the parent
+ * and the joint action (the sibling list stays as it is, for everything
+ * else that walks it). */
+
+static uint64_t joint_hash(int32_t parent, uint32_t mask, const int *chosen, int players)
+{
+    uint64_t h = (uint64_t)(uint32_t)parent * 0x9e3779b97f4a7c15ULL ^ mask;
+    for (int seat = 0; seat < players; seat++)
+        if (mask & (1u << seat))
+            h = (h ^ (uint32_t)chosen[seat]) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+/* The joint action as one word, action + 1 per seat (0: the seat does not
+ * act), when it fits (joint_bits > 0; PSYCLE: 3 bits a seat): an entry then
+ * says itself whether it is the one sought, without reading its node and
+ * keys, two cache misses in a tree of megabytes. */
+static uint64_t joint_pack(const ismcts_bot *b, uint32_t mask, const int *chosen)
+{
+    uint64_t packed = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int seat = __builtin_ctz(m);
+        packed |= (uint64_t)(chosen[seat] + 1) << (seat * b->joint_bits);
+    }
+    return packed;
+}
+
+/* The child of parent for the joint action chosen[] of the seats in mask, or
+ * the empty slot where it belongs (then *found is false). */
+static struct joint_entry *joint_slot(ismcts_bot *b, int32_t parent, uint32_t mask, uint64_t packed, bool *found)
+{
+    uint32_t at = (uint32_t)joint_hash(parent, mask, b->chosen, b->players) & (b->joint_cap - 1);
+    for (;; at = (at + 1) & (b->joint_cap - 1)) {
+        struct joint_entry *e = &b->joint[at];
+        if (e->child == 0) {
+            *found = false;
+            return e;
+        }
+        if (e->parent != parent)
+            continue;
+        if (b->joint_bits > 0) {
+            if (e->packed == packed) {
+                *found = true;
+                return e;
+            }
+            continue;
+        }
+        const ismcts_node *ch = &b->nodes[e->child - 1];
+        bool same = ch->actors == mask;
+        for (int seat = 0; seat < b->players && same; seat++)
+            if (mask & (1u << seat))
+                same = b->keys[ch->key + seat] == b->chosen[seat];
+        if (same) {
+            *found = true;
+            return e;
+        }
+    }
+}
+
+/* Room for one more entry (the table at most half full): false when out of
+ * memory. Grown by doubling, the entries put back in their new places. */
+static bool joint_room(ismcts_bot *b)
+{
+    if (b->joint_cap && 2 * (b->joint_used + 1) <= b->joint_cap)
+        return true;
+    uint32_t cap = b->joint_cap ? 2 * b->joint_cap : 1024;
+    struct joint_entry *old = b->joint, *grown = calloc(cap, sizeof *grown);
+    if (!grown || cap == 0)
+        return false;
+    uint32_t old_cap = b->joint_cap;
+    b->joint = grown;
+    b->joint_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++) {
+        if (old[i].child == 0)
+            continue;
+        const ismcts_node *ch = &b->nodes[old[i].child - 1];
+        int chosen[ASOBI_MAX_SEATS];
+        for (int seat = 0; seat < b->players; seat++)
+            chosen[seat] = b->keys[ch->key + seat];
+        uint32_t at = (uint32_t)joint_hash(old[i].parent, ch->actors, chosen, b->players) & (cap - 1);
+        while (grown[at].child != 0)
+            at = (at + 1) & (cap - 1);
+        grown[at] = old[i];
+    }
+    free(old);
     return true;
 }
 
@@ -337,18 +462,26 @@ static int32_t sim_tables(ismcts_bot *b, int32_t node)
         size_t table = (size_t)b->players * (size_t)b->max_actions;
         n->sim = (int32_t)((size_t)b->sim_count++ * table);
         memset(b->regret + n->sim, 0, table * sizeof *b->regret);
-        memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
-        memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
+        if (b->baseline) {
+            memset(b->base_sum + n->sim, 0, table * sizeof *b->base_sum);
+            memset(b->base_count + n->sim, 0, table * sizeof *b->base_count);
+        }
         memset(b->strategy + n->sim, 0, table * sizeof *b->strategy);
     }
     return n->sim;
 }
 
-/* The playout policy's pick for seat. */
-static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng *rng)
+/* The playout policy's pick for seat, through the game's table directly:
+ * a playout is most of an iteration, and core's wrappers (a call each for
+ * to_move, the pick and apply, around the game's own) were a tenth of a
+ * PSYCLE playout. The same calls in the same order as through core. */
+static inline int playout_pick(const ismcts_bot *b, const asobi_game_def *def, void *data, const asobi_state *s,
+                               int seat, asobi_rng *rng)
 {
     if (b->playout == PLAYOUT_HEURISTIC)
-        return b->game->heuristic(asobi_state_data_for_ai(s), seat, rng);
+        return def->heuristic(data, seat, rng);
+    if (def->random_action)
+        return def->random_action(data, seat, rng);
     return asobi_state_random_action_unchecked(s, seat, rng);
 }
 
@@ -358,13 +491,14 @@ static int playout_pick(ismcts_bot *b, const asobi_state *s, int seat, asobi_rng
  * the game declares that one seat's choice never changes another's
  * (choices_independent). A lone seat's pick came from the legal actions of
  * this very state: no check. */
-static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
+static inline void apply_joint(const asobi_game_def *def, void *data, asobi_state *s, uint32_t mask,
+                               const int *chosen)
 {
-    if (!(mask & (mask - 1)) || asobi_state_game(s)->choices_independent) {
+    if (!(mask & (mask - 1)) || def->choices_independent) {
         for (uint32_t m = mask; m; m &= m - 1) {
             int seat = __builtin_ctz(m);
             if (chosen[seat] >= 0)
-                asobi_state_apply_unchecked(s, seat, chosen[seat]);
+                def->apply(data, seat, chosen[seat]);
         }
         return;
     }
@@ -376,15 +510,25 @@ static void apply_joint(asobi_state *s, uint32_t mask, const int *chosen)
 
 static void playout(ismcts_bot *b, asobi_state *s, asobi_rng *rng)
 {
+    const asobi_game_def *def = b->game;
+    void *data = asobi_state_data_mut(s);
     int chosen[ASOBI_MAX_SEATS];
     for (long depth = 0; b->max_depth == 0 || depth < b->max_depth; depth++) {
-        uint32_t mask = asobi_state_to_move(s);
+        uint32_t mask = def->to_move(data);
         if (mask == 0)
             return;
-        for (int seat = 0; seat < b->players; seat++)
-            if (mask & (1u << seat))
-                chosen[seat] = playout_pick(b, s, seat, rng);
-        apply_joint(s, mask, chosen);
+        if (!(mask & (mask - 1))) { /* one seat: what apply_joint does for it */
+            int seat = __builtin_ctz(mask);
+            int a = playout_pick(b, def, data, s, seat, rng);
+            if (a >= 0)
+                def->apply(data, seat, a);
+            continue;
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+            int seat = __builtin_ctz(m);
+            chosen[seat] = playout_pick(b, def, data, s, seat, rng);
+        }
+        apply_joint(def, data, s, mask, chosen);
     }
 }
 
@@ -460,24 +604,25 @@ static int32_t select_sequential(ismcts_bot *b, int32_t node, const asobi_state 
 
 /* Decoupled UCT (sim=duct): the seat's own UCB1 over its legal actions at
  * the node (reward sums in sums, visits in visits), untried actions first. */
-static int duct_pick(ismcts_bot *b, const double *sums, const double *visits, int n, asobi_rng *rng)
+static int duct_pick(const ismcts_bot *b, const int *ids, const double *sums, const double *visits, int n,
+                     asobi_rng *rng)
 {
     double total = 0;
     int untried = 0;
     for (int i = 0; i < n; i++) {
-        total += visits[b->ids[i]];
-        untried += visits[b->ids[i]] == 0;
+        total += visits[ids[i]];
+        untried += visits[ids[i]] == 0;
     }
     if (untried > 0) {
         int k = (int)asobi_rng_below(rng, (uint32_t)untried);
         for (int i = 0; i < n; i++)
-            if (visits[b->ids[i]] == 0 && k-- == 0)
-                return b->ids[i];
+            if (visits[ids[i]] == 0 && k-- == 0)
+                return ids[i];
     }
     double best = -1e300, logn = log(total);
-    int a = b->ids[0];
+    int a = ids[0];
     for (int i = 0; i < n; i++) {
-        int id = b->ids[i];
+        int id = ids[i];
         double score = sums[id] / visits[id] + b->c * sqrt(logn / visits[id]);
         if (score > best) {
             best = score;
@@ -503,63 +648,81 @@ static int32_t select_simultaneous(ismcts_bot *b, int32_t node, const asobi_stat
         return NO_NODE;
     }
     step->sim_count = 0;
-    for (int seat = 0; seat < b->players; seat++) {
-        if (!(mask & (1u << seat)))
-            continue;
-        int n = asobi_state_legal_unchecked(s, seat, b->ids);
-        if (*legal_used + n > b->legal_cap) {
-            *stop = true;
-            return NO_NODE;
+    /* The fields read in the loops, in locals: the stores to the double
+     * tables below could alias b->gamma for all the compiler knows, which
+     * made it load it and divide again for every action. The arithmetic is
+     * the same, operation for operation. */
+    const double gamma = b->gamma, keep = 1 - gamma;
+    const size_t max_actions = (size_t)b->max_actions;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int seat = __builtin_ctz(m);
+        int32_t used = *legal_used;
+        int *ids = b->legal_buf + used, n;
+        if (used + b->max_actions <= b->legal_cap) {
+            n = asobi_state_legal_unchecked(s, seat, ids); /* straight into the backup's list */
+        } else {
+            n = asobi_state_legal_unchecked(s, seat, b->ids);
+            if (used + n > b->legal_cap) {
+                *stop = true;
+                return NO_NODE;
+            }
+            memcpy(ids, b->ids, (size_t)n * sizeof *ids);
         }
-        double *regret = b->regret + base + (size_t)seat * (size_t)b->max_actions;
-        double *strategy = b->strategy + base + (size_t)seat * (size_t)b->max_actions;
+        double *regret = b->regret + base + (size_t)seat * max_actions;
+        double *strategy = b->strategy + base + (size_t)seat * max_actions;
+        double *sigma_out = b->sigma_buf + used;
         double positive = 0;
         for (int i = 0; i < n; i++)
-            positive += regret[b->ids[i]] > 0 ? regret[b->ids[i]] : 0;
-        double u = asobi_rng_unit(rng), acc = 0, pa = 0, last_sigma = 0;
+            positive += regret[ids[i]] > 0 ? regret[ids[i]] : 0;
+        double u = (double)(asobi_rng_next_inline(rng) >> 11) * 0x1.0p-53; /* asobi_rng_unit, inline */
+        double acc = 0, pa = 0, last_sigma = 0, uniform = 1.0 / n, explore = gamma / n;
         int a = -1;
         if (b->sim_rule == SIM_DUCT)
-            a = duct_pick(b, regret, strategy, n, rng);
+            a = duct_pick(b, ids, regret, strategy, n, rng);
         for (int i = 0; a < 0 && i < n; i++) {
-            int id = b->ids[i];
-            double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : 1.0 / n;
-            double sigma = (1 - b->gamma) * rm + b->gamma / n;
+            int id = ids[i];
+            double rm = positive > 0 ? (regret[id] > 0 ? regret[id] / positive : 0) : uniform;
+            double sigma = keep * rm + explore;
             strategy[id] += rm; /* the average strategy leaves the exploration out */
-            b->sigma_buf[*legal_used + i] = sigma;
+            sigma_out[i] = sigma;
             acc += sigma;
             last_sigma = sigma;
-            if (a < 0 && u < acc) {
+            if (u < acc) {
                 a = id;
                 pa = sigma;
             }
         }
         if (a < 0 && b->sim_rule != SIM_DUCT) { /* rounding left u above the total */
-            a = b->ids[n - 1];
+            a = ids[n - 1];
             pa = last_sigma;
         }
         sim_step *ss = &b->sim_steps[step->sim_first + step->sim_count++];
         ss->seat = seat;
         ss->action = a;
         ss->prob = pa;
-        ss->legal_first = *legal_used;
+        ss->legal_first = used;
         ss->legal_count = n;
-        memcpy(b->legal_buf + *legal_used, b->ids, (size_t)n * sizeof *b->ids);
-        *legal_used += n;
+        *legal_used = used + n;
         b->chosen[seat] = a;
     }
-    for (int32_t c = b->nodes[node].first_child; c != NO_NODE; c = b->nodes[c].next_sibling) {
-        ismcts_node *ch = &b->nodes[c];
-        if (ch->actors != mask)
-            continue;
-        bool same = true;
-        for (int seat = 0; seat < b->players && same; seat++)
-            if (mask & (1u << seat))
-                same = b->keys[ch->key + seat] == b->chosen[seat];
-        if (same)
-            return c;
+    if (!joint_room(b)) {
+        *stop = true;
+        return NO_NODE;
     }
+    bool found;
+    uint64_t packed = b->joint_bits > 0 ? joint_pack(b, mask, b->chosen) : 0;
+    struct joint_entry *e = joint_slot(b, node, mask, packed, &found);
+    if (found)
+        return e->child - 1;
     *expanded = true;
-    return new_node(b, node, mask, b->chosen, 0);
+    int32_t child = new_node(b, node, mask, b->chosen, 0);
+    if (child != NO_NODE) {
+        e->parent = node;
+        e->child = child + 1;
+        e->packed = packed;
+        b->joint_used++;
+    }
+    return child;
 }
 
 static void backup(ismcts_bot *b, int32_t depth, const double *r)
@@ -570,10 +733,8 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
         if (p->node != NO_NODE) {
             ismcts_node *n = &b->nodes[p->node];
             n->visits++;
-            if (asobi_popcount32(n->actors) == 1)
-                for (int seat = 0; seat < b->players; seat++)
-                    if (n->actors == (1u << seat))
-                        n->reward += r[seat];
+            if (n->actors && !(n->actors & (n->actors - 1))) /* one actor: its reward */
+                n->reward += r[__builtin_ctz(n->actors)];
         }
         if (p->sim_first < 0)
             continue;
@@ -615,7 +776,7 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
                         regret[legal[i]] = regret[legal[i]] > 0 ? regret[legal[i]] : 0;
                 continue;
             }
-            for (int32_t i = 0; i < ss->legal_count; i++)
+            for (int32_t i = 0, n = ss->legal_count; i < n; i++)
                 regret[legal[i]] -= x;
             regret[ss->action] += x / ss->prob;
             if (b->sim_rule == SIM_RM_PLUS) /* regret matching+: regrets never stay negative */
@@ -625,42 +786,109 @@ static void backup(ismcts_bot *b, int32_t depth, const double *r)
     }
 }
 
-/* The bot's information set in state s, as a 64-bit fingerprint. The
- * interface promises that determinizing for a viewer with a given rng
- * depends only on what that viewer sees: so determinizing a copy with a
- * fixed seed gives one canonical representative of everything the bot's
- * seat sees in s, and hashing its bytes (FNV-1a over the memcpy-able block)
- * names the information set. Two states share a fingerprint exactly when
- * the seat sees the same thing in both (up to a 2^-64 collision). */
+/* The bot's information set in state s, as a 64-bit fingerprint. A game
+ * may name it itself (the info_hash hook: a hash of what the seat sees,
+ * without resampling anything). Otherwise: the interface promises that
+ * determinizing for a viewer with a given rng depends only on what that
+ * viewer sees, so determinizing a copy with a fixed seed gives one canonical
+ * representative of everything the bot's seat sees in s, and hashing its
+ * bytes names the information set. Two states share a fingerprint exactly
+ * when the seat sees the same thing in both (up to a 2^-64 collision).
+ *
+ * The representative's own generator is not reseeded from the fixed rng
+ * as asobi_state_determinize would: the fixed rng's state after the
+ * determinization, which that seed would come from, is hashed instead, and
+ * the representative's generator left out. The draws made can tell sets
+ * apart that the rest cannot (in PSYCLE, whether another seat has chosen:
+ * retract_unseen withdraws the choice it drew a card for). The fixed rng
+ * is seeded once per bot (fixed_rng) and copied. */
 static uint64_t fingerprint(ismcts_bot *b, const asobi_state *s)
 {
+    const asobi_game_def *def = b->game;
+    if (def->info_hash)
+        return def->info_hash(asobi_state_data_for_ai(s), b->seat);
     asobi_state_copy(b->probe, s);
-    asobi_rng fixed;
-    asobi_rng_seed(&fixed, 0x5eedf00dULL);
-    asobi_state_determinize(b->probe, b->seat, &fixed);
-    asobi_state_retract_unseen(b->probe, b->seat);
-    /* A word at a time: hashing byte by byte was a tenth of a PSYCLE
-     * iteration. Only equality of these values matters, within one search. */
-    const unsigned char *bytes = (const unsigned char *)b->probe;
-    size_t size = asobi_state_size(b->probe), i = 0;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
-        uint64_t w;
-        memcpy(&w, bytes + i, sizeof w);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-        h ^= h >> 29;
-    }
-    for (; i < size; i++) /* none today: a state block is a multiple of 16 bytes */
-        h = (h ^ bytes[i]) * 0x100000001b3ULL;
-    return h;
+    unsigned char *data = asobi_state_data_mut(b->probe);
+    asobi_rng fixed = b->fixed_rng;
+    def->determinize(data, b->seat, &fixed);
+    if (def->retract_unseen)
+        def->retract_unseen(data, b->seat);
+    /* up to the block's end: the padding to 16 bytes is always zero, and
+     * whole words spare the hash its byte-at-a-time tail */
+    size_t skip = def->rng_offset, after = skip + sizeof(asobi_rng), size = (def->state_size + 15) & ~(size_t)15;
+    uint64_t h = asobi_hash_bytes(&fixed, sizeof fixed, 0x5eedf00dULL);
+    h = asobi_hash_bytes(data, skip, h);
+    return asobi_hash_bytes(data + after, size - after, h);
 }
 
-/* The decision node under action node a for the information set obs (maybe new). */
-static int32_t observe(ismcts_bot *b, int32_t a, uint64_t obs, bool *expanded)
+/* A slot for a state kept with its decision node, -1 if none is left (the
+ * slots grow by doubling, up to one per decision node the pool can hold). */
+static int32_t saved_slot(ismcts_bot *b)
 {
-    for (int32_t c = b->nodes[a].first_child; c != NO_NODE; c = b->nodes[c].next_sibling)
-        if (b->nodes[c].obs == obs)
+    if (b->saved_nfree > 0)
+        return b->saved_free[--b->saved_nfree];
+    if (b->saved_used == b->saved_cap) {
+        if (b->saved_cap >= b->saved_max)
+            return -1;
+        int32_t cap = b->saved_cap ? 2 * b->saved_cap : 256;
+        cap = cap > b->saved_max ? b->saved_max : cap;
+        unsigned char *grown = realloc(b->saved, (size_t)cap * b->saved_size);
+        if (!grown)
+            return -1;
+        b->saved = grown;
+        int32_t *free_grown = realloc(b->saved_free, (size_t)cap * sizeof *free_grown);
+        if (!free_grown)
+            return -1;
+        b->saved_free = free_grown;
+        b->saved_cap = cap;
+    }
+    return b->saved_used++;
+}
+
+static asobi_state *saved_state(ismcts_bot *b, int32_t slot)
+{
+    return (asobi_state *)(void *)(b->saved + (size_t)slot * b->saved_size);
+}
+
+/* The decision node under action node a for the information set of state s
+ * (maybe new).
+ *
+ * The fingerprint is made lazily, which changes nothing but when it is made:
+ * a decision node made under an action node that had none keeps a copy of
+ * its state instead (a memcpy of a small state, against a determinization),
+ * and its fingerprint is made from that copy when another iteration comes
+ * through the action node and has to tell the sets apart. Most such nodes
+ * lie at the tree's frontier and no iteration comes back to them. */
+static int32_t observe(ismcts_bot *b, int32_t a, const asobi_state *s, bool *expanded)
+{
+    int32_t first = b->nodes[a].first_child;
+    if (first != NO_NODE) /* its node arrives while the fingerprint is made */
+        __builtin_prefetch(&b->nodes[first]);
+    if (first == NO_NODE && b->saved_size > 0) {
+        *expanded = true;
+        int32_t n = new_node(b, a, 0, NULL, 0);
+        if (n == NO_NODE)
+            return NO_NODE;
+        int32_t slot = saved_slot(b);
+        if (slot < 0) {
+            b->nodes[n].obs = fingerprint(b, s);
+        } else {
+            asobi_state_copy(saved_state(b, slot), s);
+            b->nodes[n].lazy = slot;
+        }
+        return n;
+    }
+    uint64_t obs = fingerprint(b, s);
+    for (int32_t c = first; c != NO_NODE; c = b->nodes[c].next_sibling) {
+        ismcts_node *n = &b->nodes[c];
+        if (n->lazy >= 0) {
+            n->obs = fingerprint(b, saved_state(b, n->lazy));
+            b->saved_free[b->saved_nfree++] = n->lazy;
+            n->lazy = -1;
+        }
+        if (n->obs == obs)
             return c;
+    }
     *expanded = true;
     return new_node(b, a, 0, NULL, obs);
 }
@@ -680,8 +908,9 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         asobi_state_retract_unseen(s, b->seat);
     }
     int32_t node = ROOT, depth = 0, sim_used = 0, legal_used = 0;
+    void *data = asobi_state_data_mut(s);
     for (;;) {
-        uint32_t mask = asobi_state_to_move(s);
+        uint32_t mask = b->game->to_move(data);
         if (mask == 0 || depth >= b->path_cap)
             break;
         path_step *step = &b->path[depth];
@@ -690,13 +919,15 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         step->sim_count = 0;
         bool expanded = false;
         int32_t child;
-        if (asobi_popcount32(mask) == 1) {
+        if (!(mask & (mask - 1))) { /* one seat to move */
             int mover = 0;
             while (!(mask & (1u << mover)))
                 mover++;
             int action;
             child = select_sequential(b, node, s, mover, rng, &expanded, &action);
-            asobi_state_apply_unchecked(s, mover, action);
+            if (child != NO_NODE) /* observe reads it after the game's apply */
+                __builtin_prefetch(&b->nodes[child]);
+            b->game->apply(data, mover, action);
         } else {
             step->sim_first = sim_used;
             bool stop;
@@ -704,13 +935,15 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
             if (stop)
                 break;
             sim_used += step->sim_count;
-            apply_joint(s, mask, b->chosen);
+            if (child != NO_NODE)
+                __builtin_prefetch(&b->nodes[child]);
+            apply_joint(b->game, data, s, mask, b->chosen);
         }
         step->node = child;
         depth++;
         if (child == NO_NODE)
             break;
-        int32_t next = observe(b, child, fingerprint(b, s), &expanded);
+        int32_t next = observe(b, child, s, &expanded);
         if (expanded || next == NO_NODE)
             break;
         node = next;
@@ -728,6 +961,12 @@ static long search(ismcts_bot *b, const asobi_state *root, bool resample, long i
 {
     b->node_count = 0;
     b->sim_count = 0;
+    b->saved_used = 0;
+    b->saved_nfree = 0;
+    if (b->joint_used) {
+        memset(b->joint, 0, (size_t)b->joint_cap * sizeof *b->joint);
+        b->joint_used = 0;
+    }
     new_node(b, NO_NODE, 0, NULL, 0);
     long done = 0;
     if (end > 0) {
@@ -804,6 +1043,19 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
         b->work = asobi_state_clone(state); /* once per bot: the state size never changes */
         b->probe = asobi_state_clone(state);
         b->world = NULL;
+        /* lazy fingerprints (observe) for small states whose game cannot name them itself */
+        size_t size = asobi_state_size(state);
+        b->saved_size = !b->game->info_hash && size <= 1024 ? size : 0;
+        /* one slot per decision node at most, and at most 16 MB of them
+         * (past that, fingerprints are made at once, as without slots) */
+        b->saved_max = b->node_cap / 2 + 1;
+        if (b->saved_size > 0 && (size_t)b->saved_max > ((size_t)16 << 20) / b->saved_size)
+            b->saved_max = (int32_t)(((size_t)16 << 20) / b->saved_size);
+        free(b->saved);
+        free(b->saved_free);
+        b->saved = NULL;
+        b->saved_free = NULL;
+        b->saved_cap = 0;
     }
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)

@@ -139,6 +139,20 @@ struct asobi_game_def {
      * claim on every simultaneous step it meets. */
     bool choices_independent;
 
+    /* Optional, for search: a 64-bit hash of viewer's information set in st
+     * (everything viewer knows there), equal for two states of one game
+     * exactly when determinizing each for viewer with the same generator
+     * and then retract_unseen give byte-identical states, apart from the
+     * state's own generator (up to hash collisions). ISMCTS names its
+     * decision nodes by it; when NULL, search does just that: determinizes
+     * a copy with a fixed seed and hashes it, which costs a determinization
+     * at every step of every iteration. A game that fills it hashes what the
+     * viewer sees and skips what determinize would resample (keeping what
+     * the resampling depends on). test_conformance checks the equivalence on
+     * states along random games, their determinizations and the states
+     * after their actions. */
+    uint64_t (*info_hash)(const void *st, int viewer);
+
     /* Optional (simultaneous games only): withdraw the committed choices that
      * viewer cannot see, so those seats are to move again. */
     void (*retract_unseen)(void *st, int viewer);

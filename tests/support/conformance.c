@@ -351,6 +351,61 @@ static void check_choices_independent(const asobi_state *s, const asobi_game_def
     free(before);
 }
 
+/* A game's info_hash names viewer's information sets as search's generic
+ * fingerprint does: determinize for viewer with a fixed seed, retract the
+ * choices viewer has not seen, compare the states. Checked on a set of
+ * states search could meet together: s, two other deals viewer cannot tell
+ * from s, and after a few legal actions of the seat to move in each of
+ * them; for every pair, equal hashes exactly when equal representatives. */
+#define INFO_STATES 27
+static void check_info_hash(const asobi_state *s, const asobi_game_def *def, int seat, asobi_rng *rng)
+{
+    if (!def->info_hash)
+        return;
+    int players = asobi_state_players(s);
+    int *legal = malloc((size_t)asobi_game_max_actions(def) * sizeof *legal);
+    for (int viewer = 0; viewer < players; viewer++) {
+        asobi_state *states[INFO_STATES], *canon[INFO_STATES];
+        uint64_t hash[INFO_STATES];
+        int count = 0;
+        for (int d = 0; d < 3; d++) {
+            asobi_state *world = asobi_state_clone(s);
+            if (d > 0) {
+                asobi_rng r = asobi_rng_split(rng);
+                asobi_state_determinize(world, viewer, &r);
+            }
+            states[count++] = world;
+            int n = asobi_state_legal(world, seat, legal); /* the seat's own hand may differ in this deal */
+            for (int k = 0; k < 8 && k < n && count < INFO_STATES; k++) {
+                asobi_state *next = asobi_state_clone(world);
+                asobi_state_apply_unchecked(next, seat, legal[asobi_rng_below(rng, (uint32_t)n)]);
+                states[count++] = next;
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            hash[i] = def->info_hash(asobi_state_data_for_ai(states[i]), viewer);
+            canon[i] = asobi_state_clone(states[i]);
+            asobi_rng fixed;
+            asobi_rng_seed(&fixed, 0x5eedf00dULL);
+            asobi_state_determinize(canon[i], viewer, &fixed);
+            asobi_state_retract_unseen(canon[i], viewer);
+        }
+        for (int i = 0; i < count; i++)
+            for (int j = i + 1; j < count; j++) {
+                bool same = asobi_state_equal(canon[i], canon[j]);
+                if (same != (hash[i] == hash[j]))
+                    fail_msg("%s info_hash for seat %d: states %d and %d are in %s information set%s but their "
+                             "hashes %s", def->name, viewer, i, j, same ? "one" : "two different", same ? "" : "s",
+                             same ? "differ" : "are equal");
+            }
+        for (int i = 0; i < count; i++) {
+            asobi_state_free(states[i]);
+            asobi_state_free(canon[i]);
+        }
+    }
+    free(legal);
+}
+
 void conformance_run(const conformance_spec *spec)
 {
     const asobi_game_def *def = asobi_game_find(spec->game);
@@ -380,6 +435,13 @@ void conformance_run(const conformance_spec *spec)
             check_random_action(s, seat, legal, n, &rng);
             check_choices_independent(s, def, seat, legal, n, &rng);
             bool deep_now = steps % deep == 0;
+            /* every 3rd step (27 determinizations per viewer), with its own
+             * generator: the games played stay those of the main one */
+            if (steps % 3 == 0) {
+                asobi_rng info_rng;
+                asobi_rng_seed(&info_rng, spec->seed * 1000003u + (uint64_t)g * 7919u + (uint64_t)steps);
+                check_info_hash(s, def, seat, &info_rng);
+            }
             if (deep_now) {
                 check_views(s, &rng);
                 check_refusals(s, seat, legal, n, &rng);

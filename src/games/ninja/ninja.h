@@ -149,6 +149,8 @@ void ninja_render(const void *st, int seat, FILE *out);
 
 /* Hidden information and the rule-of-thumb player (ninja_hidden.c, ninja_heuristic.c). */
 void ninja_determinize(void *st, int viewer, asobi_rng *rng);
+/* A hash of viewer's information set (game_def.h, info_hash). */
+uint64_t ninja_info_hash(const void *st, int viewer);
 int ninja_heuristic(const void *st, int seat, asobi_rng *rng);
 
 #endif

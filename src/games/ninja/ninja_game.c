@@ -73,6 +73,7 @@ const asobi_game_def asobi_game_ninja = {
     .view = ninja_view,
     .render = ninja_render,
     .determinize = ninja_determinize,
+    .info_hash = ninja_info_hash,
     .heuristic = ninja_heuristic,
     .heuristic_playouts = true, /* its playouts know the shadow's rule: docs/ai.md, Figures */
 };

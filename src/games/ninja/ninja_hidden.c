@@ -3,6 +3,7 @@
 
 #include "bits.h"
 #include "game_def.h"
+#include "hash.h"
 #include "ninja.h"
 
 /* What a seat cannot see, and what it knows about it
@@ -215,4 +216,72 @@ void ninja_determinize(void *st, int viewer, asobi_rng *rng)
         return; /* the all-seeing view hides nothing */
     determinize_cards(s, viewer, rng);
     determinize_scrolls(s, viewer, rng);
+}
+
+/* The viewer's information set, for search (game_def.h, info_hash): the
+ * state with every place that ninja_determinize deals again blanked (the
+ * others' closed cards, the leftovers, the shadow's face-down row, the
+ * unseen tiles), plus what that deal depends on: how many cards each place
+ * holds, which cards are unknown and, per group of exchangeable tiles, the
+ * multiset of their values. Everything else, stale bytes included, is hashed
+ * as it is and the generator left out, so two states share the hash
+ * exactly when their determinizations would be byte-identical; without a
+ * determinization (and its Hall checks) at every step of a search. */
+uint64_t ninja_info_hash(const void *st, int viewer)
+{
+    const ninja_state *s = st;
+    ninja_state c;
+    memcpy(&c, s, sizeof c); /* padding too, as search's generic fingerprint hashes it */
+    memset(&c.rng, 0, sizeof c.rng);
+    if (viewer < 0)
+        return asobi_hash_bytes(&c, sizeof c, 0);
+    uint64_t extra[3 + NINJA_POSITIONS + GROUPS] = {0};
+    uint64_t unknown = s->leftover;
+    for (int p = 0; p < s->players; p++)
+        if (p != viewer) {
+            uint64_t closed = s->hand[p] & ~s->open[p];
+            unknown |= closed;
+            extra[3 + p] = (uint64_t)asobi_popcount64(closed);
+            c.hand[p] &= s->open[p];
+        }
+    extra[1] = (uint64_t)asobi_popcount64(s->leftover);
+    c.leftover = 0;
+    if (ninja_has_shadow(s))
+        for (int i = s->row_opened; i < NINJA_ROW; i++) {
+            unknown |= 1ull << s->row[i];
+            c.row[i] = 0xFF;
+        }
+    extra[0] = unknown;
+    /* the tiles: the same places and groups as determinize_scrolls; a
+     * group's values summed through a mixing function name its multiset */
+    bool first = s->round == 1;
+    uint64_t *group = extra + 3 + NINJA_POSITIONS;
+#define TILE(g, v) (group[g] += asobi_hash_round(0x27d4eb2f165667c5ULL, (uint64_t)(uint8_t)(v)))
+    for (int p = 0; p < s->positions; p++)
+        if (p != viewer)
+            for (int i = 0; i < s->held_n[p]; i++) {
+                TILE(first ? 1 + p : 0, s->held[p][i]);
+                c.held[p][i] = 0;
+            }
+    for (int k = 0; k < NINJA_CARDS; k++) {
+        if (!s->scroll_on[k] || s->scroll_up[k])
+            continue;
+        int owner = ninja_owner(s, k);
+        if (owner == viewer)
+            continue;
+        int g = 0;
+        if (first) {
+            bool shadow = ninja_has_shadow(s) && owner == NINJA_SHADOW;
+            g = !shadow || row_index(s, k) < NINJA_OPEN ? 1 + owner : 0;
+        }
+        TILE(g, s->scroll_on[k]);
+        c.scroll_on[k] = 0x7F;
+    }
+    for (int i = 0; i < s->pile_n; i++) {
+        TILE(0, s->pile[i]);
+        c.pile[i] = 0;
+    }
+#undef TILE
+    uint64_t h = asobi_hash_bytes(&c, sizeof c, (uint64_t)viewer);
+    return asobi_hash_bytes(extra, sizeof extra, h);
 }

@@ -184,6 +184,9 @@ void tm_setup(tm_state *s, uint64_t seed);
 uint32_t tm_to_move(const void *st);
 int tm_legal(const void *st, int seat, int *ids);
 bool tm_is_legal(const tm_state *s, int id);
+/* In the main phase with no choice pending: the legal ids below TM_ID_SET,
+ * ascending (what tm_legal lists first), without the set and activate ids. */
+int tm_main_legal_head(const tm_state *s, int *ids);
 void tm_apply(void *st, int seat, int id);
 int tm_effective_cost(const tm_state *s, int seat, int kind);
 bool tm_timer_full(const tm_state *s, const tm_timer *t);

@@ -58,7 +58,12 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
     const tm_table *t = &s->table;
     const tm_player *p = &s->p[seat];
     int ids[TM_ACTIONS];
-    int n = tm_legal(s, seat, ids);
+    /* In the main phase every rule below reads only the ids below
+     * TM_ID_SET (pass, done, recover, play, release): listing the set ids
+     * too (every affordable spell on every free timer) was most of a
+     * heuristic playout. The full list only if that part is empty. */
+    bool main = s->choice == TM_CH_NONE && s->phase == TM_PH_MAIN;
+    int n = main ? tm_main_legal_head(s, ids) : tm_legal(s, seat, ids);
     (void)rng;
 
     if (s->choice != TM_CH_NONE) {
@@ -151,5 +156,7 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
                 return ids[i];
     if (legal_has(ids, n, TM_ID_DONE))
         return TM_ID_DONE;
+    if (n == 0)
+        tm_legal(s, seat, ids);
     return ids[0];
 }

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "game_def.h"
+#include "hash.h"
 #include "timemasters.h"
 
 static int tm_init(void *st, int players, const json_t *options, uint64_t seed, asobi_error *err)
@@ -436,6 +437,47 @@ static void tm_determinize(void *st, int viewer, asobi_rng *rng)
     }
 }
 
+/* The viewer's information set, for search (game_def.h, info_hash): the
+ * state's bytes with what tm_determinize resamples blanked (the others'
+ * hands, decks and delay cards, the spheres below their tops, the cards set
+ * aside), the viewer's own deck in kind order (determinize keeps its
+ * contents and resamples its order) and the generator left out. Everything
+ * else, counts and stale bytes past them included, is hashed as it is,
+ * so two states share the hash exactly when their determinizations
+ * would be byte-identical. The card table is the same in every state of
+ * a game and is left out. */
+static uint64_t tm_info_hash(const void *st, int viewer)
+{
+    tm_state c;
+    memcpy(&c, st, offsetof(tm_state, table));
+    memset(&c.rng, 0, sizeof c.rng);
+    if (!c.over && viewer >= 0 && viewer < c.players) {
+        const tm_table *t = &((const tm_state *)st)->table;
+        for (int i = 0; i < c.players; i++) {
+            tm_player *p = &c.p[i];
+            if (i == viewer) {
+                int count[TM_MAX_KINDS] = {0}, m = 0;
+                for (int j = 0; j < p->n_deck; j++)
+                    count[p->deck[j]]++;
+                for (int k = 0; k < t->kinds; k++)
+                    for (int n = count[k]; n > 0; n--)
+                        p->deck[m++] = (uint8_t)k;
+                continue;
+            }
+            memset(p->hand, 0, p->n_hand);
+            memset(p->deck, 0, p->n_deck);
+            for (int m = 0; m < p->n_timers; m++)
+                memset(p->timers[m].delay, 0, p->timers[m].n_delay);
+        }
+        for (int l = 0; l < TM_LEVELS; l++) {
+            if (c.n_sphere[l] > 1)
+                memset(c.sphere[l], 0, (size_t)c.n_sphere[l] - 1);
+            memset(c.aside[l], 0, c.n_aside[l]);
+        }
+    }
+    return asobi_hash_bytes(&c, offsetof(tm_state, table), (uint64_t)viewer);
+}
+
 static int tm_heuristic_hook(const void *st, int seat, asobi_rng *rng) { return tm_heuristic(st, seat, rng); }
 
 static const asobi_option_def tm_options[] = {
@@ -477,6 +519,7 @@ const asobi_game_def asobi_game_timemasters = {
     .view = tm_view,
     .render = tm_render,
     .determinize = tm_determinize,
+    .info_hash = tm_info_hash,
     .heuristic = tm_heuristic_hook,
     .heuristic_playouts = true, /* random playouts: 35% against the heuristic, heuristic ones 71% (docs/ai.md) */
 };

@@ -495,7 +495,11 @@ static uint64_t kinds_mask(const uint8_t *cards, int n)
     return m;
 }
 
-static int main_legal(const tm_state *s, int *ids)
+/* The main phase's legal ids below TM_ID_SET (pass, done, recover, play,
+ * release), ascending: the start of main_legal's list, and all that the
+ * heuristic reads of it (timemasters_bot.c). affordable: the spells of the
+ * hand that could be paid. */
+static int main_legal_head(const tm_state *s, int *ids, uint64_t *affordable_out)
 {
     const tm_player *p = &s->p[s->seat];
     const tm_table *t = &s->table;
@@ -520,6 +524,22 @@ static int main_legal(const tm_state *s, int *ids)
     }
     for (uint64_t m = kinds_mask(p->released, p->n_released); m; m &= m - 1)
         ids[n++] = TM_ID_RELEASE + __builtin_ctzll(m);
+    *affordable_out = affordable;
+    return n;
+}
+
+int tm_main_legal_head(const tm_state *s, int *ids)
+{
+    uint64_t affordable;
+    return main_legal_head(s, ids, &affordable);
+}
+
+static int main_legal(const tm_state *s, int *ids)
+{
+    const tm_player *p = &s->p[s->seat];
+    const tm_table *t = &s->table;
+    uint64_t affordable;
+    int n = main_legal_head(s, ids, &affordable);
     uint32_t free_timers = 0;
     for (int tm = 0; tm < p->n_timers; tm++)
         if (!tm_timer_full(s, &p->timers[tm]))
@@ -568,10 +588,13 @@ int tm_legal(const void *st, int seat, int *ids)
     if (s->phase == TM_PH_MAIN)
         return main_legal(s, ids);
     if (s->phase == TM_PH_ACCESS) {
+        /* tm_is_legal's rule for take and take second, without asking it
+         * id by id (a tenth of a random playout did) */
         ids[n++] = TM_ID_DONE;
-        for (int id = TM_ID_TAKE; id < TM_ACTIONS; id++)
-            if (tm_is_legal(s, id))
-                ids[n++] = id;
+        for (int second = 0; second < 2; second++)
+            for (int l = 1; l <= TM_LEVELS; l++)
+                if (!(s->taken & (1u << (l - 1))) && s->n_sphere[l - 1] >= 1 + second && s->access >= l + second)
+                    ids[n++] = (second ? TM_ID_TAKE2 : TM_ID_TAKE) + l - 1;
         return n;
     }
     /* the timer phase, after a pass: activate, delay or drop a timer held

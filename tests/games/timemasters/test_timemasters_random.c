@@ -1,4 +1,6 @@
 /* test_timemasters_random.c — thousands of random Time Masters games, with invariants after every action. */
+#include <string.h>
+
 #include "repetitions.h"
 #include "tm_sim.h"
 
@@ -100,6 +102,14 @@ static void legal_matches_rules(const asobi_state *state)
             m++;
         }
     assert_int_equal(m, n);
+    /* the main phase's head (what the heuristic reads): legal()'s ids below TM_ID_SET */
+    if (t->choice == TM_CH_NONE && t->phase == TM_PH_MAIN) {
+        int head[TM_ACTIONS], h = tm_main_legal_head(t, head), below = 0;
+        while (below < n && fast[below] < TM_ID_SET)
+            below++;
+        if (h != below || memcmp(head, fast, (size_t)h * sizeof *head) != 0)
+            fail_msg("tm_main_legal_head gives %d ids, legal() %d below TM_ID_SET", h, below);
+    }
 }
 
 /* A determinized state is a possible state: the same invariants hold. */
