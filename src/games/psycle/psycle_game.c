@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "game_def.h"
+#include "hash.h"
 #include "rng_inline.h"
 #include "psycle.h"
 
@@ -181,6 +182,28 @@ static void psycle_retract_unseen(void *st, int viewer)
     psycle_set_choosing(s);
 }
 
+/* The viewer's information set, for search (game_def.h, info_hash): the
+ * state with what determinize resamples blanked. The tiles not yet face up
+ * are a shuffle of the ones left, which the face-up ones fix; another
+ * seat's face-down card becomes "has chosen" (that it chose is seen: its
+ * "chosen" flag; what, is not); the state's own generator is left out.
+ * test_conformance checks it against determinize-and-compare. */
+static uint64_t psycle_info_hash(const void *st, int viewer)
+{
+    psycle_state c;
+    memcpy(&c, st, sizeof c);
+    memset(&c.rng, 0, sizeof c.rng);
+    if (!c.over) {
+        int face_up = c.round + 1;
+        memset(c.targets + face_up, 0, (size_t)(PSYCLE_ROUNDS - face_up));
+        memset(c.bonuses + face_up, 0, (size_t)(PSYCLE_ROUNDS - face_up));
+    }
+    for (int i = 0; i < seats_of(&c); i++)
+        if (i != viewer && c.pending[i] >= 0)
+            c.pending[i] = 100;
+    return asobi_hash_bytes(&c, sizeof c, (uint64_t)viewer);
+}
+
 static const asobi_option_def psycle_options[] = {
     {.name = "max_cycles",
      .type = ASOBI_OPT_INT,
@@ -214,6 +237,7 @@ const asobi_game_def asobi_game_psycle = {
     .render = psycle_render,
     .determinize = psycle_determinize,
     .retract_unseen = psycle_retract_unseen,
+    .info_hash = psycle_info_hash,
     .choices_independent = true,
     .heuristic = psycle_heuristic,
 };
