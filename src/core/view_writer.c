@@ -486,3 +486,11 @@ json_t *asobi_vw_finish_tree(asobi_vw *w)
     w->failed = true;
     return root;
 }
+
+json_t *asobi_vw_finish_member(asobi_vw *w, const char *key)
+{
+    json_t *root = asobi_vw_finish_tree(w);
+    json_t *member = json_incref(json_object_get(root, key));
+    json_decref(root);
+    return member;
+}

@@ -84,5 +84,8 @@ bool asobi_vw_start_text(asobi_vw *w, size_t capacity);
 bool asobi_vw_start_tree(asobi_vw *w);
 char *asobi_vw_finish_text(asobi_vw *w, size_t *len);
 json_t *asobi_vw_finish_tree(asobi_vw *w);
+/* For a tree whose calls wrote one member under key (a list, say): that
+ * member (a new reference), the rest freed; NULL as above. */
+json_t *asobi_vw_finish_member(asobi_vw *w, const char *key);
 
 #endif

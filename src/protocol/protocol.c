@@ -218,10 +218,7 @@ json_t *protocol_legal_actions(const asobi_state *s, int seat)
     if (!asobi_vw_start_tree(&w))
         return NULL;
     protocol_vw_legal(&w, "actions", s, seat);
-    json_t *root = asobi_vw_finish_tree(&w);
-    json_t *list = json_incref(json_object_get(root, "actions"));
-    json_decref(root);
-    return list;
+    return asobi_vw_finish_member(&w, "actions");
 }
 
 static json_t *cmd_legal(protocol_session *e, const json_t *req)

@@ -767,10 +767,7 @@ json_t *table_clock_json(const table *t, int64_t now)
     if (!asobi_vw_start_tree(&w))
         return NULL;
     write_clock(&w, "clock", t, now);
-    json_t *root = asobi_vw_finish_tree(&w);
-    json_t *clock = json_incref(json_object_get(root, "clock"));
-    json_decref(root);
-    return clock;
+    return asobi_vw_finish_member(&w, "clock");
 }
 
 static void write_summary(asobi_vw *w, const table *t)
