@@ -1199,8 +1199,8 @@ int server_run(const server_config *cfg)
     }
 
     set_file_limit(cfg->max_connections);
-    /* Nothing but the library's own error lines: a missing libuv plugin
-     * (below) is reported by us, not by the library. */
+    /* The library's error lines only; silent while the libuv loop is tried,
+     * since a missing plugin (below) is reported by us, with its package. */
     lws_set_log_level(cfg->poll_loop ? LLL_ERR : 0, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
