@@ -41,6 +41,7 @@ typedef struct seat_client {
     bool over, closed;
     bool orphan;    /* its table moved on: freed when its socket closes */
     json_t *legal;  /* the legal actions of its latest update */
+    struct seat_client *prev, *next; /* every seat not yet freed (all_seats) */
     double retry_at; /* after a refusal: choose again from legal then (0: no retry due) */
     double act_at;   /* thinking: choose then (0: not thinking) */
 } seat_client;
@@ -62,6 +63,7 @@ static size_t n_latencies, cap_latencies;
 static long finished, errors;
 static bool measuring, stopping;
 static unsigned rng_state;
+static struct seat_client *all_seats; /* freed at the end whatever their sockets did */
 static double think_s; /* the mean time a person thinks before a move (0: none) */
 
 static double now_s(void)
@@ -142,6 +144,10 @@ static bool start_table(table_run *t)
         seat_client *c = t->seat[k] = calloc(1, sizeof *c);
         if (!c)
             return false;
+        c->next = all_seats;
+        if (all_seats)
+            all_seats->prev = c;
+        all_seats = c;
         c->table = t;
         c->seat = k;
         c->pending_id = -1;
@@ -163,6 +169,12 @@ static bool start_table(table_run *t)
 
 static void seat_free(seat_client *c)
 {
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        all_seats = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
     json_decref(c->legal);
     free(c->rx);
     free(c);
@@ -375,10 +387,11 @@ int main(int argc, char **argv)
            m, elapsed, n_latencies, finished, errors, quantile(0.50), quantile(0.99), quantile(1.0));
     for (int i = 0; i < m; i++)
         for (int k = 0; k < 2; k++)
-            if (tables[i].seat[k])
-                tables[i].seat[k]->orphan = true; /* the context's teardown closes and frees them */
+            let_go(tables[i].seat[k]); /* a seat with a socket: the context's teardown closes and frees it */
     lws_sul_cancel(&ticker);
     lws_context_destroy(context);
+    while (all_seats) /* sockets the teardown closed without a callback (connecting, say) */
+        seat_free(all_seats);
     free(tables);
     free(latencies);
     return 0;
