@@ -149,6 +149,18 @@ static int row_index(const ninja_state *s, int card)
     return -1;
 }
 
+/* Which pool a face-down tile on owner's card is dealt from again (0: the
+ * common pool): in the first round a position's tiles stay its own, but for
+ * the shadow's cards beyond its open row. Shared by the determinization and
+ * info_hash, which must group the tiles alike. */
+static int scroll_group(const ninja_state *s, int card, int owner, bool first)
+{
+    if (!first)
+        return 0;
+    bool shadow = ninja_has_shadow(s) && owner == NINJA_SHADOW;
+    return !shadow || row_index(s, card) < NINJA_OPEN ? 1 + owner : 0;
+}
+
 static void determinize_scrolls(ninja_state *s, int viewer, asobi_rng *rng)
 {
     int8_t *slot[NINJA_SCROLLS];
@@ -167,13 +179,8 @@ static void determinize_scrolls(ninja_state *s, int viewer, asobi_rng *rng)
         int owner = ninja_owner(s, c);
         if (owner == viewer)
             continue;
-        int g = 0;
-        if (first) {
-            bool shadow = ninja_has_shadow(s) && owner == NINJA_SHADOW;
-            g = !shadow || row_index(s, c) < NINJA_OPEN ? 1 + owner : 0;
-        }
         slot[n] = &s->scroll_on[c];
-        group[n++] = (uint8_t)g;
+        group[n++] = (uint8_t)scroll_group(s, c, owner, first);
     }
     for (int i = 0; i < s->pile_n; i++) {
         slot[n] = &s->pile[i];
@@ -269,12 +276,7 @@ uint64_t ninja_info_hash(const void *st, int viewer)
         int owner = ninja_owner(s, k);
         if (owner == viewer)
             continue;
-        int g = 0;
-        if (first) {
-            bool shadow = ninja_has_shadow(s) && owner == NINJA_SHADOW;
-            g = !shadow || row_index(s, k) < NINJA_OPEN ? 1 + owner : 0;
-        }
-        TILE(g, s->scroll_on[k]);
+        TILE(scroll_group(s, k, owner, first), s->scroll_on[k]);
         c.scroll_on[k] = 0x7F;
     }
     for (int i = 0; i < s->pile_n; i++) {
