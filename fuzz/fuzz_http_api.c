@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_decref(reply);
         p += len + (nl != NULL);
     }
-    for (int64_t i = 1; i < fs.hall.slots_cap; i++)
+    for (int64_t i = 0; i < fs.hall.n_slots; i++)
         if (fs.hall.slots[i].t)
             fuzz_check_updates(fs.hall.slots[i].t);
     fuzz_server_close(&fs);

@@ -73,18 +73,21 @@ static void fuzz_server_close(fuzz_server *fs)
  * unchanged record. */
 typedef struct fuzz_snapshot {
     char *summaries;       /* every table's summary, as text */
-    asobi_state **states;  /* per table slot, or NULL */
+    int64_t *ids;          /* per slot: its table id */
+    asobi_state **states;  /* per slot, or NULL */
     int64_t count;
 } fuzz_snapshot;
 
 static void fuzz_snapshot_take(const hall *h, fuzz_snapshot *snap)
 {
     json_t *all = json_array();
-    snap->count = h->slots_cap;
-    snap->states = calloc((size_t)(h->slots_cap ? h->slots_cap : 1), sizeof *snap->states);
-    FUZZ_CHECK(snap->states);
-    for (int64_t i = 1; i < h->slots_cap; i++) {
+    snap->count = h->n_slots;
+    snap->ids = calloc((size_t)(h->n_slots ? h->n_slots : 1), sizeof *snap->ids);
+    snap->states = calloc((size_t)(h->n_slots ? h->n_slots : 1), sizeof *snap->states);
+    FUZZ_CHECK(snap->ids && snap->states);
+    for (int64_t i = 0; i < h->n_slots; i++) {
         const table *t = h->slots[i].t;
+        snap->ids[i] = h->slots[i].id;
         if (!t)
             continue;
         json_array_append_new(all, table_summary(t));
@@ -96,20 +99,22 @@ static void fuzz_snapshot_take(const hall *h, fuzz_snapshot *snap)
     FUZZ_CHECK(snap->summaries);
 }
 
+static void fuzz_snapshot_free(fuzz_snapshot *snap);
+
+/* A refusal adds and evicts no table: the slots are the same, one by one. */
 static void fuzz_snapshot_check_same(const hall *h, const fuzz_snapshot *snap)
 {
     fuzz_snapshot now;
     fuzz_snapshot_take(h, &now);
     FUZZ_CHECK(strcmp(snap->summaries, now.summaries) == 0);
-    for (int64_t i = 1; i < now.count; i++) {
-        const asobi_state *before = i < snap->count ? snap->states[i] : NULL;
+    FUZZ_CHECK(now.count == snap->count);
+    for (int64_t i = 0; i < now.count; i++) {
+        const asobi_state *before = snap->states[i];
+        FUZZ_CHECK(now.ids[i] == snap->ids[i]);
         FUZZ_CHECK((before == NULL) == (now.states[i] == NULL));
         FUZZ_CHECK(!before || asobi_state_equal(before, now.states[i]));
     }
-    for (int64_t i = 0; i < now.count; i++)
-        asobi_state_free(now.states[i]);
-    free(now.states);
-    free(now.summaries);
+    fuzz_snapshot_free(&now);
 }
 
 static void fuzz_snapshot_free(fuzz_snapshot *snap)
@@ -117,6 +122,7 @@ static void fuzz_snapshot_free(fuzz_snapshot *snap)
     for (int64_t i = 0; i < snap->count; i++)
         asobi_state_free(snap->states[i]);
     free(snap->states);
+    free(snap->ids);
     free(snap->summaries);
 }
 

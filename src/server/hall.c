@@ -7,29 +7,64 @@
 #include "protocol/protocol.h"
 #include "server/hall.h"
 
-hall_slot *hall_slot_of(hall *h, int64_t id)
+/* The index of the first slot whose id is not below id (n_slots: none). */
+static int64_t slot_index(const hall *h, int64_t id)
 {
-    if (id <= 0 || id >= h->slots_cap || !h->slots[id].t)
-        return NULL;
-    return &h->slots[id];
+    int64_t lo = 0, hi = h->n_slots;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (h->slots[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-bool hall_add(hall *h, table *t)
+hall_slot *hall_slot_of(hall *h, int64_t id)
 {
-    if (t->id >= h->slots_cap) {
-        int64_t cap = h->slots_cap ? h->slots_cap : 1024;
-        while (cap <= t->id)
-            cap *= 2;
+    int64_t i = slot_index(h, id);
+    if (i == h->n_slots || h->slots[i].id != id || !h->slots[i].t)
+        return NULL;
+    return &h->slots[i];
+}
+
+/* Squeeze out the evicted slots, keeping the order. */
+static void compact(hall *h)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < h->n_slots; i++)
+        if (h->slots[i].t)
+            h->slots[kept++] = h->slots[i];
+    h->n_slots = kept;
+}
+
+hall_slot *hall_add(hall *h, table *t)
+{
+    /* Compacting when half the slots are holes keeps the array within twice
+     * the tables in memory, at a cost shared by the evictions that made them. */
+    if (h->n_slots - h->tables_in_memory >= h->n_slots / 2)
+        compact(h);
+    if (h->n_slots == h->cap_slots) {
+        int64_t cap = h->cap_slots ? 2 * h->cap_slots : 64;
         hall_slot *slots = realloc(h->slots, (size_t)cap * sizeof *slots);
         if (!slots)
-            return false;
-        memset(slots + h->slots_cap, 0, (size_t)(cap - h->slots_cap) * sizeof *slots);
+            return NULL;
         h->slots = slots;
-        h->slots_cap = cap;
+        h->cap_slots = cap;
     }
-    h->slots[t->id] = (hall_slot){.t = t};
+    /* New tables have the highest id yet: the usual insert is at the end. */
+    int64_t i = slot_index(h, t->id);
+    if (i < h->n_slots && h->slots[i].id == t->id) {
+        if (h->slots[i].t)
+            return NULL; /* already here: the caller keeps its table */
+    } else {
+        memmove(h->slots + i + 1, h->slots + i, (size_t)(h->n_slots - i) * sizeof *h->slots);
+        h->n_slots++;
+    }
+    h->slots[i] = (hall_slot){.id = t->id, .t = t};
     h->tables_in_memory++;
-    return true;
+    return &h->slots[i];
 }
 
 void hall_evict(hall *h, int64_t id)
@@ -44,12 +79,11 @@ void hall_evict(hall *h, int64_t id)
 
 void hall_close(hall *h)
 {
-    for (int64_t i = 1; i < h->slots_cap; i++)
-        if (h->slots[i].t)
-            table_free(h->slots[i].t);
+    for (int64_t i = 0; i < h->n_slots; i++)
+        table_free(h->slots[i].t);
     free(h->slots);
     h->slots = NULL;
-    h->slots_cap = h->tables_in_memory = 0;
+    h->n_slots = h->cap_slots = h->tables_in_memory = 0;
 }
 
 static void changed(hall *h, hall_slot *sl)
@@ -61,7 +95,7 @@ static void changed(hall *h, hall_slot *sl)
 json_t *hall_tables_json(const hall *h)
 {
     json_t *list = json_array();
-    for (int64_t i = h->slots_cap - 1; i > 0; i--)
+    for (int64_t i = h->n_slots - 1; i >= 0; i--)
         if (h->slots[i].t && h->slots[i].t->status != TABLE_OVER)
             json_array_append_new(list, table_summary(h->slots[i].t));
     return json_pack("{s:o}", "tables", list);
@@ -128,14 +162,15 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     json_decref(resolved);
     if (!t)
         return refuse(reply, e);
-    if (!hall_add(h, t)) {
+    hall_slot *sl = hall_add(h, t);
+    if (!sl) {
         table_free(t);
         srv_fail(e, 500, "no_memory", "out of memory");
         return refuse(reply, e);
     }
     srv_log("table %lld created: %s for %d", (long long)t->id, json_string_value(json_object_get(t->spec, "game")),
             t->players);
-    changed(h, &h->slots[t->id]);
+    changed(h, sl);
     *reply = json_pack("{s:I}", "table", (json_int_t)t->id);
     return 201;
 }
@@ -245,12 +280,13 @@ static int rematch(hall *h, hall_slot *sl, int64_t now_ms, srv_error *e)
         table *t = table_rematch(sl->t, now_ms, e);
         if (!t)
             return -1;
-        if (!hall_add(h, t)) {
+        hall_slot *added = hall_add(h, t);
+        if (!added) {
             table_free(t);
             return srv_fail(e, 500, "no_memory", "out of memory");
         }
-        srv_log("table %lld: rematch at table %lld", (long long)sl->t->id, (long long)t->id);
-        changed(h, &h->slots[t->id]);
+        srv_log("table %lld: rematch at table %lld", (long long)old, (long long)t->id);
+        changed(h, added);
         sl = hall_slot_of(h, old); /* hall_add may have moved the slots */
     }
     changed(h, sl);

@@ -21,7 +21,8 @@
 struct conn; /* the socket side's connections to a table (server.c) */
 
 typedef struct hall_slot {
-    table *t;
+    int64_t id; /* the table's (kept in an evicted slot until the slots are compacted) */
+    table *t;   /* NULL: evicted */
     struct conn *conns;
     int64_t over_ms; /* when the table was seen over (for eviction) */
     bool send_due;   /* the socket side's: its connections' updates are to be asked for (server.c) */
@@ -29,8 +30,14 @@ typedef struct hall_slot {
 
 typedef struct hall {
     store *store;
-    hall_slot *slots; /* indexed by table id */
-    int64_t slots_cap;
+    /* The tables in memory in increasing id, found by binary search: memory
+     * and the loop's scans grow with the tables in memory, not with every
+     * table the server ever held (ids only grow, and a server running for
+     * weeks makes millions). An evicted table leaves a hole (t NULL) until
+     * hall_add compacts the array. Iterate as
+     * for (i = 0; i < n_slots; i++) if (slots[i].t) ... */
+    hall_slot *slots;
+    int64_t n_slots, cap_slots;
     int64_t tables_in_memory;
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
@@ -47,8 +54,9 @@ int64_t hall_path_id(const char *path, const char *prefix, const char **rest);
 
 /* The slot of a table in memory, or NULL. */
 hall_slot *hall_slot_of(hall *h, int64_t id);
-/* Take a new or restored table (false: out of memory, the caller keeps t). */
-bool hall_add(hall *h, table *t);
+/* Take a new or restored table: its slot (NULL: out of memory, the caller
+ * keeps t). Slots may move: a slot pointer held across this call is stale. */
+hall_slot *hall_add(hall *h, table *t);
 /* Free a finished table (its record stays in the store). */
 void hall_evict(hall *h, int64_t id);
 /* Free every table and the slots (not the store). */

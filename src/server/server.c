@@ -774,7 +774,7 @@ static char *metrics_text(server *s)
     if (!f)
         return NULL;
     uint64_t by_status[3] = {0, 0, 0};
-    for (int64_t i = 1; i < s->hall.slots_cap; i++)
+    for (int64_t i = 0; i < s->hall.n_slots; i++)
         if (s->hall.slots[i].t)
             by_status[s->hall.slots[i].t->status]++;
     fprintf(f, "# HELP asobi_tables Tables in memory by status.\n# TYPE asobi_tables gauge\n");
@@ -987,7 +987,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, tick);
     int64_t now = now_ms();
-    for (int64_t i = 1; i < s->hall.slots_cap; i++) {
+    for (int64_t i = 0; i < s->hall.n_slots; i++) {
         slot *sl = &s->hall.slots[i];
         if (!sl->t)
             continue;
@@ -1003,7 +1003,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
             for (int k = 0; k < sl->t->players; k++)
                 busy |= sl->t->seat[k].busy;
             if (!busy)
-                hall_evict(&s->hall, i);
+                hall_evict(&s->hall, sl->id); /* a hole: the slots stay where they are */
         }
     }
     flush_or_stop(s); /* bots' moves at tables nobody watches */
@@ -1266,7 +1266,7 @@ int server_run(const server_config *cfg)
     }
     signal(SIGPIPE, SIG_IGN);
     /* the restored tables' bots and clocks pick up where they were */
-    for (int64_t i = 1; i < s->hall.slots_cap; i++)
+    for (int64_t i = 0; i < s->hall.n_slots; i++)
         if (s->hall.slots[i].t)
             schedule_bots(s, s->hall.slots[i].t);
     lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);

@@ -1,4 +1,4 @@
-/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted. */
+/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted; the tables in memory as ids grow. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,10 +148,65 @@ static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
     temp_db_remove(db_path);
 }
 
+/* A server runs for weeks and table ids only grow: the hall's memory and
+ * its scans must follow the tables in memory, not every id ever given
+ * (issue 14: it had been an array indexed by id, which grew for good). */
+static void test_the_slots_follow_the_tables_in_memory_not_the_ids(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "hall_slots");
+    hall h;
+    open_hall(&h);
+    enum { ROUNDS = 40, PER_ROUND = 25 };
+    int64_t first = 0, last = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int k = 0; k < PER_ROUND; k++) {
+            json_t *r;
+            assert_int_equal(http(&h, true, "/api/tables", "{\"game\":\"psycle\",\"players\":2}", &r), 201);
+            last = json_integer_value(json_object_get(r, "table"));
+            json_decref(r);
+            if (!first)
+                first = last;
+        }
+        /* all but every seventh table leave (as finished ones would) */
+        for (int64_t id = first; id <= last; id++)
+            if (id % 7 != 0)
+                hall_evict(&h, id);
+        assert_true(h.n_slots <= 2 * h.tables_in_memory + PER_ROUND);
+    }
+    assert_int_equal(last - first + 1, ROUNDS * PER_ROUND);
+    int64_t kept = 0;
+    for (int64_t id = first - 1; id <= last + 1; id++) {
+        hall_slot *sl = hall_slot_of(&h, id);
+        bool here = id >= first && id <= last && id % 7 == 0;
+        assert_int_equal(sl != NULL, here);
+        if (sl) {
+            assert_int_equal(sl->id, id);
+            assert_int_equal(sl->t->id, id);
+            kept++;
+        }
+    }
+    assert_int_equal(kept, h.tables_in_memory);
+    assert_true(h.cap_slots < 4 * kept + 128); /* not the 1000 ids given */
+
+    /* the lobby lists exactly those, newest first */
+    json_t *r;
+    assert_int_equal(http(&h, false, "/api/tables", NULL, &r), 200);
+    json_t *list = json_object_get(r, "tables");
+    assert_int_equal((int64_t)json_array_size(list), kept);
+    for (size_t i = 0; i + 1 < json_array_size(list); i++)
+        assert_true(json_integer_value(json_object_get(json_array_get(list, i), "table")) >
+                    json_integer_value(json_object_get(json_array_get(list, i + 1), "table")));
+    json_decref(r);
+    close_hall(&h);
+    temp_db_remove(db_path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
+        cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
