@@ -269,9 +269,13 @@ static void on_send_due(lws_sorted_usec_list_t *sul)
             /* A socket with nothing of ours still in the library's buffer
              * takes the update now: asking for room first costs two epoll_ctl
              * calls (POLLOUT on, then off) and a turn of the loop. Anything
-             * else (a refusal queued, a close, a choked socket, a failed
-             * write) waits for the socket's writable callback. */
-            if (c->errors || c->closing || lws_send_pipe_choked(c->wsi) || conn_writable(s, c) < 0)
+             * else (a refusal queued, a close, bytes of ours still buffered,
+             * a failed write) waits for the socket's writable callback. Not
+             * lws_send_pipe_choked: it asks the kernel with a poll() per
+             * socket, a system call per update, when a full socket buffer
+             * needs no asking: lws_write keeps what the kernel did not take
+             * and sends it when the socket is writable again. */
+            if (c->errors || c->closing || lws_partial_buffered(c->wsi) || conn_writable(s, c) < 0)
                 lws_callback_on_writable(c->wsi);
         }
     }
