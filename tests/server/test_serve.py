@@ -306,6 +306,38 @@ async def test_reconnect_to_the_same_seat(srv):
     await cb.close()
 
 
+def server_socket_timers(port):
+    """The kernel's timer ("tr" in /proc/net/tcp: 0 none, 1 retransmit, 2 keepalive, ...) of every
+    established connection whose local port is the server's."""
+    timers = []
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(name) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                local_port, state, timer = int(fields[1].rsplit(":", 1)[1], 16), fields[3], fields[5]
+                if local_port == port and state == "01":  # TCP_ESTABLISHED
+                    timers.append(int(timer.split(":")[0], 16))
+    return timers
+
+
+async def test_silent_connections_are_probed(srv):
+    """A peer that vanishes without a FIN (a phone out of coverage) is found by TCP keepalive: every
+    connection the server accepted has the kernel's keepalive timer running once it is quiet (docs/server.md,
+    How it works; the library's validity timer is off, it cost a walk over every connection per message)."""
+    t = srv.create(game="psycle", players=2)
+    a = srv.join(t, "A")
+    client = await Client(srv, t, a["token"]).connect()
+    await client.recv()
+    timers = []
+    for _ in range(50):  # a connection with bytes still unacknowledged shows its retransmit timer for a moment
+        timers = server_socket_timers(srv.port)
+        if timers and all(tr == 2 for tr in timers):
+            break
+        await asyncio.sleep(0.02)
+    check(timers and all(tr == 2 for tr in timers), "connections without the keepalive timer", timers)
+    await client.close()
+
+
 # ---------------------------------------------------------------------------
 # Hidden information: what a seat is sent does not depend on what it may not see
 # ---------------------------------------------------------------------------
@@ -614,7 +646,8 @@ async def main():
     failures = 0
     srv = Server(BINARY, args=["--workers", "2", "--allow-origin", "https://friends.example"]).start()
     tests = [(test_http_api, srv), (test_full_games_of_every_game, srv), (test_websocket_refusals, srv),
-             (test_reconnect_to_the_same_seat, srv), (test_hidden_choice_is_not_sent, srv),
+             (test_reconnect_to_the_same_seat, srv), (test_silent_connections_are_probed, srv),
+             (test_hidden_choice_is_not_sent, srv),
              (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
