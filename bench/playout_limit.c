@@ -14,13 +14,15 @@
 /* Both loops play the same random games: the hand-written ones draw from the
  * generator exactly as asobi_state_random_action does (the same k-th legal
  * action from the same draw), and the program checks that the final states
- * of both are byte-identical before it reports a figure. The generic loop is
- * the one `asobi bench` times: to_move, random_action and apply through the
- * game's table of functions. The hand-written ones call the game's own rule
- * functions directly: PSYCLE with no legal-action list at all (a seat's
- * choices are the cards 0..min(gems, 5)), THE OCTAL with its random_action()
- * (the overrides counted, not listed) and apply() called without the table
- * and without core's checks. */
+ * of both are byte-identical before it reports a figure. The generic path is
+ * the one `asobi bench` times and search plays: asobi_state_random_playout,
+ * which is core's loop (to_move, random_action and apply through the game's
+ * table of functions) or the game's random_playout hook (PSYCLE's: the
+ * loop written by hand below, in the library). The hand-written ones call
+ * the game's own rule functions directly: PSYCLE with no legal-action list
+ * at all (a seat's choices are the cards 0..min(gems, 5)), THE OCTAL with
+ * its random_action() (the overrides counted, not listed) and apply()
+ * called without the table and without core's checks. */
 
 enum { DEALS = 64, RUNS = 5 };
 
@@ -45,17 +47,7 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-static long generic_playout(asobi_state *s, asobi_rng *rng)
-{
-    long actions = 0;
-    uint32_t to_move;
-    while ((to_move = asobi_state_to_move(s)) != 0) {
-        int seat = __builtin_ctz(to_move);
-        asobi_state_apply_unchecked(s, seat, asobi_state_random_action(s, seat, rng));
-        actions++;
-    }
-    return actions;
-}
+static long generic_playout(asobi_state *s, asobi_rng *rng) { return asobi_state_random_playout(s, rng); }
 
 static long psycle_playout(asobi_state *state, asobi_rng *rng)
 {

@@ -123,6 +123,12 @@ bool asobi_state_is_legal(const asobi_state *state, int seat, int id);
  * without building the list where the game knows a shorter way. -1 if the
  * seat may not act. */
 int asobi_state_random_action(const asobi_state *state, int seat, asobi_rng *rng);
+/* Play state to its end with random actions: while any seat is to move, the
+ * lowest such seat plays asobi_state_random_action's pick, which is applied.
+ * Returns the number of actions applied. Games whose decisions are a few
+ * table look-ups run it as one loop of their own, with the same draws and
+ * the same end (the fastest random playout there is, as search uses). */
+long asobi_state_random_playout(asobi_state *state, asobi_rng *rng);
 
 /* The text notation of a legal action ("play 3"). Returns the length written
  * (always NUL-terminated, truncated to cap). */

@@ -513,6 +513,12 @@ static void playout(ismcts_bot *b, asobi_state *s, asobi_rng *rng)
     const asobi_game_def *def = b->game;
     void *data = asobi_state_data_mut(s);
     int chosen[ASOBI_MAX_SEATS];
+    /* The game's own playout loop plays the same games as this one where
+     * the joint picks below equal seat-by-seat picks (game_def.h). */
+    if (b->playout == PLAYOUT_RANDOM && b->max_depth == 0 && def->random_playout && def->choices_independent) {
+        def->random_playout(data, rng);
+        return;
+    }
     for (long depth = 0; b->max_depth == 0 || depth < b->max_depth; depth++) {
         uint32_t mask = def->to_move(data);
         if (mask == 0)

@@ -10,10 +10,11 @@ typedef struct bench_run {
     double games_per_second, actions_per_second;
 } bench_run;
 
-/* Random playouts from fresh games for about `seconds`. With views, every
- * action is preceded by what an engine serving players would do: the view of
- * each seat to move as JSON text (asobi_state_view_text, as the server sends
- * it). */
+/* Random playouts from fresh games for about `seconds`, each played by
+ * asobi_state_random_playout (as search plays them). With views, the same
+ * loop one action at a time, every action preceded by what an engine serving
+ * players would do: the view of each seat to move as JSON text
+ * (asobi_state_view_text, as the server sends it). */
 static bench_run bench_playouts(const asobi_game_def *game, int players, const json_t *options,
                                 uint64_t seed, double seconds, bool views)
 {
@@ -30,12 +31,16 @@ static bench_run bench_playouts(const asobi_game_def *game, int players, const j
     while (elapsed < seconds) {
         for (int batch = 0; batch < 16; batch++) {
             asobi_state_copy(s, fresh[games % DEALS]);
+            if (!views) { /* as search plays them */
+                actions += asobi_state_random_playout(s, &rng);
+                games++;
+                continue;
+            }
             uint32_t to_move;
             while ((to_move = asobi_state_to_move(s)) != 0) {
                 int seat = __builtin_ctz(to_move);
-                if (views)
-                    for (uint32_t m = to_move; m; m &= m - 1)
-                        free(asobi_state_view_text(s, __builtin_ctz(m), NULL));
+                for (uint32_t m = to_move; m; m &= m - 1)
+                    free(asobi_state_view_text(s, __builtin_ctz(m), NULL));
                 asobi_state_apply_unchecked(s, seat, asobi_state_random_action(s, seat, &rng));
                 actions++;
             }

@@ -86,6 +86,20 @@ struct asobi_game_def {
      * a seat in to_move. When NULL, core does just that. */
     int (*random_action)(const void *st, int seat, asobi_rng *rng);
 
+    /* Optional fast path for whole random playouts, for games whose
+     * decisions are so cheap that the calls through this table are a large
+     * share of them (PSYCLE: a decision is a bounded draw and, every few, a
+     * round's scoring). Play from st to the end exactly as core's loop in
+     * asobi_state_random_playout does (the lowest seat to move takes its
+     * random_action, which is applied, until nobody is to move): the same
+     * draws, the same final state; return the number of actions applied.
+     * test_conformance compares the two from states along random games.
+     * Search plays its uniformly random playouts with it (when uncapped) in
+     * games that declare choices_independent (below): there its joint picks
+     * of a simultaneous step, all made before any is applied, draw what this
+     * seat-by-seat loop draws. */
+    long (*random_playout)(void *st, asobi_rng *rng);
+
     /* Apply a legal action (core has checked it). */
     void (*apply)(void *st, int seat, int id);
 

@@ -148,6 +148,24 @@ int asobi_state_random_action(const asobi_state *state, int seat, asobi_rng *rng
     return random_action(state, seat, rng);
 }
 
+long asobi_state_random_playout(asobi_state *state, asobi_rng *rng)
+{
+    const asobi_game_def *def = state->def;
+    if (def->random_playout)
+        return def->random_playout(state->data, rng);
+    long actions = 0;
+    uint32_t to_move;
+    while ((to_move = def->to_move(state->data)) != 0) {
+        int seat = __builtin_ctz(to_move);
+        int id = random_action(state, seat, rng);
+        if (id < 0) /* a seat to move with no legal action: a broken game, not ours to loop on */
+            break;
+        def->apply(state->data, seat, id);
+        actions++;
+    }
+    return actions;
+}
+
 bool asobi_state_is_legal(const asobi_state *state, int seat, int id)
 {
     if (id < 0 || id >= state->def->max_actions)

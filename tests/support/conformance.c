@@ -329,6 +329,29 @@ static void check_random_action(const asobi_state *s, int seat, const int *legal
             assert_int_equal(asobi_state_random_action(s, other, rng), -1);
 }
 
+/* A game's random_playout plays from s exactly what core's seat-by-seat loop
+ * plays (game_def.h): the same draws, the same end, the same count. */
+static void check_random_playout(const asobi_state *s, const asobi_game_def *def, asobi_rng *rng)
+{
+    if (!def->random_playout)
+        return;
+    asobi_state *fast = asobi_state_clone(s), *slow = asobi_state_clone(s);
+    asobi_rng a = asobi_rng_split(rng), b = a;
+    long fast_actions = asobi_state_random_playout(fast, &a);
+    long slow_actions = 0;
+    uint32_t to_move;
+    while ((to_move = asobi_state_to_move(slow)) != 0) {
+        int seat = __builtin_ctz(to_move);
+        asobi_state_apply_unchecked(slow, seat, asobi_state_random_action(slow, seat, &b));
+        slow_actions++;
+    }
+    if (fast_actions != slow_actions || memcmp(&a, &b, sizeof a) != 0 || !asobi_state_equal(fast, slow))
+        fail_msg("random_playout: %ld actions against %ld, draws %s, end states %s", fast_actions, slow_actions,
+                 memcmp(&a, &b, sizeof a) ? "differ" : "agree", asobi_state_equal(fast, slow) ? "agree" : "differ");
+    asobi_state_free(fast);
+    asobi_state_free(slow);
+}
+
 /* A game that declares choices_independent: in a simultaneous step, after
  * seat's choice the other seats to move may choose exactly what they could. */
 static void check_choices_independent(const asobi_state *s, const asobi_game_def *def, int seat,
@@ -434,6 +457,8 @@ void conformance_run(const conformance_spec *spec)
                 fail_msg("seat %d is to move but has no legal action", seat);
             check_random_action(s, seat, legal, n, &rng);
             check_choices_independent(s, def, seat, legal, n, &rng);
+            if (steps % 5 == 0)
+                check_random_playout(s, def, &rng);
             bool deep_now = steps % deep == 0;
             /* every 3rd step (27 determinizations per viewer), with its own
              * generator: the games played stay those of the main one */

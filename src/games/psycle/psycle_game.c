@@ -50,6 +50,27 @@ static int psycle_random_action(const void *st, int seat, asobi_rng *rng)
     return (int)asobi_rng_below_inline(rng, (uint32_t)top + 1);
 }
 
+/* asobi_state_random_playout's loop, a round at a time: each seat still to
+ * choose, lowest first, draws its card as psycle_random_action would (a
+ * seat's cards depend on its own gems only, so the choices made before it
+ * in the round change nothing of its draw), then the round is resolved, as
+ * psycle_apply does when the last seat has chosen. */
+static long psycle_random_playout(void *st, asobi_rng *rng)
+{
+    psycle_state *s = st;
+    long actions = 0;
+    while (s->choosing) {
+        for (uint32_t m = s->choosing; m; m &= m - 1) {
+            int seat = __builtin_ctz(m);
+            s->pending[seat] = (int8_t)psycle_random_action(s, seat, rng);
+            actions++;
+        }
+        s->choosing = 0;
+        psycle_resolve_round(s);
+    }
+    return actions;
+}
+
 static void psycle_apply(void *st, int seat, int id)
 {
     psycle_state *s = st;
@@ -228,6 +249,7 @@ const asobi_game_def asobi_game_psycle = {
     .to_move = psycle_to_move,
     .legal = psycle_legal,
     .random_action = psycle_random_action,
+    .random_playout = psycle_random_playout,
     .apply = psycle_apply,
     .action_text = psycle_action_text,
     .parse_action = psycle_parse_action,
