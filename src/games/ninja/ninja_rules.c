@@ -459,7 +459,7 @@ uint32_t ninja_to_move(const void *st)
  * follower with open cards of the led kind plays one of those; only without any
  * do its closed cards of the kind count; only with neither may it play any card
  * (ruling 18). The shadow plays by its own rule (ninja_shadow_choice). */
-uint64_t ninja_playable(const ninja_state *s, int seat)
+static inline uint64_t playable(const ninja_state *s, int seat)
 {
     uint64_t cards = s->hand[seat];
     if (s->trick_n > 0) {
@@ -472,78 +472,100 @@ uint64_t ninja_playable(const ninja_state *s, int seat)
     return cards;
 }
 
-/* The ids base + c of the cards c in mask, ascending: one step per card held
- * rather than one per card of the deck (legal() is most of a playout's time). */
-static int ids_of_cards(uint64_t mask, int base, int *ids)
+/* The same behind a call, for the text and the heuristic's tests; the rules inline it. */
+uint64_t ninja_playable(const ninja_state *s, int seat) { return playable(s, seat); }
+
+/* What a seat may choose now, in one shape for every phase, so that legal()
+ * (the list) and random_action (one draw, no list) enumerate the same ids in
+ * the same order from this one place and cannot drift apart:
+ *
+ *     for each group g in groups, ascending:
+ *         for each c in cards, ascending:   id = base + g * NINJA_CARDS + c
+ *
+ * Every phase but the laying of tiles has the single group 0 and chooses a
+ * card (the trump phase a kind: its "cards" are the bits 0..4). Laying a
+ * tile chooses a kind of tile held (its type, the group) and a bare open
+ * card: the ids of NINJA_ID_SCROLL are type * 35 + card, so the product in
+ * that order is ascending too, as legal() promises. The count is
+ * popcount(groups) * popcount(cards), and the k-th id is found by bit steps.
+ * Always inlined: called, the struct's return and the phase switch around it
+ * cost random_action more than the list it saves (callgrind). */
+typedef struct ninja_choices {
+    uint64_t cards;
+    uint32_t groups;
+    int base;
+} ninja_choices;
+
+static inline __attribute__((always_inline)) ninja_choices choices(const ninja_state *s, int seat)
 {
-    int n = 0;
-    for (; mask; mask &= mask - 1)
-        ids[n++] = base + __builtin_ctzll(mask);
-    return n;
+    ninja_choices ch = {0, 1, 0};
+    switch (s->phase) {
+    case NINJA_PHASE_TRUMP:
+        ch.cards = (1u << NINJA_KINDS) - 1;
+        ch.base = NINJA_ID_TRUMP;
+        break;
+    case NINJA_PHASE_OPEN:
+        ch.cards = s->hand[seat] & ~s->open[seat];
+        ch.base = NINJA_ID_OPEN;
+        break;
+    case NINJA_PHASE_SCROLL:
+        /* the seat's open cards without a tile, times the kinds of tile it holds */
+        for (uint64_t m = s->open[seat]; m; m &= m - 1)
+            if (s->scroll_on[__builtin_ctzll(m)] == 0)
+                ch.cards |= m & -m;
+        ch.groups = 0;
+        for (int i = 0; i < s->held_n[seat]; i++)
+            ch.groups |= 1u << ninja_scroll_type(s->held[seat][i]);
+        ch.base = NINJA_ID_SCROLL;
+        break;
+    case NINJA_PHASE_FLIP:
+        /* its open cards under a face-down tile */
+        for (uint64_t m = s->open[seat]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (s->scroll_on[c] != 0 && !s->scroll_up[c])
+                ch.cards |= m & -m;
+        }
+        ch.base = NINJA_ID_FLIP;
+        break;
+    case NINJA_PHASE_BATTLE:
+        ch.cards = playable(s, seat);
+        ch.base = NINJA_ID_PLAY;
+        break;
+    default:
+        ch.groups = 0;
+        break;
+    }
+    return ch;
 }
 
 int ninja_legal(const void *st, int seat, int *ids)
 {
-    const ninja_state *s = st;
+    ninja_choices ch = choices(st, seat);
     int n = 0;
-    switch (s->phase) {
-    case NINJA_PHASE_TRUMP:
-        for (int k = 0; k < NINJA_KINDS; k++)
-            ids[n++] = NINJA_ID_TRUMP + k;
-        break;
-    case NINJA_PHASE_OPEN:
-        n = ids_of_cards(s->hand[seat] & ~s->open[seat], NINJA_ID_OPEN, ids);
-        break;
-    case NINJA_PHASE_SCROLL: {
-        uint64_t bare = 0; /* the seat's open cards without a tile */
-        for (uint64_t m = s->open[seat]; m; m &= m - 1)
-            if (s->scroll_on[__builtin_ctzll(m)] == 0)
-                bare |= m & -m;
-        for (int t = 0; t < NINJA_SCROLL_TYPES; t++) {
-            bool holds = false;
-            for (int i = 0; i < s->held_n[seat]; i++)
-                holds |= s->held[seat][i] == ninja_table.scroll_values[t];
-            if (holds)
-                n += ids_of_cards(bare, NINJA_ID_SCROLL + t * NINJA_CARDS, ids + n);
-        }
-        break;
-    }
-    case NINJA_PHASE_FLIP:
-        for (uint64_t m = s->open[seat]; m; m &= m - 1) {
-            int c = __builtin_ctzll(m);
-            if (s->scroll_on[c] != 0 && !s->scroll_up[c])
-                ids[n++] = NINJA_ID_FLIP + c;
-        }
-        break;
-    case NINJA_PHASE_BATTLE:
-        n = ids_of_cards(ninja_playable(s, seat), NINJA_ID_PLAY, ids);
-        break;
-    default:
-        break;
+    for (uint32_t g = ch.groups; g; g &= g - 1) {
+        int base = ch.base + __builtin_ctz(g) * NINJA_CARDS;
+        for (uint64_t m = ch.cards; m; m &= m - 1)
+            ids[n++] = base + __builtin_ctzll(m);
     }
     return n;
 }
 
-/* The k-th of legal()'s ids without the list where the phase's actions are
- * the cards of one mask (the tricks, most of a round); the list otherwise. */
+/* legal()'s ids[asobi_rng_below(rng, n)] without the list: the same count,
+ * the same draw, then the k-th id in choices()'s order. Each group holds
+ * popcount(cards) ids, so k first skips whole groups, then names a card. Every
+ * phase but the tiles' has one group: no popcount of the groups there. */
 int ninja_random_action(const void *st, int seat, asobi_rng *rng)
 {
-    const ninja_state *s = st;
-    uint64_t cards;
-    int base;
-    if (s->phase == NINJA_PHASE_BATTLE) {
-        cards = ninja_playable(s, seat);
-        base = NINJA_ID_PLAY;
-    } else if (s->phase == NINJA_PHASE_OPEN) {
-        cards = s->hand[seat] & ~s->open[seat];
-        base = NINJA_ID_OPEN;
-    } else {
-        int ids[NINJA_MAX_ACTIONS];
-        int n = ninja_legal(st, seat, ids);
-        return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
-    }
-    int n = asobi_popcount64(cards);
-    return n > 0 ? base + asobi_nth_bit(cards, (int)asobi_rng_below_inline(rng, (uint32_t)n)) : -1;
+    ninja_choices ch = choices(st, seat);
+    int per = asobi_popcount64(ch.cards);
+    int n = ch.groups & (ch.groups - 1) ? asobi_popcount32(ch.groups) * per : ch.groups ? per : 0;
+    if (n == 0)
+        return -1;
+    int k = (int)asobi_rng_below_inline(rng, (uint32_t)n);
+    uint32_t g = ch.groups;
+    for (; k >= per; k -= per)
+        g &= g - 1;
+    return ch.base + __builtin_ctz(g) * NINJA_CARDS + asobi_nth_bit(ch.cards, k);
 }
 
 void ninja_apply(void *st, int seat, int id)
