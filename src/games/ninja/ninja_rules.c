@@ -13,14 +13,6 @@ static uint64_t bit(int card) { return 1ull << card; }
 
 static uint64_t kind_mask(int kind) { return ((1ull << NINJA_VALUES) - 1) << (kind * NINJA_VALUES); }
 
-int ninja_scroll_type(int value)
-{
-    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
-        if (ninja_table.scroll_values[t] == value)
-            return t;
-    return -1;
-}
-
 static int next_seat(const ninja_state *s, int seat) { return (seat + 1) % s->players; }
 static int next_pos(const ninja_state *s, int pos) { return (pos + 1) % s->positions; }
 
