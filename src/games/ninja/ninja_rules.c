@@ -57,14 +57,20 @@ int ninja_positive_count(const ninja_state *s, int pos)
 }
 
 /* ゲームの終了: "1番点数の高いプレイヤーが勝者となります。同点の場合はより獲得した
- * 巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が勝利します。" */
+ * 巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が勝利します。"
+ * That order as one number per place, higher ahead: the counts of tiles are
+ * below 64 (the box holds 45), so points, then tiles, then positive tiles
+ * compare as the digits of a number in base 64. The end of the game ranks
+ * every seat by it, once each, instead of comparing every pair. */
+static int final_key(const ninja_state *s, int pos)
+{
+    _Static_assert(NINJA_SCROLLS < 64, "tile counts are base-64 digits");
+    return (ninja_points(s, pos) * 64 + ninja_scroll_count(s, pos)) * 64 + ninja_positive_count(s, pos);
+}
+
 int ninja_compare_final(const ninja_state *s, int a, int b)
 {
-    int d = ninja_points(s, a) - ninja_points(s, b);
-    if (d == 0)
-        d = ninja_scroll_count(s, a) - ninja_scroll_count(s, b);
-    if (d == 0)
-        d = ninja_positive_count(s, a) - ninja_positive_count(s, b);
+    int d = final_key(s, a) - final_key(s, b);
     return (d > 0) - (d < 0);
 }
 
@@ -244,19 +250,20 @@ static int next_flipper(const ninja_state *s, int from)
 
 static void begin_flip(ninja_state *s)
 {
-    int best = -10000, second = -10000;
+    int pts[NINJA_POSITIONS], best = -10000, second = -10000;
+    for (int p = 0; p < s->positions; p++) {
+        pts[p] = ninja_points(s, p);
+        if (pts[p] > best)
+            best = pts[p];
+    }
     for (int p = 0; p < s->positions; p++)
-        if (ninja_points(s, p) > best)
-            best = ninja_points(s, p);
-    for (int p = 0; p < s->positions; p++)
-        if (ninja_points(s, p) < best && ninja_points(s, p) > second)
-            second = ninja_points(s, p);
+        if (pts[p] < best && pts[p] > second)
+            second = pts[p];
     memset(s->flips_left, 0, sizeof s->flips_left);
     for (int p = 0; p < s->players; p++) {
-        int pts = ninja_points(s, p);
-        if (pts == best)
+        if (pts[p] == best)
             s->flips_left[p] = s->round == 2 ? 1 : 2;
-        else if (pts == second && s->round == 3)
+        else if (pts[p] == second && s->round == 3)
             s->flips_left[p] = 1;
     }
     s->phase = NINJA_PHASE_FLIP;
@@ -282,10 +289,10 @@ static int lowest_scorer(const ninja_state *s)
 {
     int who = -1, low = 0;
     for (int k = 1; k <= s->players; k++) {
-        int p = (s->start + k) % s->players;
-        if (who < 0 || ninja_points(s, p) < low) {
+        int p = (s->start + k) % s->players, pts = ninja_points(s, p);
+        if (who < 0 || pts < low) {
             who = p;
-            low = ninja_points(s, p);
+            low = pts;
         }
     }
     return who;
@@ -300,8 +307,9 @@ bool ninja_shadow_ranks_first(const ninja_state *s)
 {
     if (!ninja_has_shadow(s))
         return false;
+    int shadow = final_key(s, NINJA_SHADOW);
     for (int p = 0; p < s->players; p++)
-        if (ninja_compare_final(s, p, NINJA_SHADOW) > 0)
+        if (final_key(s, p) > shadow)
             return false;
     return true;
 }
@@ -317,14 +325,17 @@ static void end_round(ninja_state *s)
     }
     if (s->round == NINJA_ROUNDS) {
         s->phase = NINJA_PHASE_OVER;
-        s->winners = 0;
+        /* the winners: every seat nobody is ahead of */
+        int key[NINJA_POSITIONS], top = 0;
         for (int p = 0; p < s->players; p++) {
-            bool beaten = false;
-            for (int q = 0; q < s->players; q++)
-                beaten |= ninja_compare_final(s, q, p) > 0;
-            if (!beaten)
-                s->winners |= (uint8_t)(1u << p);
+            key[p] = final_key(s, p);
+            if (p == 0 || key[p] > top)
+                top = key[p];
         }
+        s->winners = 0;
+        for (int p = 0; p < s->players; p++)
+            if (key[p] == top)
+                s->winners |= (uint8_t)(1u << p);
         return;
     }
     for (int p = 0; p < s->players; p++) {
