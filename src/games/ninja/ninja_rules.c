@@ -101,20 +101,23 @@ int ninja_owner(const ninja_state *s, int card)
 /* 力比べの見方: "切り札と同じ種類を出したプレイヤーがいればその人が力比べに勝ちます。
  * 切り札が複数ある場合は数字の大きい方が勝ちます。切り札と同じ種類が出ていない場合は、
  * スタートプレイヤーが出した種類のカードが勝ち取ります。同じく複数いる場合は数字が
- * 大きい方が勝ち". The best card so far is always a trump or of the led
- * kind; a card beats it by being a trump against a non-trump, or by being
- * higher in the same kind. Any other card (off kind, no trump) never wins. */
+ * 大きい方が勝ち": the highest trump played wins, and without a trump the
+ * highest card of the led kind (cards[0]'s). A kind's cards are 7 consecutive
+ * bits, value ascending, so each is the top bit of the trick's cards masked
+ * by the kind; then the card is found among the n played. */
 int ninja_trick_winner(const uint8_t *pos, const uint8_t *cards, int n, int trump)
 {
-    int best = 0;
-    for (int i = 1; i < n; i++) {
-        int c = cards[i], b = cards[best];
-        bool trumps = ninja_kind(c) == trump && ninja_kind(b) != trump;
-        bool higher = ninja_kind(c) == ninja_kind(b) && ninja_value(c) > ninja_value(b);
-        if (trumps || higher)
-            best = i;
-    }
-    return pos[best];
+    uint64_t played = 0;
+    for (int i = 0; i < n; i++)
+        played |= bit(cards[i]);
+    uint64_t best = trump >= 0 ? played & kind_mask(trump) : 0;
+    if (!best)
+        best = played & kind_mask(ninja_kind(cards[0]));
+    int card = 63 - __builtin_clzll(best);
+    int i = 0;
+    while (cards[i] != card)
+        i++;
+    return pos[i];
 }
 
 /* 準備フェーズ 1): "全ての忍者カードを裏向きでよくシャッフルし、各プレイヤーに7枚ずつ
