@@ -9,6 +9,11 @@
 /* Passages are quoted from seed 002 (the rule sheet); the rulings they need
  * are numbered as in docs/rules/ninja.md. */
 
+/* What happens once a trick or once a phase (a trick's end, a round's end, a
+ * phase's change) is kept out of apply() as a call: inlined there, its
+ * registers and stack were saved and restored at every action of a playout. */
+#define RARE __attribute__((noinline))
+
 static uint64_t bit(int card) { return 1ull << card; }
 
 static uint64_t kind_mask(int kind) { return ((1ull << NINJA_VALUES) - 1) << (kind * NINJA_VALUES); }
@@ -195,7 +200,7 @@ void ninja_setup(ninja_state *s, int players, int start)
  * 巻物タイルの【+3】【+1】【-1】の3枚をシャッフルし、開いた3枚の忍者カードの上に1枚ずつ
  * 置きます。そのうち1番左の巻物タイルのみ、点数が見えるように表向きにします。" In rounds 2
  * and 3 the shadow's three tiles come from the pile (ruling 10). */
-static void shadow_lay_row(ninja_state *s)
+static RARE void shadow_lay_row(ninja_state *s)
 {
     int8_t *tiles = s->held[NINJA_SHADOW];
     if (s->round > 1) {
@@ -278,7 +283,7 @@ static void begin_flip(ninja_state *s)
 /* 準備フェーズ 4) 巻物を置く: "開いたカード3枚の上にそれぞれ巻物タイルを1枚ずつ配置します".
  * Seats lay their tiles in turn from the start player, one tile per action
  * (ruling 4); rounds 2 and 3 then turn tiles up, round 1 goes to battle. */
-static void end_scroll_phase(ninja_state *s)
+static RARE void end_scroll_phase(ninja_state *s)
 {
     if (s->round >= 2)
         begin_flip(s);
@@ -359,7 +364,7 @@ static void end_round(ninja_state *s)
  * 巻物タイルは自身の前に表向きに公開します。" The winner leads the next trick
  * (reconstructions.md; the shadow's rule says so: "影が勝利した場合、次の力比べは影が
  * スタートプレイヤーとなり"; ruling 6). */
-static void resolve_trick(ninja_state *s)
+static RARE void resolve_trick(ninja_state *s)
 {
     int w = ninja_trick_winner(s->trick_pos, s->trick_card, s->trick_n, s->trump);
     for (int i = 0; i < s->trick_n; i++) {
