@@ -43,11 +43,11 @@ typedef struct ninja_data {
 extern const ninja_data ninja_table;
 
 /* The type index of a tile value (its place in ninja_table.scroll_values),
- * -1 if none. Asked for every tile laid and every tile won, so it compares
- * the value with all eight types at once instead of looping over them: the
- * eight values are the eight bytes of one word, XOR with the value repeated
- * zeroes the bytes equal to it, and the exact zero-byte test (no borrow
- * crosses a byte: the high bit is kept out of the addition) marks them. */
+ * -1 if none. Asked for each tile held at every laying and each tile won, so
+ * it compares the value with all eight types at once instead of looping over
+ * them: the eight values are the eight bytes of one word, XOR with the value
+ * repeated zeroes the bytes equal to it, and the exact zero-byte test (no
+ * carry crosses a byte: the high bit is kept out of the addition) marks them. */
 static inline int ninja_scroll_type(int value)
 {
     _Static_assert(NINJA_SCROLL_TYPES == 8, "one byte per type in a 64-bit word");

@@ -501,8 +501,8 @@ uint64_t ninja_playable(const ninja_state *s, int seat) { return playable(s, sea
  * card: the ids of NINJA_ID_SCROLL are type * 35 + card, so the product in
  * that order is ascending too, as legal() promises. The count is
  * popcount(groups) * popcount(cards), and the k-th id is found by bit steps.
- * Always inlined: called, the struct's return and the phase switch around it
- * cost random_action more than the list it saves (callgrind). */
+ * Always inlined: as a call, its struct's return and its phase tests cost
+ * random_action more than the list it saves (callgrind). */
 typedef struct ninja_choices {
     uint64_t cards;
     uint32_t groups;
