@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "asobi/game.h"
 #include "asobi/rng.h"
@@ -40,6 +41,31 @@ typedef struct ninja_data {
 } ninja_data;
 
 extern const ninja_data ninja_table;
+
+/* The type index of a tile value (its place in ninja_table.scroll_values),
+ * -1 if none. Asked for each tile held at every laying and each tile won, so
+ * it compares the value with all eight types at once instead of looping over
+ * them: the eight values are the eight bytes of one word, XOR with the value
+ * repeated zeroes the bytes equal to it, and the exact zero-byte test (no
+ * carry crosses a byte: the high bit is kept out of the addition) marks them. */
+static inline int ninja_scroll_type(int value)
+{
+    _Static_assert(NINJA_SCROLL_TYPES == 8, "one byte per type in a 64-bit word");
+    if (value < INT8_MIN || value > INT8_MAX)
+        return -1;
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t x;
+    memcpy(&x, ninja_table.scroll_values, sizeof x);
+    x ^= (uint64_t)(uint8_t)value * 0x0101010101010101ULL;
+    uint64_t zero = ~(((x & low7) + low7) | x | low7); /* 0x80 in each byte that was equal */
+    if (!zero)
+        return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_clzll(zero) / 8;
+#else
+    return __builtin_ctzll(zero) / 8;
+#endif
+}
 
 /* Action ids (dense, naming the thing chosen, never a hand position). */
 #define NINJA_ID_TRUMP 0                                          /* + kind */
@@ -125,7 +151,6 @@ int ninja_compare_final(const ninja_state *s, int a, int b);
 /* 2 players: whether the shadow ranks first, alone or tied, by that order
  * (which ends the game at a round's end: both players lose). */
 bool ninja_shadow_ranks_first(const ninja_state *s);
-int ninja_scroll_type(int value); /* the type index of a tile value, -1 if none */
 /* The shadow's open cards, left to right; returns the count. */
 int ninja_shadow_open(const ninja_state *s, int *cards);
 /* The card the shadow plays by its rule when kind led was led (-1: it leads):

@@ -9,20 +9,19 @@
 /* Passages are quoted from seed 002 (the rule sheet); the rulings they need
  * are numbered as in docs/rules/ninja.md. */
 
+/* What happens once a trick or once a phase (a trick's end, a round's end, a
+ * phase's change) is kept out of apply() as a call: inlined there, its
+ * registers and stack were saved and restored at every action of a playout. */
+#define RARE __attribute__((noinline))
+
 static uint64_t bit(int card) { return 1ull << card; }
 
 static uint64_t kind_mask(int kind) { return ((1ull << NINJA_VALUES) - 1) << (kind * NINJA_VALUES); }
 
-int ninja_scroll_type(int value)
-{
-    for (int t = 0; t < NINJA_SCROLL_TYPES; t++)
-        if (ninja_table.scroll_values[t] == value)
-            return t;
-    return -1;
-}
-
-static int next_seat(const ninja_state *s, int seat) { return (seat + 1) % s->players; }
-static int next_pos(const ninja_state *s, int pos) { return (pos + 1) % s->positions; }
+/* The next seat, the next place at the table: a compare, not a remainder (a
+ * division), at nearly every action of a playout. */
+static int next_seat(const ninja_state *s, int seat) { return seat + 1 == s->players ? 0 : seat + 1; }
+static int next_pos(const ninja_state *s, int pos) { return pos + 1 == s->positions ? 0 : pos + 1; }
 
 /* Draw the top tile of the face-down pile (0 if it is empty, which the
  * tile counts of ninja_data make impossible; see ruling 9). */
@@ -65,14 +64,20 @@ int ninja_positive_count(const ninja_state *s, int pos)
 }
 
 /* ゲームの終了: "1番点数の高いプレイヤーが勝者となります。同点の場合はより獲得した
- * 巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が勝利します。" */
+ * 巻物の数が多い方が勝ち、それも同じ場合はプラス点の巻物の数が多い方が勝利します。"
+ * That order as one number per place, higher ahead: the counts of tiles are
+ * below 64 (the box holds 45), so points, then tiles, then positive tiles
+ * compare as the digits of a number in base 64. The end of the game ranks
+ * every seat by it, once each, instead of comparing every pair. */
+static int final_key(const ninja_state *s, int pos)
+{
+    _Static_assert(NINJA_SCROLLS < 64, "tile counts are base-64 digits");
+    return (ninja_points(s, pos) * 64 + ninja_scroll_count(s, pos)) * 64 + ninja_positive_count(s, pos);
+}
+
 int ninja_compare_final(const ninja_state *s, int a, int b)
 {
-    int d = ninja_points(s, a) - ninja_points(s, b);
-    if (d == 0)
-        d = ninja_scroll_count(s, a) - ninja_scroll_count(s, b);
-    if (d == 0)
-        d = ninja_positive_count(s, a) - ninja_positive_count(s, b);
+    int d = final_key(s, a) - final_key(s, b);
     return (d > 0) - (d < 0);
 }
 
@@ -103,20 +108,23 @@ int ninja_owner(const ninja_state *s, int card)
 /* 力比べの見方: "切り札と同じ種類を出したプレイヤーがいればその人が力比べに勝ちます。
  * 切り札が複数ある場合は数字の大きい方が勝ちます。切り札と同じ種類が出ていない場合は、
  * スタートプレイヤーが出した種類のカードが勝ち取ります。同じく複数いる場合は数字が
- * 大きい方が勝ち". The best card so far is always a trump or of the led
- * kind; a card beats it by being a trump against a non-trump, or by being
- * higher in the same kind. Any other card (off kind, no trump) never wins. */
+ * 大きい方が勝ち": the highest trump played wins, and without a trump the
+ * highest card of the led kind (cards[0]'s). A kind's cards are 7 consecutive
+ * bits, value ascending, so each is the top bit of the trick's cards masked
+ * by the kind; then the card is found among the n played. */
 int ninja_trick_winner(const uint8_t *pos, const uint8_t *cards, int n, int trump)
 {
-    int best = 0;
-    for (int i = 1; i < n; i++) {
-        int c = cards[i], b = cards[best];
-        bool trumps = ninja_kind(c) == trump && ninja_kind(b) != trump;
-        bool higher = ninja_kind(c) == ninja_kind(b) && ninja_value(c) > ninja_value(b);
-        if (trumps || higher)
-            best = i;
-    }
-    return pos[best];
+    uint64_t played = 0;
+    for (int i = 0; i < n; i++)
+        played |= bit(cards[i]);
+    uint64_t best = trump >= 0 ? played & kind_mask(trump) : 0;
+    if (!best)
+        best = played & kind_mask(ninja_kind(cards[0]));
+    int card = 63 - __builtin_clzll(best);
+    int i = 0;
+    while (cards[i] != card)
+        i++;
+    return pos[i];
 }
 
 /* 準備フェーズ 1): "全ての忍者カードを裏向きでよくシャッフルし、各プレイヤーに7枚ずつ
@@ -192,7 +200,7 @@ void ninja_setup(ninja_state *s, int players, int start)
  * 巻物タイルの【+3】【+1】【-1】の3枚をシャッフルし、開いた3枚の忍者カードの上に1枚ずつ
  * 置きます。そのうち1番左の巻物タイルのみ、点数が見えるように表向きにします。" In rounds 2
  * and 3 the shadow's three tiles come from the pile (ruling 10). */
-static void shadow_lay_row(ninja_state *s)
+static RARE void shadow_lay_row(ninja_state *s)
 {
     int8_t *tiles = s->held[NINJA_SHADOW];
     if (s->round > 1) {
@@ -252,19 +260,20 @@ static int next_flipper(const ninja_state *s, int from)
 
 static void begin_flip(ninja_state *s)
 {
-    int best = -10000, second = -10000;
+    int pts[NINJA_POSITIONS], best = -10000, second = -10000;
+    for (int p = 0; p < s->positions; p++) {
+        pts[p] = ninja_points(s, p);
+        if (pts[p] > best)
+            best = pts[p];
+    }
     for (int p = 0; p < s->positions; p++)
-        if (ninja_points(s, p) > best)
-            best = ninja_points(s, p);
-    for (int p = 0; p < s->positions; p++)
-        if (ninja_points(s, p) < best && ninja_points(s, p) > second)
-            second = ninja_points(s, p);
+        if (pts[p] < best && pts[p] > second)
+            second = pts[p];
     memset(s->flips_left, 0, sizeof s->flips_left);
     for (int p = 0; p < s->players; p++) {
-        int pts = ninja_points(s, p);
-        if (pts == best)
+        if (pts[p] == best)
             s->flips_left[p] = s->round == 2 ? 1 : 2;
-        else if (pts == second && s->round == 3)
+        else if (pts[p] == second && s->round == 3)
             s->flips_left[p] = 1;
     }
     s->phase = NINJA_PHASE_FLIP;
@@ -274,7 +283,7 @@ static void begin_flip(ninja_state *s)
 /* 準備フェーズ 4) 巻物を置く: "開いたカード3枚の上にそれぞれ巻物タイルを1枚ずつ配置します".
  * Seats lay their tiles in turn from the start player, one tile per action
  * (ruling 4); rounds 2 and 3 then turn tiles up, round 1 goes to battle. */
-static void end_scroll_phase(ninja_state *s)
+static RARE void end_scroll_phase(ninja_state *s)
 {
     if (s->round >= 2)
         begin_flip(s);
@@ -290,10 +299,10 @@ static int lowest_scorer(const ninja_state *s)
 {
     int who = -1, low = 0;
     for (int k = 1; k <= s->players; k++) {
-        int p = (s->start + k) % s->players;
-        if (who < 0 || ninja_points(s, p) < low) {
+        int p = (s->start + k) % s->players, pts = ninja_points(s, p);
+        if (who < 0 || pts < low) {
             who = p;
-            low = ninja_points(s, p);
+            low = pts;
         }
     }
     return who;
@@ -308,8 +317,9 @@ bool ninja_shadow_ranks_first(const ninja_state *s)
 {
     if (!ninja_has_shadow(s))
         return false;
+    int shadow = final_key(s, NINJA_SHADOW);
     for (int p = 0; p < s->players; p++)
-        if (ninja_compare_final(s, p, NINJA_SHADOW) > 0)
+        if (final_key(s, p) > shadow)
             return false;
     return true;
 }
@@ -325,14 +335,17 @@ static void end_round(ninja_state *s)
     }
     if (s->round == NINJA_ROUNDS) {
         s->phase = NINJA_PHASE_OVER;
-        s->winners = 0;
+        /* the winners: every seat nobody is ahead of */
+        int key[NINJA_POSITIONS], top = 0;
         for (int p = 0; p < s->players; p++) {
-            bool beaten = false;
-            for (int q = 0; q < s->players; q++)
-                beaten |= ninja_compare_final(s, q, p) > 0;
-            if (!beaten)
-                s->winners |= (uint8_t)(1u << p);
+            key[p] = final_key(s, p);
+            if (p == 0 || key[p] > top)
+                top = key[p];
         }
+        s->winners = 0;
+        for (int p = 0; p < s->players; p++)
+            if (key[p] == top)
+                s->winners |= (uint8_t)(1u << p);
         return;
     }
     for (int p = 0; p < s->players; p++) {
@@ -351,7 +364,7 @@ static void end_round(ninja_state *s)
  * 巻物タイルは自身の前に表向きに公開します。" The winner leads the next trick
  * (reconstructions.md; the shadow's rule says so: "影が勝利した場合、次の力比べは影が
  * スタートプレイヤーとなり"; ruling 6). */
-static void resolve_trick(ninja_state *s)
+static RARE void resolve_trick(ninja_state *s)
 {
     int w = ninja_trick_winner(s->trick_pos, s->trick_card, s->trick_n, s->trump);
     for (int i = 0; i < s->trick_n; i++) {
@@ -384,7 +397,7 @@ static void resolve_trick(ninja_state *s)
  * ("開かれたカードを出す場合は上に乗っている巻物も一緒に出します（裏向きの巻物は開かずに
  * 裏向きのまま一緒に出します）"). A seat that does not follow the led kind has
  * shown that it holds none: that is public and search uses it. */
-static void play_card(ninja_state *s, int pos, int card)
+static inline void play_card(ninja_state *s, int pos, int card)
 {
     if (s->trick_n > 0) {
         int led = ninja_kind(s->trick_card[0]);
@@ -459,7 +472,7 @@ uint32_t ninja_to_move(const void *st)
  * follower with open cards of the led kind plays one of those; only without any
  * do its closed cards of the kind count; only with neither may it play any card
  * (ruling 18). The shadow plays by its own rule (ninja_shadow_choice). */
-uint64_t ninja_playable(const ninja_state *s, int seat)
+static inline uint64_t playable(const ninja_state *s, int seat)
 {
     uint64_t cards = s->hand[seat];
     if (s->trick_n > 0) {
@@ -472,84 +485,105 @@ uint64_t ninja_playable(const ninja_state *s, int seat)
     return cards;
 }
 
-/* The ids base + c of the cards c in mask, ascending: one step per card held
- * rather than one per card of the deck (legal() is most of a playout's time). */
-static int ids_of_cards(uint64_t mask, int base, int *ids)
+/* The same behind a call, for the text and the heuristic's tests; the rules inline it. */
+uint64_t ninja_playable(const ninja_state *s, int seat) { return playable(s, seat); }
+
+/* What a seat may choose now, in one shape for every phase, so that legal()
+ * (the list) and random_action (one draw, no list) enumerate the same ids in
+ * the same order from this one place and cannot drift apart:
+ *
+ *     for each group g in groups, ascending:
+ *         for each c in cards, ascending:   id = base + g * NINJA_CARDS + c
+ *
+ * Every phase but the laying of tiles has the single group 0 and chooses a
+ * card (the trump phase a kind: its "cards" are the bits 0..4). Laying a
+ * tile chooses a kind of tile held (its type, the group) and a bare open
+ * card: the ids of NINJA_ID_SCROLL are type * 35 + card, so the product in
+ * that order is ascending too, as legal() promises. The count is
+ * popcount(groups) * popcount(cards), and the k-th id is found by bit steps.
+ * Always inlined: as a call, its struct's return and its phase tests cost
+ * random_action more than the list it saves (callgrind). */
+typedef struct ninja_choices {
+    uint64_t cards;
+    uint32_t groups;
+    int base;
+} ninja_choices;
+
+static inline __attribute__((always_inline)) ninja_choices choices(const ninja_state *s, int seat)
 {
-    int n = 0;
-    for (; mask; mask &= mask - 1)
-        ids[n++] = base + __builtin_ctzll(mask);
-    return n;
+    /* the tricks first (half of all actions), then by frequency; an if
+     * chain costs the tricks two instructions, a jump table nine */
+    ninja_choices ch = {0, 1, 0};
+    if (s->phase == NINJA_PHASE_BATTLE) {
+        ch.cards = playable(s, seat);
+        ch.base = NINJA_ID_PLAY;
+    } else if (s->phase == NINJA_PHASE_OPEN) {
+        ch.cards = s->hand[seat] & ~s->open[seat];
+        ch.base = NINJA_ID_OPEN;
+    } else if (s->phase == NINJA_PHASE_SCROLL) {
+        /* the seat's open cards without a tile, times the kinds of tile it holds */
+        for (uint64_t m = s->open[seat]; m; m &= m - 1)
+            if (s->scroll_on[__builtin_ctzll(m)] == 0)
+                ch.cards |= m & -m;
+        ch.groups = 0;
+        for (int i = 0; i < s->held_n[seat]; i++)
+            ch.groups |= 1u << ninja_scroll_type(s->held[seat][i]);
+        ch.base = NINJA_ID_SCROLL;
+    } else if (s->phase == NINJA_PHASE_FLIP) {
+        /* its open cards under a face-down tile */
+        for (uint64_t m = s->open[seat]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (s->scroll_on[c] != 0 && !s->scroll_up[c])
+                ch.cards |= m & -m;
+        }
+        ch.base = NINJA_ID_FLIP;
+    } else if (s->phase == NINJA_PHASE_TRUMP) {
+        ch.cards = (1u << NINJA_KINDS) - 1;
+        ch.base = NINJA_ID_TRUMP;
+    } else {
+        ch.groups = 0; /* over */
+    }
+    return ch;
 }
 
 int ninja_legal(const void *st, int seat, int *ids)
 {
-    const ninja_state *s = st;
+    ninja_choices ch = choices(st, seat);
     int n = 0;
-    switch (s->phase) {
-    case NINJA_PHASE_TRUMP:
-        for (int k = 0; k < NINJA_KINDS; k++)
-            ids[n++] = NINJA_ID_TRUMP + k;
-        break;
-    case NINJA_PHASE_OPEN:
-        n = ids_of_cards(s->hand[seat] & ~s->open[seat], NINJA_ID_OPEN, ids);
-        break;
-    case NINJA_PHASE_SCROLL: {
-        uint64_t bare = 0; /* the seat's open cards without a tile */
-        for (uint64_t m = s->open[seat]; m; m &= m - 1)
-            if (s->scroll_on[__builtin_ctzll(m)] == 0)
-                bare |= m & -m;
-        for (int t = 0; t < NINJA_SCROLL_TYPES; t++) {
-            bool holds = false;
-            for (int i = 0; i < s->held_n[seat]; i++)
-                holds |= s->held[seat][i] == ninja_table.scroll_values[t];
-            if (holds)
-                n += ids_of_cards(bare, NINJA_ID_SCROLL + t * NINJA_CARDS, ids + n);
-        }
-        break;
-    }
-    case NINJA_PHASE_FLIP:
-        for (uint64_t m = s->open[seat]; m; m &= m - 1) {
-            int c = __builtin_ctzll(m);
-            if (s->scroll_on[c] != 0 && !s->scroll_up[c])
-                ids[n++] = NINJA_ID_FLIP + c;
-        }
-        break;
-    case NINJA_PHASE_BATTLE:
-        n = ids_of_cards(ninja_playable(s, seat), NINJA_ID_PLAY, ids);
-        break;
-    default:
-        break;
+    for (uint32_t g = ch.groups; g; g &= g - 1) {
+        int base = ch.base + __builtin_ctz(g) * NINJA_CARDS;
+        for (uint64_t m = ch.cards; m; m &= m - 1)
+            ids[n++] = base + __builtin_ctzll(m);
     }
     return n;
 }
 
-/* The k-th of legal()'s ids without the list where the phase's actions are
- * the cards of one mask (the tricks, most of a round); the list otherwise. */
+/* legal()'s ids[asobi_rng_below(rng, n)] without the list: the same count,
+ * the same draw, then the k-th id in choices()'s order. Each group holds
+ * popcount(cards) ids, so k first skips whole groups, then names a card. Every
+ * phase but the tiles' has one group: no popcount of the groups there. */
 int ninja_random_action(const void *st, int seat, asobi_rng *rng)
 {
-    const ninja_state *s = st;
-    uint64_t cards;
-    int base;
-    if (s->phase == NINJA_PHASE_BATTLE) {
-        cards = ninja_playable(s, seat);
-        base = NINJA_ID_PLAY;
-    } else if (s->phase == NINJA_PHASE_OPEN) {
-        cards = s->hand[seat] & ~s->open[seat];
-        base = NINJA_ID_OPEN;
-    } else {
-        int ids[NINJA_MAX_ACTIONS];
-        int n = ninja_legal(st, seat, ids);
-        return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
-    }
-    int n = asobi_popcount64(cards);
-    return n > 0 ? base + asobi_nth_bit(cards, (int)asobi_rng_below_inline(rng, (uint32_t)n)) : -1;
+    ninja_choices ch = choices(st, seat);
+    int per = asobi_popcount64(ch.cards);
+    int n = ch.groups & (ch.groups - 1) ? asobi_popcount32(ch.groups) * per : ch.groups ? per : 0;
+    if (n == 0)
+        return -1;
+    int k = (int)asobi_rng_below_inline(rng, (uint32_t)n);
+    uint32_t g = ch.groups;
+    for (; k >= per; k -= per)
+        g &= g - 1;
+    return ch.base + __builtin_ctz(g) * NINJA_CARDS + asobi_nth_bit(ch.cards, k);
 }
 
 void ninja_apply(void *st, int seat, int id)
 {
     ninja_state *s = st;
-    if (id < NINJA_ID_OPEN) {
+    if (id >= NINJA_ID_PLAY) {
+        /* a card into the trick: half of all actions, so tested first */
+        play_card(s, seat, id - NINJA_ID_PLAY);
+        advance_battle(s);
+    } else if (id < NINJA_ID_OPEN) {
         /* 2) 切り札を選ぶ; with 2 players the shadow's row is laid next. */
         s->trump = (int8_t)(id - NINJA_ID_TRUMP);
         if (ninja_has_shadow(s))
@@ -580,7 +614,7 @@ void ninja_apply(void *st, int seat, int id)
             if (s->turn == s->start)
                 end_scroll_phase(s);
         }
-    } else if (id < NINJA_ID_PLAY) {
+    } else {
         s->scroll_up[id - NINJA_ID_FLIP] = 1;
         if (--s->flips_left[seat] == 0) {
             int p = next_flipper(s, seat);
@@ -589,8 +623,5 @@ void ninja_apply(void *st, int seat, int id)
             else
                 s->turn = (uint8_t)p;
         }
-    } else {
-        play_card(s, seat, id - NINJA_ID_PLAY);
-        advance_battle(s);
     }
 }

@@ -99,11 +99,78 @@ static void check_state(const ninja_state *s)
     }
 }
 
+/* Whether the rules allow id to seat, read id by id from what the ids of
+ * ninja.h name, without legal()'s masks: legal() (and random_action, which
+ * test_conformance holds to legal()) must list exactly these, ascending. */
+static bool rules_allow(const ninja_state *s, int seat, int id)
+{
+    switch (s->phase) {
+    case NINJA_PHASE_TRUMP:
+        return id >= NINJA_ID_TRUMP && id < NINJA_ID_TRUMP + NINJA_KINDS;
+    case NINJA_PHASE_OPEN: {
+        int c = id - NINJA_ID_OPEN;
+        return c >= 0 && c < NINJA_CARDS && ((s->hand[seat] >> c) & 1) && !((s->open[seat] >> c) & 1);
+    }
+    case NINJA_PHASE_SCROLL: {
+        if (id < NINJA_ID_SCROLL || id >= NINJA_ID_FLIP)
+            return false;
+        int t = (id - NINJA_ID_SCROLL) / NINJA_CARDS, c = (id - NINJA_ID_SCROLL) % NINJA_CARDS;
+        bool holds = false;
+        for (int i = 0; i < s->held_n[seat]; i++)
+            holds |= s->held[seat][i] == ninja_table.scroll_values[t];
+        return holds && ((s->open[seat] >> c) & 1) && s->scroll_on[c] == 0;
+    }
+    case NINJA_PHASE_FLIP: {
+        int c = id - NINJA_ID_FLIP;
+        return c >= 0 && c < NINJA_CARDS && ((s->open[seat] >> c) & 1) && s->scroll_on[c] != 0 && !s->scroll_up[c];
+    }
+    case NINJA_PHASE_BATTLE: {
+        int c = id - NINJA_ID_PLAY;
+        if (c < 0 || c >= NINJA_CARDS || !((s->hand[seat] >> c) & 1))
+            return false;
+        if (s->trick_n == 0)
+            return true;
+        /* ruling 18: an open card of the led kind first, then a closed one, then any */
+        int led = ninja_kind(s->trick_card[0]);
+        bool open_led = false, any_led = false;
+        for (int v = 1; v <= NINJA_VALUES; v++) {
+            open_led |= (s->open[seat] >> ninja_card(led, v)) & 1;
+            any_led |= (s->hand[seat] >> ninja_card(led, v)) & 1;
+        }
+        if (open_led)
+            return ninja_kind(c) == led && ((s->open[seat] >> c) & 1);
+        return !any_led || ninja_kind(c) == led;
+    }
+    default:
+        return false;
+    }
+}
+
+static void check_legal(const asobi_state *st)
+{
+    const ninja_state *s = asobi_state_data_for_ai(st);
+    uint32_t to_move = asobi_state_to_move(st);
+    if (!to_move)
+        return;
+    int seat = __builtin_ctz(to_move), ids[NINJA_MAX_ACTIONS];
+    int n = asobi_state_legal(st, seat, ids), at = 0;
+    for (int id = 0; id < NINJA_MAX_ACTIONS; id++)
+        if (rules_allow(s, seat, id)) {
+            if (at >= n || ids[at] != id)
+                fail_msg("phase %d: the rules allow %d to seat %d, legal() lists %d there", s->phase, id, seat,
+                         at < n ? ids[at] : -1);
+            at++;
+        }
+    if (at != n)
+        fail_msg("phase %d: legal() lists %d ids, the rules allow %d", s->phase, n, at);
+}
+
 static void invariant(const asobi_state *st, void *ctx)
 {
     counters *k = ctx;
     k->actions++;
     check_state(asobi_state_data_for_ai(st));
+    check_legal(st);
     assert_true(asobi_state_terminal(st) || __builtin_popcount(asobi_state_to_move(st)) == 1);
 }
 

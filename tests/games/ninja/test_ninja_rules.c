@@ -376,6 +376,24 @@ static void last_trick(asobi_state *st, int round, int start, const char *const 
         s->hand[p] = cards_of(cards[p]);
 }
 
+/* ninja_scroll_type compares a value with the eight types at once (one word):
+ * the type of each of the table's values, -1 for every other value, those
+ * that only agree with a type in their low byte included. */
+static void test_scroll_type_of_every_value(void **unused)
+{
+    (void)unused;
+    for (int v = -1000; v <= 1000; v++) {
+        int want = -1;
+        for (int t = NINJA_SCROLL_TYPES - 1; t >= 0; t--)
+            if (ninja_table.scroll_values[t] == v)
+                want = t;
+        assert_int_equal(ninja_scroll_type(v), want);
+    }
+    assert_int_equal(ninja_scroll_type(INT32_MIN), -1);
+    assert_int_equal(ninja_scroll_type(INT32_MAX), -1);
+    assert_int_equal(ninja_scroll_type(256 + 3), -1);
+}
+
 static void give(asobi_state *st, int pos, int value, int count)
 {
     ns(st)->won[pos][ninja_scroll_type(value)] = (uint8_t)(ns(st)->won[pos][ninja_scroll_type(value)] + count);
@@ -641,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_void_may_play_anything),
         cmocka_unit_test(test_trick_resolution),
         cmocka_unit_test(test_winner_takes_tiles_and_leads),
+        cmocka_unit_test(test_scroll_type_of_every_value),
         cmocka_unit_test(test_round_end_draws_and_next_start_player),
         cmocka_unit_test(test_flip_counts_with_ties),
         cmocka_unit_test(test_final_tie_breaks),
