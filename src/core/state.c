@@ -126,14 +126,24 @@ int asobi_state_legal_unchecked(const asobi_state *state, int seat, int *ids)
     return state->def->legal(state->data, seat, ids);
 }
 
+/* The fallback, listed and drawn from: out of line, so that its array of
+ * max_actions ints (a variable-length one) does not make every caller of
+ * random_action set up and tear down a stack frame for it, hook or not (39
+ * instructions a decision of a NINJA playout, whose hook covers it all). */
+static __attribute__((noinline)) int random_action_listed(const asobi_state *state, int seat, asobi_rng *rng)
+{
+    const asobi_game_def *def = state->def;
+    int ids[def->max_actions];
+    int n = def->legal(state->data, seat, ids);
+    return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+}
+
 static inline int random_action(const asobi_state *state, int seat, asobi_rng *rng)
 {
     const asobi_game_def *def = state->def;
     if (def->random_action)
         return def->random_action(state->data, seat, rng);
-    int ids[def->max_actions];
-    int n = def->legal(state->data, seat, ids);
-    return n > 0 ? ids[asobi_rng_below_inline(rng, (uint32_t)n)] : -1;
+    return random_action_listed(state, seat, rng);
 }
 
 int asobi_state_random_action_unchecked(const asobi_state *state, int seat, asobi_rng *rng)
