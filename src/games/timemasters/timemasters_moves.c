@@ -95,13 +95,12 @@ static uint64_t payable_spells(const tm_state *s, const tm_player *p)
     return s->kinds.spell_up_to[cap < TM_MAX_COST ? cap : TM_MAX_COST];
 }
 
-/* The main phase, no choice pending: pass, done and recover (ids 0-2), the
- * plays (tm_is_legal's rule: the focuses, the timers while one more fits,
- * the spells that can be paid), the releases, the sets (each payable spell
- * on each free timer), the activations. Inlined into its callers, as is
- * moves_of: the call and the reloads of the state around it were 3% of a
- * random playout's instructions. */
-static inline __attribute__((always_inline)) void main_moves(const tm_state *s, tm_moves *mv)
+/* The main phase, no choice pending, its ids below TM_ID_SET: pass, done
+ * and recover (ids 0-2), the plays (tm_is_legal's rule: the focuses, the
+ * timers while one more fits, the spells that can be paid), the releases.
+ * All that the heuristic reads (tm_main_legal_head); returns the payable
+ * spells of the hand, for the sets. */
+static inline __attribute__((always_inline)) uint64_t main_head(const tm_state *s, tm_moves *mv)
 {
     const tm_player *p = &s->p[s->seat];
     uint64_t basic = 0;
@@ -113,6 +112,20 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
         basic |= 1u << TM_ID_RECOVER;
     uint64_t hand = kinds_mask(p->hand, p->n_hand), affordable = hand & payable_spells(s, p);
     uint64_t others = s->kinds.focus | (p->n_timers < TM_MAX_TIMERS ? s->kinds.timer : 0);
+    add_plain(mv, basic, 0);
+    add_plain(mv, (hand & others) | affordable, TM_ID_PLAY);
+    add_plain(mv, kinds_mask(p->released, p->n_released), TM_ID_RELEASE);
+    return affordable;
+}
+
+/* The whole main phase: its head, then the sets (each payable spell on
+ * each free timer) and the activations. Inlined into its callers (as are
+ * main_head and moves_of): the calls and the reloads of the state around
+ * them were 3% of a random playout's instructions. */
+static inline __attribute__((always_inline)) void main_moves(const tm_state *s, tm_moves *mv)
+{
+    const tm_player *p = &s->p[s->seat];
+    uint64_t affordable = main_head(s, mv);
     uint32_t free_timers = 0, activatable = 0;
     for (int tm = 0; tm < p->n_timers; tm++) {
         const tm_timer *x = &p->timers[tm];
@@ -122,9 +135,6 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
             p->n_released + x->n_spells <= TM_MAX_RELEASED)
             activatable |= 1u << tm;
     }
-    add_plain(mv, basic, 0);
-    add_plain(mv, (hand & others) | affordable, TM_ID_PLAY);
-    add_plain(mv, kinds_mask(p->released, p->n_released), TM_ID_RELEASE);
     add_run(mv, affordable, free_timers, TM_ID_SET, TM_MAX_TIMERS);
     add_plain(mv, activatable, TM_ID_ACTIVATE);
 }
@@ -209,12 +219,16 @@ static int run_nth(const tm_run *r, int i)
 }
 
 /* Every id of a run, in the order above. */
-static int run_list(const tm_run *r, int *ids)
+static inline int run_list(const tm_run *r, int *ids)
 {
     int n = 0;
-    for (uint64_t a = r->what; a; a &= a - 1)
-        for (uint32_t b = r->where; b; b &= b - 1)
-            ids[n++] = r->base + __builtin_ctzll(a) * r->stride + __builtin_ctz(b);
+    if (r->where == 1) /* one b, 0 (as in run_nth) */
+        for (uint64_t a = r->what; a; a &= a - 1)
+            ids[n++] = r->base + __builtin_ctzll(a) * r->stride;
+    else
+        for (uint64_t a = r->what; a; a &= a - 1)
+            for (uint32_t b = r->where; b; b &= b - 1)
+                ids[n++] = r->base + __builtin_ctzll(a) * r->stride + __builtin_ctz(b);
     return n;
 }
 
@@ -261,9 +275,6 @@ int tm_main_legal_head(const tm_state *s, int *ids)
 {
     tm_moves mv;
     mv.n = 0;
-    main_moves(s, &mv);
-    int n = 0;
-    for (int i = 0; i < mv.n && mv.run[i].base < TM_ID_SET; i++)
-        n += run_list(&mv.run[i], ids + n);
-    return n;
+    main_head(s, &mv);
+    return moves_list(&mv, ids);
 }
