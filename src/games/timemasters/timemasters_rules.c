@@ -35,16 +35,24 @@ static void put(uint8_t *cards, uint8_t *n, int kind)
 }
 
 /* "デッキが尽きたら自分の捨て札をシャッフルし、新たなデッキとします". */
-static bool draw_one(tm_state *s, int seat)
+static void discard_to_deck(tm_state *s, tm_player *p)
+{
+    memcpy(p->deck, p->discard, p->n_discard);
+    p->n_deck = p->n_discard;
+    p->n_discard = 0;
+    asobi_rng_shuffle(&s->rng, p->deck, p->n_deck, 1);
+}
+
+/* Draw the top card of seat's deck, the discard shuffled in first when the
+ * deck is out; false when both are. (Inline: the end of every turn draws up
+ * to five, and the call was as costly as the draw.) */
+static inline bool draw_one(tm_state *s, int seat)
 {
     tm_player *p = &s->p[seat];
     if (p->n_deck == 0) {
         if (p->n_discard == 0)
             return false;
-        memcpy(p->deck, p->discard, p->n_discard);
-        p->n_deck = p->n_discard;
-        p->n_discard = 0;
-        asobi_rng_shuffle(&s->rng, p->deck, p->n_deck, 1);
+        discard_to_deck(s, p);
     }
     put(p->hand, &p->n_hand, p->deck[--p->n_deck]);
     return true;
