@@ -6,15 +6,15 @@
 /* Why runs
  * --------
  * A random playout asks for one uniformly random legal action at every step
- * (core: ids[asobi_rng_below(rng, n)] over legal()'s list). Listing every
- * action to keep one is most of the work where the actions multiply: in the
- * main phase each affordable spell may be set on each free timer. So each
- * phase says which actions are legal once, as a few runs of ids (below),
- * and two readers walk the same runs in the same order:
+ * (core: ids[asobi_rng_below(rng, n)] over legal()'s list). A list costs a
+ * step per action, and the actions multiply in the main phase, where each
+ * payable spell may be set on each free timer; a count costs a step per kind
+ * of action. So each phase says which actions are legal once, as a few runs
+ * of ids (below), and two readers walk the same runs in the same order:
  *  - legal() writes every id of every run, in order;
- *  - random_action adds up the runs' sizes (popcounts and one product), makes
- *    the same single draw r over that total and returns the r-th id of the
- *    walk, built from the run it falls in without listing the others.
+ *  - random_action adds up the runs' sizes (bit counts, and one product),
+ *    makes the same single draw r over that total and returns the r-th id of
+ *    the walk, built from the run it falls in without listing the others.
  * Since both read one description in one order, the r-th id random_action
  * builds is ids[r] of legal()'s list, and the generator advances alike:
  * every seeded game, test and search plays exactly as with the list.
