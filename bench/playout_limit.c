@@ -1,4 +1,4 @@
-/* playout_limit.c — how close the generic interface comes to a playout loop written by hand for one game (PSYCLE, THE OCTAL). */
+/* playout_limit.c — how close the generic interface comes to a playout loop written by hand for one game (PSYCLE, THE OCTAL, Time Masters). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "game_def.h"
 #include "games/octal/octal.h"
 #include "games/psycle/psycle.h"
+#include "games/timemasters/timemasters.h"
 #include "rng_inline.h"
 
 /* Both loops play the same random games: the hand-written ones draw from the
@@ -22,7 +23,8 @@
  * the game's own rule functions directly: PSYCLE with no legal-action list
  * at all (a seat's choices are the cards 0..min(gems, 5)), THE OCTAL with
  * its random_action() (the overrides counted, not listed) and apply()
- * called without the table and without core's checks. */
+ * called without the table and without core's checks, Time Masters likewise
+ * (tm_random_action: the actions counted, not listed). */
 
 enum { DEALS = 64, RUNS = 5 };
 
@@ -72,6 +74,18 @@ static long octal_playout(asobi_state *state, asobi_rng *rng)
     while ((to_move = octal_to_move(s)) != 0) {
         int seat = __builtin_ctz(to_move);
         octal_apply(s, seat, octal_random_action(s, seat, rng));
+        actions++;
+    }
+    return actions;
+}
+
+static long tm_playout(asobi_state *state, asobi_rng *rng)
+{
+    tm_state *s = asobi_state_data_mut(state);
+    long actions = 0;
+    while (!s->over) {
+        int seat = s->seat;
+        tm_apply(s, seat, tm_random_action(s, seat, rng));
         actions++;
     }
     return actions;
@@ -140,5 +154,6 @@ int main(int argc, char **argv)
     measure("psycle", 2, psycle_playout, seconds);
     measure("psycle", 4, psycle_playout, seconds);
     measure("octal", 4, octal_playout, seconds);
+    measure("timemasters", 2, tm_playout, seconds);
     return 0;
 }

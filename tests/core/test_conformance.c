@@ -1,4 +1,8 @@
 /* test_conformance.c — every registered game, at every player count, passes the game-agnostic checks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "conformance.h"
 #include "repetitions.h"
 
@@ -18,6 +22,59 @@ static void test_every_game_every_player_count(void **unused)
             conformance_run(&spec);
         }
     }
+}
+
+/* A card set file under tests/, as the JSON text of the options that play
+ * it ({"cards": content}), with more options appended (extra: "" or
+ * ", \"key\": value"). The caller frees it. */
+static char *options_with_card_file(const char *rel, const char *extra)
+{
+    char path[1024];
+    const char *dir = getenv("ASOBI_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", rel);
+    json_t *content;
+    asobi_error err;
+    if (asobi_read_data_file(path, &content, &err) != ASOBI_OK)
+        fail_msg("%s: %s", path, err.message);
+    char *set = json_dumps(content, JSON_COMPACT);
+    size_t cap = strlen(set) + strlen(extra) + 32;
+    char *text = malloc(cap);
+    snprintf(text, cap, "{\"cards\": %s%s}", set, extra);
+    free(set);
+    json_decref(content);
+    return text;
+}
+
+/* Time Masters' random_action hook counts the actions of each kind (each
+ * payable spell on each free timer among them) and builds only the one
+ * drawn (timemasters_moves.c): it must pick legal()'s id from the same
+ * draws in every state, under every option that changes what it counts:
+ * the turn cap (games cut short), and a card set of 64 kinds (the kinds'
+ * masks to their last bit), spells of cost 0 to 9 and effects of 9 (costs
+ * past either end of the budget), more timers of 1 and 2 slots, with set
+ * and discard triggers, in the starting deck. */
+static void test_timemasters_random_action_with_options(void **unused)
+{
+    (void)unused;
+    char *stress = options_with_card_file("tests/games/timemasters/cards_stress.json", "");
+    char *stress_short = options_with_card_file("tests/games/timemasters/cards_stress.json", ", \"max_turns\": 24");
+    const char *options[] = {NULL, "{\"max_turns\": 16}", stress, stress_short};
+    const char *names[] = {"no options", "max_turns 16", "the stress set", "the stress set, max_turns 24"};
+    for (int p = 2; p <= 4; p++)
+        for (int o = 0; o < 4; o++) {
+            conformance_spec spec = {
+                .game = "timemasters",
+                .players = p,
+                .options_json = options[o],
+                .games = test_reps(150),
+                .seed = 7000u + 100u * (uint64_t)p + (uint64_t)o,
+            };
+            long states = conformance_random_actions(&spec);
+            print_message("%dp, %s: %ld states\n", p, names[o], states);
+            assert_true(states >= 10L * spec.games);
+        }
+    free(stress);
+    free(stress_short);
 }
 
 static void test_registry_finds_every_game_by_name(void **unused)
@@ -95,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_bad_players_and_options_are_refused),
         cmocka_unit_test(test_same_seed_same_game),
         cmocka_unit_test(test_every_game_every_player_count),
+        cmocka_unit_test(test_timemasters_random_action_with_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -429,6 +429,41 @@ static void check_info_hash(const asobi_state *s, const asobi_game_def *def, int
     free(legal);
 }
 
+long conformance_random_actions(const conformance_spec *spec)
+{
+    const asobi_game_def *def = asobi_game_find(spec->game);
+    assert_non_null(def);
+    int *legal = malloc((size_t)asobi_game_max_actions(def) * sizeof *legal);
+    int limit = spec->max_actions_per_game > 0 ? spec->max_actions_per_game : 100000;
+    json_t *options = spec->options_json ? json_loads(spec->options_json, 0, NULL) : NULL;
+    if (spec->options_json && !options)
+        fail_msg("options are not JSON: %.60s", spec->options_json);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, spec->seed);
+    long checked = 0;
+    for (int g = 0; g < spec->games; g++) {
+        asobi_error err;
+        asobi_state *s = asobi_state_new(def, spec->players, options, spec->seed + (uint64_t)g, &err);
+        if (!s)
+            fail_msg("cannot create %s: %s", spec->game, err.message);
+        for (int steps = 0; !asobi_state_terminal(s); steps++) {
+            if (steps >= limit)
+                fail_msg("%s game %d did not end within %d actions", spec->game, g, limit);
+            int seat = pick_seat(asobi_state_to_move(s), &rng);
+            int n = asobi_state_legal(s, seat, legal);
+            if (n <= 0)
+                fail_msg("seat %d is to move but has no legal action", seat);
+            check_random_action(s, seat, legal, n, &rng);
+            checked++;
+            asobi_state_apply_unchecked(s, seat, legal[asobi_rng_below(&rng, (uint32_t)n)]);
+        }
+        asobi_state_free(s);
+    }
+    json_decref(options);
+    free(legal);
+    return checked;
+}
+
 void conformance_run(const conformance_spec *spec)
 {
     const asobi_game_def *def = asobi_game_find(spec->game);

@@ -47,6 +47,15 @@ typedef struct conformance_spec {
  * seat chosen at random among those to move) and check everything above. */
 void conformance_run(const conformance_spec *spec);
 
+/* Only the random_action check of conformance_run (asobi_state_random_action
+ * picks legal[asobi_rng_below(rng, n)] with the same draws, -1 for a seat
+ * not to move), at every step of spec->games random games with
+ * spec->options_json: without the views, refusals and records it reaches
+ * many more states in the same time. It reads game, players, options_json,
+ * games, seed and max_actions_per_game; deep_every and the callbacks are
+ * not used. Returns the number of states checked. */
+long conformance_random_actions(const conformance_spec *spec);
+
 /* Assert that applying (seat, id) is refused with code and changes nothing. */
 void assert_refused(asobi_state *state, int seat, int id, int code);
 /* Assert that the text is refused with code and changes nothing. */

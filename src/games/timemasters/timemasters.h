@@ -122,6 +122,16 @@ typedef struct tm_player {
     uint8_t took_seen[TM_MAX_KINDS];
 } tm_player;
 
+/* The table's kinds as masks (bit k: kind k), derived from it once by
+ * tm_setup: legal() and random_action sort the kinds of a hand with a few
+ * ANDs instead of reading every card (timemasters_moves.c). Like the table,
+ * the same in every state of a game. */
+#define TM_MAX_COST 9 /* a spell's printed cost is 0..9 (tm_table_check) */
+typedef struct tm_kinds {
+    uint64_t focus, timer;
+    uint64_t spell_up_to[TM_MAX_COST + 1]; /* the spells of printed cost 0..c */
+} tm_kinds;
+
 typedef enum tm_phase {
     TM_PH_TIMER,  /* 1. timer phase: each full timer is activated or delayed */
     TM_PH_MAIN,   /* 2. main phase */
@@ -160,6 +170,7 @@ typedef struct tm_state {
     uint8_t aside[TM_LEVELS][TM_MAX_LEVEL_CARDS]; /* not used this game, face down */
     tm_player p[TM_MAX_PLAYERS];
     tm_table table;
+    tm_kinds kinds; /* derived from table by tm_setup */
 } tm_state;
 
 /* Action ids: they name cards (by kind) and timers (by place), not hand positions. */
@@ -179,17 +190,31 @@ enum {
     TM_ACTIONS = TM_ID_TAKE2 + TM_LEVELS
 };
 
+/* The Kè p may spend now: its gold recurrent and ephemeral Kè, and under
+ * Slow Down no more than the turn's limit leaves ("次ターンは3Keまでしか使えなく
+ * なります"). A cost can be paid exactly when it is at most this. */
+static inline int tm_ke_budget(const tm_player *p)
+{
+    int held = p->ke_ready + p->ke_eph;
+    if (p->ke_limit == 0)
+        return held;
+    int left = p->ke_limit - p->spent_turn;
+    return left < held ? left : held;
+}
+
 /* Rules (timemasters_rules.c). */
 void tm_setup(tm_state *s, uint64_t seed);
 uint32_t tm_to_move(const void *st);
-int tm_legal(const void *st, int seat, int *ids);
+/* The rules id by id: the statement of what is allowed that legal() and
+ * random_action must agree with (a test compares them along random games). */
 bool tm_is_legal(const tm_state *s, int id);
-/* In the main phase with no choice pending: the legal ids below TM_ID_SET,
- * ascending (what tm_legal lists first), without the set and activate ids. */
-int tm_main_legal_head(const tm_state *s, int *ids);
 void tm_apply(void *st, int seat, int id);
 int tm_effective_cost(const tm_state *s, int seat, int kind);
-bool tm_timer_full(const tm_state *s, const tm_timer *t);
+/* A timer is full when its slots all hold a spell (then the timer phase must deal with it). */
+static inline bool tm_timer_full(const tm_state *s, const tm_timer *t)
+{
+    return t->n_spells >= s->table.card[t->kind].slots;
+}
 int tm_delay_cards(const tm_player *p);
 /* The number people call timer t (an index) by, and the index of number; -1 if none. */
 int tm_timer_number(const tm_player *p, int t);
@@ -200,6 +225,14 @@ int tm_level5(const tm_state *s, int seat);
 int tm_total_ke(const tm_player *p);
 int tm_empty_spheres(const tm_state *s);
 int tm_kind_count(const uint8_t *cards, int n, int kind);
+
+/* Legal actions (timemasters_moves.c): legal()'s ascending list; the pick of
+ * ids[asobi_rng_below(rng, n)] from it, with the same draw, without the list;
+ * and in the main phase with no choice pending, the legal ids below
+ * TM_ID_SET (what tm_legal lists first), without the set and activate ids. */
+int tm_legal(const void *st, int seat, int *ids);
+int tm_random_action(const void *st, int seat, asobi_rng *rng);
+int tm_main_legal_head(const tm_state *s, int *ids);
 
 /* Notation (timemasters_game.c). */
 int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap);

@@ -91,7 +91,7 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
             return snprintf(msg, cap, "card \"%s\": \"level\" 0 to 5", c->name), -1;
         if (c->copies < 1)
             return snprintf(msg, cap, "card \"%s\": \"copies\" at least 1", c->name), -1;
-        if (c->cost > 9 || (c->type != TM_SPELL && c->cost != 0))
+        if (c->cost > TM_MAX_COST || (c->type != TM_SPELL && c->cost != 0))
             return snprintf(msg, cap, "card \"%s\": \"cost\" 0 to 9, spells only", c->name), -1;
         if (c->type == TM_TIMER ? (c->slots < 1 || c->slots > TM_MAX_SLOTS) : c->slots != 0)
             return snprintf(msg, cap, "card \"%s\": \"slots\": timers have 1 or 2 slots, others none", c->name), -1;
@@ -195,7 +195,7 @@ static int parse_card(const json_t *c, int index, tm_card *out, asobi_error *err
     out->type = (uint8_t)type;
     int level, cost, copies, slots;
     if (int_field(c, "level", -1, 0, TM_LEVELS, where, &level, err) ||
-        int_field(c, "cost", 0, 0, 9, where, &cost, err) ||
+        int_field(c, "cost", 0, 0, TM_MAX_COST, where, &cost, err) ||
         int_field(c, "copies", 1, 1, TM_MAX_LEVEL_CARDS, where, &copies, err) ||
         int_field(c, "slots", out->type == TM_TIMER ? 1 : 0, 0, TM_MAX_SLOTS, where, &slots, err))
         return ASOBI_E_BAD_OPTION;

@@ -510,6 +510,7 @@ const asobi_game_def asobi_game_timemasters = {
     .init = tm_init,
     .to_move = tm_to_move,
     .legal = tm_state_legal,
+    .random_action = tm_random_action, /* the set actions counted, not listed (timemasters_moves.c) */
     .apply = tm_apply,
     .action_text = tm_action_text,
     .public_text = tm_public_text,

@@ -1,4 +1,4 @@
-/* timemasters_rules.c — Time Masters' rules: set-up, the four phases, effects, legal actions and their application. */
+/* timemasters_rules.c — Time Masters' rules: set-up, the four phases, effects, what is legal id by id, and the actions' application. */
 #include <string.h>
 
 #include "timemasters.h"
@@ -14,12 +14,15 @@ int tm_kind_count(const uint8_t *cards, int n, int kind)
 }
 
 /* Take one card of kind out of a zone (the last one, keeping the others in
- * place). Returns false if the zone holds none. */
+ * place). Returns false if the zone holds none. The cards after it move down
+ * one by one: a hand holds a few, and a call to memmove cost more than the
+ * move (a twentieth of a random playout went to take_kind). */
 static bool take_kind(uint8_t *cards, uint8_t *n, int kind)
 {
     for (int i = *n - 1; i >= 0; i--)
         if (cards[i] == kind) {
-            memmove(cards + i, cards + i + 1, (size_t)(*n - i - 1));
+            for (int j = i + 1; j < *n; j++)
+                cards[j - 1] = cards[j];
             (*n)--;
             return true;
         }
@@ -32,16 +35,24 @@ static void put(uint8_t *cards, uint8_t *n, int kind)
 }
 
 /* "デッキが尽きたら自分の捨て札をシャッフルし、新たなデッキとします". */
-static bool draw_one(tm_state *s, int seat)
+static void discard_to_deck(tm_state *s, tm_player *p)
+{
+    memcpy(p->deck, p->discard, p->n_discard);
+    p->n_deck = p->n_discard;
+    p->n_discard = 0;
+    asobi_rng_shuffle(&s->rng, p->deck, p->n_deck, 1);
+}
+
+/* Draw the top card of seat's deck, the discard shuffled in first when the
+ * deck is out; false when both are. (Inline: the end of every turn draws up
+ * to five, and the call was as costly as the draw.) */
+static inline bool draw_one(tm_state *s, int seat)
 {
     tm_player *p = &s->p[seat];
     if (p->n_deck == 0) {
         if (p->n_discard == 0)
             return false;
-        memcpy(p->deck, p->discard, p->n_discard);
-        p->n_deck = p->n_discard;
-        p->n_discard = 0;
-        asobi_rng_shuffle(&s->rng, p->deck, p->n_deck, 1);
+        discard_to_deck(s, p);
     }
     put(p->hand, &p->n_hand, p->deck[--p->n_deck]);
     return true;
@@ -53,11 +64,6 @@ int tm_delay_cards(const tm_player *p)
     for (int t = 0; t < p->n_timers; t++)
         n += p->timers[t].n_delay;
     return n;
-}
-
-bool tm_timer_full(const tm_state *s, const tm_timer *t)
-{
-    return t->n_spells >= s->table.card[t->kind].slots;
 }
 
 /* Timers are numbered for people (activate 2) and keep their number while in
@@ -144,9 +150,26 @@ int tm_empty_spheres(const tm_state *s)
 
 /* ---------------------------------------------------------------- set-up */
 
+/* The table's kinds as masks (tm_kinds), for legal() and random_action. */
+static void sort_kinds(const tm_table *t, tm_kinds *out)
+{
+    *out = (tm_kinds){0};
+    for (int k = 0; k < t->kinds; k++) {
+        const tm_card *c = &t->card[k];
+        if (c->type == TM_FOCUS)
+            out->focus |= 1ull << k;
+        else if (c->type == TM_TIMER)
+            out->timer |= 1ull << k;
+        else
+            for (int cost = c->cost; cost <= TM_MAX_COST; cost++)
+                out->spell_up_to[cost] |= 1ull << k;
+    }
+}
+
 void tm_setup(tm_state *s, uint64_t seed)
 {
     const tm_table *t = &s->table;
+    sort_kinds(t, &s->kinds);
     asobi_rng_seed(&s->rng, seed);
     /* Spheres: of the cards of each level, sphere_size drawn at random form
      * the pile, the rest are set aside unseen ("ランダムに10枚を引きます"). */
@@ -193,14 +216,7 @@ int tm_effective_cost(const tm_state *s, int seat, int kind)
     return c < 0 ? 0 : c;
 }
 
-static bool can_pay(const tm_state *s, int seat, int cost)
-{
-    const tm_player *p = &s->p[seat];
-    if (cost > p->ke_ready + p->ke_eph)
-        return false;
-    /* Slow Down: "次ターンは3Keまでしか使えなくなります". */
-    return p->ke_limit == 0 || p->spent_turn + cost <= p->ke_limit;
-}
+static bool can_pay(const tm_state *s, int seat, int cost) { return cost <= tm_ke_budget(&s->p[seat]); }
 
 /* Pay with gold recurrent Kè first (it comes back on a pass), then
  * ephemeral Kè; the reminder tokens are used up by this spell. */
@@ -482,129 +498,6 @@ bool tm_is_legal(const tm_state *s, int id)
                spell_affordable(s, k);
     }
     return false;
-}
-
-/* legal() is the hot path of every search: it generates the ids from the
- * cards at hand (bitmasks of kinds) instead of trying all 607 ids. It must
- * agree with tm_is_legal exactly; a test compares the two along random games. */
-static uint64_t kinds_mask(const uint8_t *cards, int n)
-{
-    uint64_t m = 0;
-    for (int i = 0; i < n; i++)
-        m |= 1ull << cards[i];
-    return m;
-}
-
-/* The main phase's legal ids below TM_ID_SET (pass, done, recover, play,
- * release), ascending: the start of main_legal's list, and all that the
- * heuristic reads of it (timemasters_bot.c). affordable: the spells of the
- * hand that could be paid. */
-static int main_legal_head(const tm_state *s, int *ids, uint64_t *affordable_out)
-{
-    const tm_player *p = &s->p[s->seat];
-    const tm_table *t = &s->table;
-    int n = 0;
-    if (!s->main_acted && p->n_released == 0)
-        ids[n++] = TM_ID_PASS;
-    if (p->n_released == 0)
-        ids[n++] = TM_ID_DONE;
-    if (p->n_hand >= 2 && p->ke_spent >= 1)
-        ids[n++] = TM_ID_RECOVER;
-    uint64_t hand = kinds_mask(p->hand, p->n_hand), affordable = 0;
-    for (uint64_t m = hand; m; m &= m - 1) {
-        int k = __builtin_ctzll(m);
-        const tm_card *c = &t->card[k];
-        bool ok = c->type == TM_TIMER ? p->n_timers < TM_MAX_TIMERS
-                  : c->type == TM_FOCUS ? true
-                                        : spell_affordable(s, k);
-        if (c->type == TM_SPELL && ok)
-            affordable |= 1ull << k;
-        if (ok)
-            ids[n++] = TM_ID_PLAY + k;
-    }
-    for (uint64_t m = kinds_mask(p->released, p->n_released); m; m &= m - 1)
-        ids[n++] = TM_ID_RELEASE + __builtin_ctzll(m);
-    *affordable_out = affordable;
-    return n;
-}
-
-int tm_main_legal_head(const tm_state *s, int *ids)
-{
-    uint64_t affordable;
-    return main_legal_head(s, ids, &affordable);
-}
-
-static int main_legal(const tm_state *s, int *ids)
-{
-    const tm_player *p = &s->p[s->seat];
-    const tm_table *t = &s->table;
-    uint64_t affordable;
-    int n = main_legal_head(s, ids, &affordable);
-    uint32_t free_timers = 0;
-    for (int tm = 0; tm < p->n_timers; tm++)
-        if (!tm_timer_full(s, &p->timers[tm]))
-            free_timers |= 1u << tm;
-    if (free_timers)
-        for (uint64_t m = affordable; m; m &= m - 1) {
-            int k = __builtin_ctzll(m);
-            for (int tm = 0; tm < p->n_timers; tm++)
-                if (free_timers & (1u << tm))
-                    ids[n++] = TM_ID_SET + k * TM_MAX_TIMERS + tm;
-        }
-    for (int tm = 0; tm < p->n_timers; tm++) {
-        const tm_timer *x = &p->timers[tm];
-        if ((x->n_spells > 0 || t->card[x->kind].trigger == TM_TRIG_DISCARD) &&
-            p->n_released + x->n_spells <= TM_MAX_RELEASED)
-            ids[n++] = TM_ID_ACTIVATE + tm;
-    }
-    return n;
-}
-
-static int pick_ids(const tm_state *s, int *ids)
-{
-    const tm_player *p = &s->p[s->seat];
-    uint64_t m;
-    if (s->choice == TM_CH_FOCUS_BACK) {
-        m = 0;
-        for (int i = 0; i < p->n_discard; i++)
-            if (s->table.card[p->discard[i]].type == TM_FOCUS)
-                m |= 1ull << p->discard[i];
-    } else {
-        m = kinds_mask(p->hand, p->n_hand);
-    }
-    int n = 0;
-    for (; m; m &= m - 1)
-        ids[n++] = TM_ID_PICK + __builtin_ctzll(m);
-    return n;
-}
-
-int tm_legal(const void *st, int seat, int *ids)
-{
-    const tm_state *s = st;
-    (void)seat;
-    int n = 0;
-    if (s->choice != TM_CH_NONE)
-        return pick_ids(s, ids);
-    if (s->phase == TM_PH_MAIN)
-        return main_legal(s, ids);
-    if (s->phase == TM_PH_ACCESS) {
-        /* tm_is_legal's rule for take and take second, without asking it
-         * id by id (a tenth of a random playout did) */
-        ids[n++] = TM_ID_DONE;
-        for (int second = 0; second < 2; second++)
-            for (int l = 1; l <= TM_LEVELS; l++)
-                if (!(s->taken & (1u << (l - 1))) && s->n_sphere[l - 1] >= 1 + second && s->access >= l + second)
-                    ids[n++] = (second ? TM_ID_TAKE2 : TM_ID_TAKE) + l - 1;
-        return n;
-    }
-    /* the timer phase, after a pass: activate, delay or drop a timer held
-     * (ascending ids: each block of TM_MAX_TIMERS in turn, only the timers
-     * in play asked; tm_is_legal stays the one statement of the rule) */
-    for (int block = TM_ID_ACTIVATE; block < TM_ID_PICK; block += TM_MAX_TIMERS)
-        for (int tmr = 0; tmr < s->p[s->seat].n_timers; tmr++)
-            if (tm_is_legal(s, block + tmr))
-                ids[n++] = block + tmr;
-    return n;
 }
 
 /* ---------------------------------------------------------------- application */
