@@ -1,4 +1,4 @@
-/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted; the tables in memory as ids grow. */
+/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted; the tables in memory as ids grow; the store's checkpoints off the loop. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -202,11 +204,59 @@ static void test_the_slots_follow_the_tables_in_memory_not_the_ids(void **unused
     temp_db_remove(db_path);
 }
 
+static long long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+/* The store's checkpoints run on a thread of their own (store_sqlite.c),
+ * woken by the loop connection's commits once the WAL holds 1000 pages; the
+ * loop's connection checkpoints only when the WAL reaches 2000 pages (the
+ * thread outrun). Over 6000 commits of a kilobyte each, the pages must
+ * reach the database file and the WAL must keep being started over, not
+ * grow with every commit. */
+static void test_the_wal_is_checkpointed_and_kept_short(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "checkpoint");
+    char wal[96];
+    snprintf(wal, sizeof wal, "%s-wal", db_path);
+    asobi_error err;
+    store *st = store_open(db_path, &err);
+    assert_non_null(st);
+    json_t *spec = json_pack("{s:s, s:i}", "game", "psycle", "players", 2);
+    int64_t id;
+    assert_int_equal(store_create_table(st, spec, &id, &err), ASOBI_OK);
+    json_decref(spec);
+    char action[1001];
+    memset(action, 'a', sizeof action - 1);
+    action[sizeof action - 1] = '\0';
+    long long wal_max = 0;
+    for (int i = 0; i < 6000; i++) {
+        assert_int_equal(store_add_action(st, id, i, i % 2, action, "human", -1, &err), ASOBI_OK);
+        assert_int_equal(store_flush(st, &err), ASOBI_OK);
+        long long w = file_size(wal);
+        wal_max = w > wal_max ? w : wal_max;
+    }
+    long long db = file_size(db_path);
+    for (int wait = 0; wait < 50 && db < 5000000; wait++) { /* the last checkpoint may still run: up to 5 s */
+        struct timespec tick = {0, 100 * 1000000L};
+        nanosleep(&tick, NULL);
+        db = file_size(db_path);
+    }
+    assert_true(db >= 5000000);      /* the rows (27 MB of pages, as it happens) reached the database file */
+    assert_true(wal_max < 16000000); /* started over (9-10 MB at most, seen): all of it would be 27 MB */
+    store_close(st);
+    temp_db_remove(db_path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
         cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
+        cmocka_unit_test(test_the_wal_is_checkpointed_and_kept_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
