@@ -329,6 +329,23 @@ static void check_random_action(const asobi_state *s, int seat, const int *legal
             assert_int_equal(asobi_state_random_action(s, other, rng), -1);
 }
 
+/* The step both game loops below begin with: the game must not have run
+ * past limit, a seat to move is drawn, its legal actions (written to legal,
+ * the count returned) must not be none, and random_action must agree with
+ * them. */
+static int next_step(const asobi_state *s, const conformance_spec *spec, int g, int steps, int limit, int *legal,
+                     int *seat, asobi_rng *rng)
+{
+    if (steps >= limit)
+        fail_msg("%s game %d did not end within %d actions", spec->game, g, limit);
+    *seat = pick_seat(asobi_state_to_move(s), rng);
+    int n = asobi_state_legal(s, *seat, legal);
+    if (n <= 0)
+        fail_msg("seat %d is to move but has no legal action", *seat);
+    check_random_action(s, *seat, legal, n, rng);
+    return n;
+}
+
 /* A game's random_playout plays from s exactly what core's seat-by-seat loop
  * plays (game_def.h): the same draws, the same end, the same count. */
 static void check_random_playout(const asobi_state *s, const asobi_game_def *def, asobi_rng *rng)
@@ -447,13 +464,7 @@ long conformance_random_actions(const conformance_spec *spec)
         if (!s)
             fail_msg("cannot create %s: %s", spec->game, err.message);
         for (int steps = 0; !asobi_state_terminal(s); steps++) {
-            if (steps >= limit)
-                fail_msg("%s game %d did not end within %d actions", spec->game, g, limit);
-            int seat = pick_seat(asobi_state_to_move(s), &rng);
-            int n = asobi_state_legal(s, seat, legal);
-            if (n <= 0)
-                fail_msg("seat %d is to move but has no legal action", seat);
-            check_random_action(s, seat, legal, n, &rng);
+            int seat, n = next_step(s, spec, g, steps, limit, legal, &seat, &rng);
             checked++;
             asobi_state_apply_unchecked(s, seat, legal[asobi_rng_below(&rng, (uint32_t)n)]);
         }
@@ -484,13 +495,7 @@ void conformance_run(const conformance_spec *spec)
         asobi_state *before = asobi_state_clone(s);
         int steps = 0;
         while (!asobi_state_terminal(s)) {
-            if (steps >= limit)
-                fail_msg("%s game %d did not end within %d actions", spec->game, g, limit);
-            int seat = pick_seat(asobi_state_to_move(s), &rng);
-            int n = asobi_state_legal(s, seat, legal);
-            if (n <= 0)
-                fail_msg("seat %d is to move but has no legal action", seat);
-            check_random_action(s, seat, legal, n, &rng);
+            int seat, n = next_step(s, spec, g, steps, limit, legal, &seat, &rng);
             check_choices_independent(s, def, seat, legal, n, &rng);
             if (steps % 5 == 0)
                 check_random_playout(s, def, &rng);
