@@ -29,6 +29,63 @@ hall_slot *hall_slot_of(hall *h, int64_t id)
     return &h->slots[i];
 }
 
+int hall_reload_read(hall *h, int64_t id, hall_reload *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    if (id <= 0 || !h->store || hall_slot_of(h, id))
+        return -1;
+    asobi_error err;
+    if (store_load_table(h->store, id, &r->spec, &r->seats, &r->actions, &r->summary, &err) != ASOBI_OK)
+        return -1; /* no such table, or unreadable */
+    if (!r->summary) {
+        /* Only a finished table can be missing here: the unfinished ones are
+         * all in memory from the start (one that failed to restore stays away). */
+        hall_reload_release(r);
+        return -1;
+    }
+    return 0;
+}
+
+void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms)
+{
+    r->t = table_restore(st, r->id, r->spec, r->seats, r->actions, r->summary, now_ms, &r->err);
+}
+
+hall_slot *hall_reload_take(hall *h, hall_reload *r)
+{
+    hall_slot *sl = hall_slot_of(h, r->id); /* two reloads of one table: the first one's */
+    if (!sl && r->t && (sl = hall_add(h, r->t)) != NULL) {
+        r->t = NULL;
+        srv_log("table %lld is back in memory from the store", (long long)r->id);
+    } else if (!sl) {
+        srv_log("table %lld cannot be brought back: %s", (long long)r->id, r->t ? "out of memory" : r->err.message);
+    }
+    hall_reload_release(r);
+    return sl;
+}
+
+void hall_reload_release(hall_reload *r)
+{
+    json_decref(r->spec);
+    json_decref(r->seats);
+    json_decref(r->actions);
+    json_decref(r->summary);
+    table_free(r->t);
+    r->spec = r->seats = r->actions = r->summary = NULL;
+    r->t = NULL;
+}
+
+hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms)
+{
+    hall_slot *sl = hall_slot_of(h, id);
+    hall_reload r;
+    if (sl || hall_reload_read(h, id, &r) != 0)
+        return sl;
+    hall_reload_replay(&r, h->store, now_ms);
+    return hall_reload_take(h, &r);
+}
+
 /* Squeeze out the evicted slots, keeping the order. */
 static void compact(hall *h)
 {

@@ -59,6 +59,30 @@ hall_slot *hall_slot_of(hall *h, int64_t id);
 hall_slot *hall_add(hall *h, table *t);
 /* Free a finished table (its record stays in the store). */
 void hall_evict(hall *h, int64_t id);
+
+/* A finished table that left memory (EVICT_AFTER_MS in server.c) comes back
+ * when a WebSocket is opened on it, by replaying its stored actions. The
+ * replay of a long game takes milliseconds, so it is split for the server:
+ * read the rows (the loop: the store is the loop's), replay them (a worker:
+ * touches only r), take the table (the loop). */
+typedef struct hall_reload {
+    int64_t id;
+    json_t *spec, *seats, *actions, *summary; /* as stored */
+    table *t;                                 /* the replay's result; NULL: failed, err says why */
+    asobi_error err;
+} hall_reload;
+/* 0: id is a finished table not in memory, and r holds its rows; -1: it is
+ * not (in memory already, no such table, not finished), r holds nothing. */
+int hall_reload_read(hall *h, int64_t id, hall_reload *r);
+/* Build r->t from the rows (any thread; writes nothing to the store). */
+void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms);
+/* Take r->t into memory (or find the table already back); releases r.
+ * NULL: the table could not be brought back. Slots may move, as with hall_add. */
+hall_slot *hall_reload_take(hall *h, hall_reload *r);
+void hall_reload_release(hall_reload *r);
+/* All three at once: the table's slot, from memory or brought back (NULL: none). */
+hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms);
+
 /* Free every table and the slots (not the store). */
 void hall_close(hall *h);
 

@@ -39,7 +39,12 @@
 #define RATE_CLOSE 100            /* ... and the count that closes it */
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
 #define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
-#define EVICT_AFTER_MS (60 * 1000) /* a finished table with nobody watching leaves memory */
+/* A finished table with nobody watching leaves memory after this (a page
+ * reloaded at the end finds it still there); a connection to it later
+ * brings it back from the store (hall_slot_or_stored). Its memory is what
+ * bounds the server's: at 400 tables finished a second, a minute had held
+ * 24,000 of them, 250 MB. */
+#define EVICT_AFTER_MS (5 * 1000)
 #define KEEPALIVE_IDLE_S 60        /* a silent connection's first TCP keepalive probe */
 #define KEEPALIVE_INTERVAL_S 10    /* then a probe every 10 s */
 #define KEEPALIVE_PROBES 3         /* and dropped after 3 unanswered: gone for good within 90 s */
@@ -81,7 +86,9 @@ typedef struct conn {
     bool lobby;          /* a /ws/lobby connection: told the list of tables, not a table */
     int64_t table;
     int seat;            /* a seat, or ASOBI_SPECTATOR */
-    struct conn *next;   /* in its table's list */
+    struct conn *next;   /* in its table's list (or the server's waiting list) */
+    bool waiting;        /* its finished table is being brought back from the store (a worker replays it) */
+    char *token;         /* ... and the token it came with (the handshake's headers are gone by then) */
     int log_from;        /* the first event not yet sent */
     bool due;            /* an update is to be built and sent */
     bool closing;        /* send what is queued, then close */
@@ -116,9 +123,12 @@ typedef struct http_req {
     size_t reply_sent;
 } http_req;
 
+/* A worker's job: a bot's move, or (reload set) the replay of a finished
+ * table that a connection brings back. */
 typedef struct job_node {
     struct job_node *next;
     table_job job;
+    hall_reload *reload;
 } job_node;
 
 typedef struct server {
@@ -144,6 +154,11 @@ typedef struct server {
     pthread_cond_t wake;
     job_node *todo, *todo_tail, *done, *done_tail;
     bool stopping;
+    /* finished tables being brought back (their ids), and the connections
+     * that wait for them */
+    int64_t *reloading;
+    size_t n_reloading, cap_reloading;
+    conn *waiting;
     /* the lobby's sockets: the list of tables, built once per change and
      * pushed at most every LOBBY_EVERY_MS */
     conn *lobby;
@@ -204,7 +219,10 @@ static void *worker_main(void *arg)
         if (!s->todo)
             s->todo_tail = NULL;
         pthread_mutex_unlock(&s->lock);
-        table_job_run(&n->job);
+        if (n->reload)
+            hall_reload_replay(n->reload, s->store, now_ms());
+        else
+            table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
         n->next = NULL;
         if (s->done_tail)
@@ -220,6 +238,19 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static void enqueue(server *s, job_node *node)
+{
+    node->next = NULL;
+    pthread_mutex_lock(&s->lock);
+    if (s->todo_tail)
+        s->todo_tail->next = node;
+    else
+        s->todo = node;
+    s->todo_tail = node;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* Hand every bot move now due at this table to the workers. */
 static void schedule_bots(server *s, table *t)
 {
@@ -232,17 +263,38 @@ static void schedule_bots(server *s, table *t)
             table_job_release(&jobs[i]);
             continue;
         }
-        node->job = jobs[i];
-        node->next = NULL;
-        pthread_mutex_lock(&s->lock);
-        if (s->todo_tail)
-            s->todo_tail->next = node;
-        else
-            s->todo = node;
-        s->todo_tail = node;
-        pthread_cond_signal(&s->wake);
-        pthread_mutex_unlock(&s->lock);
+        *node = (job_node){.job = jobs[i]};
+        enqueue(s, node);
     }
+}
+
+/* A connection opened on table id, which is not in memory: true when it is
+ * a finished table now being brought back (a worker replays it; the
+ * connection waits for it in ws_established), false when there is none. */
+static bool reload_started(server *s, int64_t id)
+{
+    for (size_t i = 0; i < s->n_reloading; i++)
+        if (s->reloading[i] == id)
+            return true;
+    if (s->n_reloading == s->cap_reloading) {
+        size_t cap = s->cap_reloading ? 2 * s->cap_reloading : 8;
+        int64_t *ids = realloc(s->reloading, cap * sizeof *ids);
+        if (!ids)
+            return false;
+        s->reloading = ids;
+        s->cap_reloading = cap;
+    }
+    job_node *node = calloc(1, sizeof *node);
+    hall_reload *r = malloc(sizeof *r);
+    if (!node || !r || hall_reload_read(&s->hall, id, r) != 0) {
+        free(node);
+        free(r);
+        return false;
+    }
+    node->reload = r;
+    s->reloading[s->n_reloading++] = id;
+    enqueue(s, node);
+    return true;
 }
 
 /* ---------------------------------------------------------------------------
@@ -538,34 +590,19 @@ static int ws_filter(server *s, struct lws *wsi)
         return 1;
     if (!origin_allowed(s, wsi))
         return 1;
-    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, ws_table_id(path))) {
+    int64_t id = ws_table_id(path);
+    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id) && !reload_started(s, id)) {
         srv_log("refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     return 0;
 }
 
-static void ws_established(server *s, struct lws *wsi, http_req *pss)
+/* A table's connection takes its seat (by its token) or a spectator's
+ * place, and is sent its first update. */
+static void seat_connection(server *s, conn *c, const char *token)
 {
-    char path[256] = "", token[128];
-    lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
-    int64_t id = ws_table_id(path);
-    conn *c = calloc(1, sizeof *c);
-    if (!c)
-        return;
-    c->wsi = wsi;
-    c->table = id;
-    c->seat = ASOBI_SPECTATOR;
-    pss->ws = c;
-    s->connections++;
-    if (strcmp(path, "/ws/lobby") == 0) {
-        c->lobby = true;
-        c->next = s->lobby;
-        s->lobby = c;
-        c->due = true;
-        lws_callback_on_writable(wsi);
-        return;
-    }
+    int64_t id = c->table;
     slot *sl = hall_slot_of(&s->hall, id);
     if (!sl) {
         srv_error e;
@@ -574,7 +611,7 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not_found");
         return;
     }
-    if (query_token(wsi, token, sizeof token)) {
+    if (token) {
         int seat = table_seat_of_token(sl->t, token);
         if (seat < 0) {
             srv_error e;
@@ -592,7 +629,46 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
     if (c->seat >= 0)
         table_changed(s, sl); /* "connected" changed for everyone */
     else
+        lws_callback_on_writable(c->wsi);
+}
+
+static void ws_established(server *s, struct lws *wsi, http_req *pss)
+{
+    char path[256] = "", token[128];
+    lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
+    bool has_token = query_token(wsi, token, sizeof token);
+    int64_t id = ws_table_id(path);
+    conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->wsi = wsi;
+    c->table = id;
+    c->seat = ASOBI_SPECTATOR;
+    pss->ws = c;
+    s->connections++;
+    if (strcmp(path, "/ws/lobby") == 0) {
+        c->lobby = true;
+        c->next = s->lobby;
+        s->lobby = c;
+        c->due = true;
         lws_callback_on_writable(wsi);
+        return;
+    }
+    bool reloading = false;
+    for (size_t i = 0; i < s->n_reloading; i++)
+        reloading |= s->reloading[i] == id;
+    if (reloading && !hall_slot_of(&s->hall, id)) {
+        c->waiting = true; /* reload_done seats it */
+        c->token = has_token ? strdup(token) : NULL;
+        if (has_token && !c->token) {
+            close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
+            return;
+        }
+        c->next = s->waiting;
+        s->waiting = c;
+        return;
+    }
+    seat_connection(s, c, has_token ? token : NULL);
 }
 
 static void ws_closed(server *s, http_req *pss)
@@ -602,7 +678,13 @@ static void ws_closed(server *s, http_req *pss)
         return;
     pss->ws = NULL;
     s->connections--;
-    slot *sl = c->lobby ? NULL : hall_slot_of(&s->hall, c->table);
+    slot *sl = c->lobby || c->waiting ? NULL : hall_slot_of(&s->hall, c->table);
+    for (conn **p = &s->waiting; c->waiting && *p; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
     for (conn **p = &s->lobby; c->lobby && *p; p = &(*p)->next) {
         if (*p == c) {
             *p = c->next;
@@ -627,6 +709,7 @@ static void ws_closed(server *s, http_req *pss)
         free(m);
     }
     free(c->rx);
+    free(c->token);
     free(c);
 }
 
@@ -639,6 +722,14 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
     if (c->lobby) {
         srv_fail(&e, 400, "unknown_type", "the lobby's socket takes no messages");
         send_error(s, c, NULL, &e);
+        return;
+    }
+    if (c->waiting) {
+        json_t *msg = json_loadb(text, len, 0, NULL);
+        srv_fail(&e, 409, "table_loading", "the finished table is being read back from the database: wait for its "
+                                            "first update");
+        send_error(s, c, json_object_get(msg, "id"), &e);
+        json_decref(msg);
         return;
     }
     if (hall_message(&s->hall, c->table, c->seat, text, len, now_ms(), &id, &e) == 0)
@@ -957,6 +1048,33 @@ static void http_reset(http_req *r)
 /* ---------------------------------------------------------------------------
  * The loop's callback and its timers.
  * ------------------------------------------------------------------------- */
+/* A finished table is back from its replay: the connections waiting for it
+ * take their seats (or hear that it could not be brought back). */
+static void reload_done(server *s, hall_reload *r)
+{
+    int64_t id = r->id;
+    for (size_t i = 0; i < s->n_reloading; i++) {
+        if (s->reloading[i] == id) {
+            s->reloading[i] = s->reloading[--s->n_reloading];
+            break;
+        }
+    }
+    hall_reload_take(&s->hall, r);
+    for (conn **p = &s->waiting; *p;) {
+        conn *c = *p;
+        if (c->table != id) {
+            p = &c->next;
+            continue;
+        }
+        *p = c->next;
+        c->waiting = false;
+        c->next = NULL;
+        seat_connection(s, c, c->token);
+        free(c->token);
+        c->token = NULL;
+    }
+}
+
 static void drain_done(server *s)
 {
     pthread_mutex_lock(&s->lock);
@@ -965,6 +1083,13 @@ static void drain_done(server *s)
     pthread_mutex_unlock(&s->lock);
     while (n) {
         job_node *next = n->next;
+        if (n->reload) {
+            reload_done(s, n->reload);
+            free(n->reload);
+            free(n);
+            n = next;
+            continue;
+        }
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
         pthread_mutex_unlock(&s->lock);
@@ -1095,7 +1220,7 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
 {
     server *s = ctx;
     asobi_error err;
-    table *t = table_restore(s->store, id, spec, seats, actions, now_ms(), &err);
+    table *t = table_restore(s->store, id, spec, seats, actions, NULL, now_ms(), &err);
     if (!t) {
         /* one broken table must not keep every other one offline */
         srv_log("table %lld cannot be restored: %s", (long long)id, err.message);
@@ -1141,11 +1266,16 @@ static void stop_workers(server *s)
         while (*q) {
             job_node *n = *q;
             *q = n->next;
-            table_job_release(&n->job);
+            if (n->reload)
+                hall_reload_release(n->reload);
+            else
+                table_job_release(&n->job);
+            free(n->reload);
             free(n);
         }
     }
     free(s->threads);
+    free(s->reloading);
 }
 
 /* The process's file limit, sized to the connections we mean to serve.

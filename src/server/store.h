@@ -49,6 +49,12 @@ int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *er
 typedef int (*store_table_fn)(void *ctx, int64_t id, const json_t *spec, const json_t *seats,
                               const json_t *actions);
 int store_load_unfinished(store *st, store_table_fn on_table, void *ctx, asobi_error *err);
+/* One table, finished or not (new references): its description, seats and
+ * actions as store_load_unfinished gives them, and *summary its stored
+ * summary once it is finished (NULL before). ASOBI_E_BAD_ARGUMENT when there
+ * is no table of that number. */
+int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, json_t **actions, json_t **summary,
+                     asobi_error *err);
 /* A finished table's summary and record (new references); ASOBI_E_BAD_ARGUMENT
  * when there is no finished table of that number. */
 int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);

@@ -36,7 +36,7 @@ static const char *const schema =
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
-    Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_TABLE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
 };
 static const char *const queries[Q_COUNT] = {
@@ -49,6 +49,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
     [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
+    [Q_TABLE] = "SELECT spec, finished, summary FROM tables WHERE id = ?1",
     [Q_BEGIN] = "BEGIN",
     [Q_COMMIT] = "COMMIT",
 };
@@ -380,6 +381,35 @@ int store_load_unfinished(store *st, store_table_fn on_table, void *ctx, asobi_e
     if (rc == ASOBI_OK)
         asobi_error_clear(err);
     return rc;
+}
+
+int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, json_t **actions, json_t **summary,
+                     asobi_error *err)
+{
+    *spec = *seats = *actions = *summary = NULL;
+    sqlite3_stmt *q = st->q[Q_TABLE];
+    sqlite3_bind_int64(q, 1, table);
+    int step = sqlite3_step(q);
+    if (step == SQLITE_ROW) {
+        *spec = column_json(q, 0);
+        *summary = sqlite3_column_int(q, 1) ? column_json(q, 2) : NULL;
+    }
+    bool finished = step == SQLITE_ROW && sqlite3_column_int(q, 1);
+    sqlite3_reset(q);
+    if (step == SQLITE_DONE)
+        return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "there is no table %lld", (long long)table);
+    if (step != SQLITE_ROW)
+        return db_fail(st, err, "reading a table");
+    if (!*spec || (finished && !*summary)) {
+        json_decref(*spec);
+        json_decref(*summary);
+        *spec = *summary = NULL;
+        return asobi_fail(err, ASOBI_E_IO, "database: table %lld cannot be read", (long long)table);
+    }
+    *seats = rows_of(st, Q_SEATS_OF, table);
+    *actions = rows_of(st, Q_ACTIONS_OF, table);
+    asobi_error_clear(err);
+    return ASOBI_OK;
 }
 
 int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err)

@@ -672,7 +672,7 @@ int64_t table_next_deadline(const table *t, int64_t now, int64_t grace)
  * Restoring: the stored actions replayed through the same path.
  * ------------------------------------------------------------------------- */
 table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions,
-                     int64_t now, asobi_error *err)
+                     const json_t *finished, int64_t now, asobi_error *err)
 {
     srv_error e;
     table *t = table_from_spec(st, spec, &e);
@@ -707,7 +707,10 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
             return NULL;
         }
     }
-    finish_if_over(t); /* a table whose last action was stored but not its end */
+    if (finished)
+        t->rematch = json_integer_value(json_object_get(finished, "rematch")); /* 0: none */
+    else
+        finish_if_over(t); /* a table whose last action was stored but not its end */
     return t;
 }
 

@@ -78,9 +78,12 @@ typedef struct table_job {
 /* POST /api/tables: a new table from the request (see docs/server.md),
  * stored before it exists. NULL and e filled on refusal. */
 table *table_create(store *st, const json_t *request, int64_t now_ms, srv_error *e);
-/* A table from the store as it was (replaying its actions); NULL on error. */
+/* A table from the store as it was (replaying its actions); NULL on error.
+ * finished: the stored summary of a table the store holds as finished (its
+ * rematch is taken from it and nothing is written), NULL for an unfinished
+ * one (one whose replay ends is finished in the store then). */
 table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions,
-                     int64_t now_ms, asobi_error *err);
+                     const json_t *finished, int64_t now_ms, asobi_error *err);
 void table_free(table *t);
 
 /* POST /api/tables/ID/join: a person takes a seat (request.seat, or the

@@ -1,4 +1,4 @@
-/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted; the tables in memory as ids grow; the store's checkpoints off the loop. */
+/* test_hall.c — the server's requests without sockets (src/server/hall.c): the rematch (issue 15), persisted; a finished table brought back from the store; the tables in memory as ids grow; the store's checkpoints off the loop. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,8 +140,31 @@ static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
     assert_string_equal(e.code, "game_not_over");
 
     /* the finished table left memory (a restart): the store still names it */
+    size_t len[2];
+    char *told[2] = {table_update_text(t, 0, 0, 0, &len[0]), NULL};
     close_hall(&h);
     open_hall(&h);
+    assert_null(hall_slot_of(&h, old));
+    assert_int_equal(http(&h, false, path, NULL, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "rematch")), next);
+    json_decref(r);
+
+    /* and a connection to it brings it back from the store as it was: the
+     * same update, byte for byte, the same rematch, nothing rewritten */
+    assert_null(hall_slot_or_stored(&h, 9999, 0));
+    hall_slot *back = hall_slot_or_stored(&h, old, 0);
+    assert_non_null(back);
+    assert_ptr_equal(hall_slot_of(&h, old), back);
+    assert_int_equal(back->t->status, TABLE_OVER);
+    assert_int_equal(back->t->rematch, next);
+    told[1] = table_update_text(back->t, 0, 0, 0, &len[1]);
+    assert_int_equal(len[0], len[1]);
+    assert_memory_equal(told[0], told[1], len[0]);
+    free(told[0]);
+    free(told[1]);
+    assert_int_equal(message(&h, old, 0, "{\"type\":\"rematch\"}", &e), 0);
+    assert_int_equal(hall_slot_of(&h, old)->t->rematch, next);
+    hall_evict(&h, old); /* the stored summary, read again, still names it */
     assert_null(hall_slot_of(&h, old));
     assert_int_equal(http(&h, false, path, NULL, &r), 200);
     assert_int_equal(json_integer_value(json_object_get(r, "rematch")), next);

@@ -563,6 +563,13 @@ async def test_kill9_and_restart(binary):
         await asyncio.gather(*(play_randomly(c, rng, stop=lambda c: len(c.events) >= 10)
                                for cs in clients.values() for c in cs.values()))
         acknowledged = {t: max((dict(c.events) for c in cs.values()), key=len) for t, cs in clients.items()}
+        # and one table played to its end: after the restart it is only in the
+        # store, and a connection to it brings it back
+        done = srv.create(game="psycle", players=2, bots=[None, "random"], seed=77)
+        done_token = srv.join(done, "Fin", seat=0)["token"]
+        done_client = await Client(srv, done, done_token).connect()
+        final = await play_randomly(done_client, rng)
+        await done_client.close()
         srv.kill9()
         first = srv
         for cs in clients.values():
@@ -603,6 +610,21 @@ async def test_kill9_and_restart(binary):
             for c in again.values():
                 await c.close()
         check(running >= 2, "too few games were still running at the kill for this test to mean much", running)
+        # the finished table: the same final update for its seat (view, log,
+        # result), a spectator's too, and a rematch from it
+        # (a seat and a spectator at once: both wait for the one replay, on a worker)
+        back, watcher = await asyncio.gather(Client(srv, done, done_token).connect(), Client(srv, done).connect())
+        u = await back.until(lambda m: m["type"] == "update")
+        check(u["status"] == "over" and u["seat"] == 0 and u["legal"] == [], u["status"], u["seat"])
+        check(u["view"] == final["view"] and u["result"] == final["result"], "the final update changed", u, final)
+        check(back.events == done_client.events, "the finished table's history changed")
+        check((await watcher.recv())["status"] == "over", "a spectator of the finished table")
+        await back.send({"type": "rematch", "id": 1})
+        m = await back.until(lambda m: m["type"] == "update" and "rematch" in m)
+        status, summary = srv.request("GET", "/api/tables/%d" % done)
+        check(summary.get("rematch") == m["rematch"] and summary["status"] == "over", summary)
+        await back.close()
+        await watcher.close()
     finally:
         srv.stop()
         if srv is not first:

@@ -335,7 +335,7 @@ static int restore_into(void *ctx, int64_t id, const json_t *spec, const json_t 
 {
     table **out = ctx;
     asobi_error err;
-    *out = table_restore(NULL, id, spec, seats, actions, 0, &err);
+    *out = table_restore(NULL, id, spec, seats, actions, NULL, 0, &err);
     if (!*out)
         fail_msg("restore: %s", err.message);
     return 0;
