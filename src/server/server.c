@@ -268,14 +268,22 @@ static void schedule_bots(server *s, table *t)
     }
 }
 
+/* Is finished table id being brought back (its replay on a worker)? */
+static bool reloading(const server *s, int64_t id)
+{
+    for (size_t i = 0; i < s->n_reloading; i++)
+        if (s->reloading[i] == id)
+            return true;
+    return false;
+}
+
 /* A connection opened on table id, which is not in memory: true when it is
  * a finished table now being brought back (a worker replays it; the
  * connection waits for it in ws_established), false when there is none. */
 static bool reload_started(server *s, int64_t id)
 {
-    for (size_t i = 0; i < s->n_reloading; i++)
-        if (s->reloading[i] == id)
-            return true;
+    if (reloading(s, id))
+        return true;
     if (s->n_reloading == s->cap_reloading) {
         size_t cap = s->cap_reloading ? 2 * s->cap_reloading : 8;
         int64_t *ids = realloc(s->reloading, cap * sizeof *ids);
@@ -654,10 +662,7 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
         lws_callback_on_writable(wsi);
         return;
     }
-    bool reloading = false;
-    for (size_t i = 0; i < s->n_reloading; i++)
-        reloading |= s->reloading[i] == id;
-    if (reloading && !hall_slot_of(&s->hall, id)) {
+    if (reloading(s, id) && !hall_slot_of(&s->hall, id)) {
         c->waiting = true; /* reload_done seats it */
         c->token = has_token ? strdup(token) : NULL;
         if (has_token && !c->token) {
