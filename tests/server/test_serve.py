@@ -308,7 +308,7 @@ async def test_reconnect_to_the_same_seat(srv):
 
 def server_socket_timers(port):
     """The kernel's timer ("tr" in /proc/net/tcp: 0 none, 1 retransmit, 2 keepalive, ...) of every
-    established connection whose local port is the server's."""
+    established connection whose local port is the server's, with the seconds until it fires."""
     timers = []
     for name in ("/proc/net/tcp", "/proc/net/tcp6"):
         with open(name) as f:
@@ -316,7 +316,8 @@ def server_socket_timers(port):
                 fields = line.split()
                 local_port, state, timer = int(fields[1].rsplit(":", 1)[1], 16), fields[3], fields[5]
                 if local_port == port and state == "01":  # TCP_ESTABLISHED
-                    timers.append(int(timer.split(":")[0], 16))
+                    kind, when = timer.split(":")
+                    timers.append((int(kind, 16), int(when, 16) / os.sysconf("SC_CLK_TCK")))
     return timers
 
 
@@ -331,10 +332,13 @@ async def test_silent_connections_are_probed(srv):
     timers = []
     for _ in range(50):  # a connection with bytes still unacknowledged shows its retransmit timer for a moment
         timers = server_socket_timers(srv.port)
-        if timers and all(tr == 2 for tr in timers):
+        if timers and all(tr == 2 for tr, _ in timers):
             break
         await asyncio.sleep(0.02)
-    check(timers and all(tr == 2 for tr in timers), "connections without the keepalive timer", timers)
+    check(timers and all(tr == 2 for tr, _ in timers), "connections without the keepalive timer", timers)
+    # the server's 60 s of silence before the first probe (set on the listening socket, which every
+    # accepted socket inherits), not the kernel's default of two hours
+    check(all(0 < when <= 60 for _, when in timers), "keepalive not after 60 s of silence", timers)
     await client.close()
 
 
