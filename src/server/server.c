@@ -209,6 +209,17 @@ static void flush_or_stop(server *s)
 /* ---------------------------------------------------------------------------
  * The worker pool.
  * ------------------------------------------------------------------------- */
+/* Append n to a job queue (todo or done; under the lock). */
+static void queue_append(job_node **head, job_node **tail, job_node *n)
+{
+    n->next = NULL;
+    if (*tail)
+        (*tail)->next = n;
+    else
+        *head = n;
+    *tail = n;
+}
+
 static void *worker_main(void *arg)
 {
     server *s = arg;
@@ -228,12 +239,7 @@ static void *worker_main(void *arg)
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
-        n->next = NULL;
-        if (s->done_tail)
-            s->done_tail->next = n;
-        else
-            s->done = n;
-        s->done_tail = n;
+        queue_append(&s->done, &s->done_tail, n);
         pthread_mutex_unlock(&s->lock);
         lws_cancel_service(s->context); /* the loop picks it up */
         pthread_mutex_lock(&s->lock);
@@ -244,13 +250,8 @@ static void *worker_main(void *arg)
 
 static void enqueue(server *s, job_node *node)
 {
-    node->next = NULL;
     pthread_mutex_lock(&s->lock);
-    if (s->todo_tail)
-        s->todo_tail->next = node;
-    else
-        s->todo = node;
-    s->todo_tail = node;
+    queue_append(&s->todo, &s->todo_tail, node);
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
 }
