@@ -16,7 +16,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
-            "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libuv|poll]\n"
+            "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
             "                   [--allow-origin URL]... [--card-sets DIR]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
@@ -27,7 +27,8 @@ static void usage(FILE *out)
             "  --workers N       threads for bot moves (default: one per core)\n"
             "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
             "  --max-connections N  open connections (WebSockets and HTTP) at most (default 4096)\n"
-            "  --event-loop L    libuv (default: epoll, through libwebsockets' libuv plugin) or poll\n"
+            "  --event-loop L    libev (default) or libuv (both wait with epoll, through libwebsockets'\n"
+            "                    plugins), or poll (libwebsockets' own loop)\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
             "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
             "See docs/server.md.\n",
@@ -92,11 +93,11 @@ int cli_serve(int argc, char **argv)
             cfg.max_connections = (int)v;
             break;
         case 'l':
-            if (strcmp(optarg, "libuv") != 0 && strcmp(optarg, "poll") != 0) {
-                fprintf(stderr, "asobi serve: --event-loop is libuv or poll, not \"%s\"\n", optarg);
+            if (server_event_loop_of(optarg) < 0) {
+                fprintf(stderr, "asobi serve: --event-loop is libev, libuv or poll, not \"%s\"\n", optarg);
                 return 2;
             }
-            cfg.poll_loop = strcmp(optarg, "poll") == 0;
+            cfg.loop = (server_event_loop)server_event_loop_of(optarg);
             break;
         case 'a':
             if (cfg.origins == SERVER_MAX_ORIGINS) {

@@ -437,7 +437,7 @@ static void start(asobi_vw *w, bool tree)
     w->depth = 1;
     w->arrays = 0;
     w->buf = NULL;
-    w->len = w->cap = 0;
+    w->len = w->cap = w->headroom = 0;
     w->stack[0] = NULL;
 }
 
@@ -448,6 +448,39 @@ bool asobi_vw_start_text(asobi_vw *w, size_t capacity)
         return false;
     w->buf[w->len++] = '{';
     return true;
+}
+
+bool asobi_vw_start_text_in(asobi_vw *w, char *buf, size_t cap, size_t headroom)
+{
+    start(w, false);
+    w->buf = buf;
+    w->cap = buf ? cap : 0;
+    w->headroom = headroom;
+    if (!room(w, headroom > SIZE_MAX / 4 ? SIZE_MAX : headroom + 2)) /* the headroom, '{' and a '}' */
+        return false;
+    w->len = headroom;
+    w->buf[w->len++] = '{';
+    return true;
+}
+
+size_t asobi_vw_finish_text_in(asobi_vw *w, char **buf, size_t *cap)
+{
+    size_t len = 0;
+    if (!w->failed && w->depth == 1 && room(w, 2)) {
+        w->buf[w->len++] = '}';
+        w->buf[w->len] = '\0';
+        len = w->len - w->headroom;
+        *buf = w->buf;
+        *cap = w->cap;
+    } else {
+        free(w->buf);
+        *buf = NULL;
+        *cap = 0;
+    }
+    w->buf = NULL;
+    w->len = w->cap = w->headroom = 0;
+    w->failed = true;
+    return len;
 }
 
 bool asobi_vw_start_tree(asobi_vw *w)

@@ -49,6 +49,7 @@ typedef struct asobi_vw {
     /* text */
     char *buf;
     size_t len, cap;
+    size_t headroom; /* bytes before the text's '{' (asobi_vw_start_text_in) */
     /* tree: the open containers, borrowed (stack[0], the root, is owned) */
     json_t *stack[ASOBI_VW_MAX_DEPTH];
 } asobi_vw;
@@ -84,6 +85,16 @@ bool asobi_vw_start_text(asobi_vw *w, size_t capacity);
 bool asobi_vw_start_tree(asobi_vw *w);
 char *asobi_vw_finish_text(asobi_vw *w, size_t *len);
 json_t *asobi_vw_finish_tree(asobi_vw *w);
+/* A text writer into a buffer its caller keeps from one message to the next
+ * (a server's send buffer: no allocation per message once it has grown),
+ * the text after headroom bytes left for a transport's header (such as
+ * libwebsockets' LWS_PRE). buf may be NULL (cap 0). The writer owns the
+ * buffer from start to finish, and finish hands it back, grown if need be,
+ * through *buf and *cap, with the text's length (no NUL counted; one
+ * follows it). A failed writer frees the buffer: 0, *buf NULL, *cap 0.
+ * Call finish after every start, even a failed one. */
+bool asobi_vw_start_text_in(asobi_vw *w, char *buf, size_t cap, size_t headroom);
+size_t asobi_vw_finish_text_in(asobi_vw *w, char **buf, size_t *cap);
 /* For a tree whose calls wrote one member under key (a list, say): that
  * member (a new reference), the rest freed; NULL as above. */
 json_t *asobi_vw_finish_member(asobi_vw *w, const char *key);

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libwebsockets.h>
 
@@ -139,7 +140,7 @@ typedef struct server {
     server_config cfg;
     struct lws_context *context;
     struct lws_vhost *vhost;
-    bool uv;            /* the loop is libuv's (epoll), not libwebsockets' own poll() */
+    server_event_loop loop; /* the one serving (cfg.loop, or a fallback: server_run) */
     store *store;
     hall hall;          /* the tables in memory and what requests do to them */
     lws_sorted_usec_list_t tick;
@@ -147,6 +148,9 @@ typedef struct server {
      * to write (table_changed, on_send_due) */
     int64_t *send_due;
     size_t n_send_due, cap_send_due;
+    /* the update being sent: LWS_PRE bytes, then its text (conn_writable) */
+    char *send_buf;
+    size_t send_cap;
     lws_sorted_usec_list_t send_sul;
     bool send_scheduled;
     char origins[SERVER_MAX_ORIGINS + 3][160];
@@ -528,19 +532,13 @@ static int conn_writable(server *s, conn *c)
     slot *sl = hall_slot_of(&s->hall, c->table);
     if (!c->due || !sl)
         return 0;
-    size_t len = 0;
-    char *text = table_update_text(sl->t, c->seat, c->log_from, now_ms(), &len);
-    if (!text)
+    /* written into the loop's send buffer, after the room lws_write wants
+     * for the frame's header; lws_write keeps what the kernel did not take,
+     * so the buffer is free again for the next update */
+    size_t len = table_update_text_in(sl->t, c->seat, c->log_from, now_ms(), &s->send_buf, &s->send_cap, LWS_PRE);
+    if (!len)
         return -1;
-    unsigned char *buf = malloc(LWS_PRE + len);
-    if (!buf) {
-        free(text);
-        return -1;
-    }
-    memcpy(buf + LWS_PRE, text, len);
-    free(text);
-    int n = lws_write(c->wsi, buf + LWS_PRE, len, LWS_WRITE_TEXT);
-    free(buf);
+    int n = lws_write(c->wsi, (unsigned char *)s->send_buf + LWS_PRE, len, LWS_WRITE_TEXT);
     if (n < 0)
         return -1;
     s->bytes_sent += len;
@@ -1258,6 +1256,21 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
     return ASOBI_OK;
 }
 
+static const char *const event_loop_names[] = {"libev", "libuv", "poll"};
+
+const char *server_event_loop_name(server_event_loop loop)
+{
+    return (unsigned)loop < sizeof event_loop_names / sizeof *event_loop_names ? event_loop_names[loop] : "?";
+}
+
+int server_event_loop_of(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof event_loop_names / sizeof *event_loop_names); i++)
+        if (strcmp(name, event_loop_names[i]) == 0)
+            return i;
+    return -1;
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
@@ -1266,17 +1279,27 @@ static void on_signal(int sig)
         lws_cancel_service(the_server->context);
 }
 
-/* With libuv, SIGINT and SIGTERM arrive through libuv's signal watchers, on
- * the loop thread, between events: the place libwebsockets wants its
- * context destroyed from. This first destroy closes every connection and
- * handle; uv_run then returns and server_run finishes the job. */
-static void on_uv_signal(void *handle, int sig)
+/* Under an event library's loop, a stop signal arrives through the
+ * library's signal watcher, on the loop thread, between events: the place
+ * libwebsockets wants its context destroyed from. This first destroy closes
+ * every connection and handle; the loop then returns and server_run
+ * finishes the job. libuv's plugin watches SIGINT and SIGTERM; libev's
+ * watches SIGINT only, so there SIGTERM is sent on as SIGINT (to the
+ * process, not to this thread: libev may read it from a signalfd, which
+ * sees only the signals pending for the process or for the loop's thread). */
+static void on_evlib_signal(void *handle, int sig)
 {
     (void)handle;
     (void)sig;
     stop_requested = 1;
     if (the_server && the_server->context)
         lws_context_destroy(the_server->context);
+}
+
+static void sigterm_as_sigint(int sig)
+{
+    (void)sig;
+    kill(getpid(), SIGINT);
 }
 
 static void stop_workers(server *s)
@@ -1399,36 +1422,47 @@ int server_run(const server_config *cfg)
     }
 
     set_file_limit(cfg->max_connections);
-    /* The library's error lines only; silent while the libuv loop is tried,
-     * since a missing plugin (below) is reported by us, with its package. */
-    lws_set_log_level(cfg->poll_loop ? LLL_ERR : 0, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
-    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.user = s;
     info.protocols = protocols;
     info.port = CONTEXT_PORT_NO_LISTEN;
-    /* The loop: libuv's (Debian's libwebsockets-evlib-uv plugin), which
-     * waits with epoll, so a turn of the loop costs what happened, not the
+    /* The loop. libev's and libuv's (Debian's libwebsockets-evlib-ev and
+     * -uv plugins) wait with epoll, so a turn costs what happened, not the
      * number of sockets open; libwebsockets' own loop calls poll() over
      * every socket each turn, which at 1000 tables (2000 sockets) is most of
-     * an action's system time. The poll loop stays as the fallback when the
-     * plugin cannot be loaded, and under --event-loop poll. Segfaults stay
-     * crashes (no libuv handler for SIGSEGV/SIGFPE). */
-    if (!cfg->poll_loop) {
-        info.options |= LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
-        info.signal_cb = on_uv_signal;
+     * an action's system time. libev is the default: libuv's uv_poll_start
+     * takes the socket out of epoll and puts it back at every change of the
+     * events libwebsockets waits for (writable on, writable off: about 8
+     * epoll_ctl calls per WebSocket and 6 per HTTP request, 1.4 a played
+     * action in all), where libev gathers a turn's changes and makes one
+     * EPOLL_CTL_MOD for what really changed (0.3 a played action; 6.8 system
+     * calls per action become 5.8: docs/server.md). A loop whose plugin
+     * cannot be loaded falls back to the next: libev, libuv, poll. Segfaults
+     * stay crashes (no libuv handler for SIGSEGV/SIGFPE). */
+    server_event_loop loop = cfg->loop;
+    for (;;) {
+        info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+        info.signal_cb = NULL;
+        if (loop == SERVER_LOOP_LIBEV)
+            info.options |= LWS_SERVER_OPTION_LIBEV;
+        else if (loop == SERVER_LOOP_LIBUV)
+            info.options |= LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+        if (loop != SERVER_LOOP_POLL)
+            info.signal_cb = on_evlib_signal;
+        /* the library's error lines only; silent while a plugin is tried,
+         * since a missing one is reported by us, with its package */
+        lws_set_log_level(loop == SERVER_LOOP_POLL ? LLL_ERR : 0, NULL);
         s->context = lws_create_context(&info);
-        s->uv = s->context != NULL;
-        if (!s->context) {
-            srv_log("the libuv event loop is not available (package libwebsockets-evlib-uv); using poll()");
-            info.options &= ~(uint64_t)(LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN);
-            info.signal_cb = NULL;
-        }
-        lws_set_log_level(LLL_ERR, NULL);
+        if (s->context || loop == SERVER_LOOP_POLL)
+            break;
+        server_event_loop next = loop == SERVER_LOOP_LIBEV ? SERVER_LOOP_LIBUV : SERVER_LOOP_POLL;
+        srv_log("the %s event loop is not available (package libwebsockets-evlib-%s); using %s",
+                server_event_loop_name(loop), loop == SERVER_LOOP_LIBEV ? "ev" : "uv", server_event_loop_name(next));
+        loop = next;
     }
-    if (!s->context)
-        s->context = lws_create_context(&info);
+    lws_set_log_level(LLL_ERR, NULL);
+    s->loop = loop;
     if (s->context) {
         info.port = cfg->port;
         info.iface = cfg->host;
@@ -1479,9 +1513,11 @@ int server_run(const server_config *cfg)
         pthread_create(&s->threads[i], NULL, worker_main, s);
 
     the_server = s;
-    if (!s->uv) {
+    if (s->loop == SERVER_LOOP_POLL) {
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
+    } else if (s->loop == SERVER_LOOP_LIBEV) {
+        signal(SIGTERM, sigterm_as_sigint);
     }
     signal(SIGPIPE, SIG_IGN);
     /* the restored tables' bots and clocks pick up where they were */
@@ -1490,7 +1526,7 @@ int server_run(const server_config *cfg)
             schedule_bots(s, s->hall.slots[i].t);
     lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
     printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers, %s loop)\n",
-           cfg->host, port, cfg->db, restored, s->n_threads, s->uv ? "libuv" : "poll");
+           cfg->host, port, cfg->db, restored, s->n_threads, server_event_loop_name(s->loop));
     fflush(stdout);
 
     while (!stop_requested)
@@ -1498,15 +1534,16 @@ int server_run(const server_config *cfg)
             break;
 
     srv_log("stopping");
-    if (!s->uv) {
+    if (s->loop == SERVER_LOOP_POLL) {
         lws_sul_cancel(&s->tick);
         lws_sul_cancel(&s->send_sul);
     }
-    lws_context_destroy(s->context); /* with libuv: the second and last call */
+    lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     stop_workers(s);
     hall_close(&s->hall);
     free(s->lobby_text);
     free(s->send_due);
+    free(s->send_buf);
     store_close(s->store);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);

@@ -867,9 +867,18 @@ json_t *table_update_of(const table *t, const asobi_state *s, int viewer, int lo
 
 char *table_update_text(const table *t, int viewer, int log_from, int64_t now, size_t *len)
 {
+    char *buf = NULL;
+    size_t cap = 0, n = table_update_text_in(t, viewer, log_from, now, &buf, &cap, 0);
+    if (len)
+        *len = n;
+    return buf;
+}
+
+size_t table_update_text_in(const table *t, int viewer, int log_from, int64_t now, char **buf, size_t *cap,
+                            size_t headroom)
+{
     asobi_vw w;
-    if (!asobi_vw_start_text(&w, 4096))
-        return NULL;
-    write_update(&w, t, asobi_match_state(t->match), viewer, log_from, now);
-    return asobi_vw_finish_text(&w, len);
+    if (asobi_vw_start_text_in(&w, *buf, *cap, headroom))
+        write_update(&w, t, asobi_match_state(t->match), viewer, log_from, now);
+    return asobi_vw_finish_text_in(&w, buf, cap);
 }

@@ -137,6 +137,12 @@ json_t *table_update_of(const table *t, const asobi_state *state, int viewer, in
  * no tree built. malloc'd; its length in *len (len may be NULL); NULL when
  * out of memory. */
 char *table_update_text(const table *t, int viewer, int log_from, int64_t now_ms, size_t *len);
+/* The same text written into a buffer the caller keeps between messages,
+ * after headroom bytes (asobi_vw_start_text_in: the server's send buffer,
+ * LWS_PRE before the text): its length, 0 when out of memory (the buffer
+ * then freed: *buf NULL, *cap 0). */
+size_t table_update_text_in(const table *t, int viewer, int log_from, int64_t now_ms, char **buf, size_t *cap,
+                            size_t headroom);
 /* GET /api/tables/ID */
 json_t *table_summary(const table *t);
 /* The same as compact JSON text (malloc'd; NULL when out of memory), as the store keeps it. */

@@ -4,6 +4,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -34,9 +35,12 @@ class Server:
         if "listening on http://127.0.0.1:" not in line:
             raise RuntimeError("asobi serve did not start: " + line + self.log_text())
         self.port = int(line.split("127.0.0.1:")[1].split()[0])
-        # the event loop asked for is the one serving: libuv by default (the plugin is installed by
-        # scripts/setup.sh; a missing one would fall back to poll quietly but for the log)
-        want = "poll" if "--event-loop=poll" in self.args else "libuv"
+        # the event loop asked for is the one serving: libev by default (the plugins are installed by
+        # scripts/setup.sh; a missing one would fall back to the next quietly but for the log)
+        want = "libev"
+        for arg in self.args:
+            if arg.startswith("--event-loop="):
+                want = arg.split("=", 1)[1]
         if "%s loop)" % want not in line:
             raise RuntimeError("asobi serve runs another event loop than %s: %s" % (want, line))
         return self
@@ -49,20 +53,21 @@ class Server:
         self.proc.kill()  # SIGKILL: no chance to flush or close anything
         self.proc.wait()
 
-    def stop(self, remove=True):
-        """SIGTERM, then the sanitizers' verdict (an ASan build reports in the log), then clean up."""
+    def stop(self, remove=True, sig=signal.SIGTERM):
+        """SIGTERM (or sig), then the sanitizers' verdict (an ASan build reports in the log), then clean up."""
         died = None
         if self.proc and self.proc.poll() is not None and self.proc.returncode != -9:
             died = "the server died by itself (exit status %d)" % self.proc.returncode
         if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
             if self.proc.returncode != 0:
-                died = "the server stopped badly on SIGTERM (exit status %d)" % self.proc.returncode
+                died = "the server stopped badly on %s (exit status %d)" % (signal.Signals(sig).name,
+                                                                          self.proc.returncode)
         log = self.log_text() if os.path.exists(os.path.join(self.dir, "server.log")) else ""
         if remove:
             shutil.rmtree(self.dir, ignore_errors=True)

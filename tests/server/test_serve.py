@@ -5,8 +5,10 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
 import traceback
@@ -551,6 +553,25 @@ async def test_rematch_over_the_socket(srv):
 # ---------------------------------------------------------------------------
 # kill -9 and restart: nothing acknowledged is lost
 # ---------------------------------------------------------------------------
+async def test_event_loops_and_stop_signals(binary):
+    """--event-loop: each loop serves (Server.start checks that the start line names it) and stops with
+    exit status 0 on SIGINT and on SIGTERM (libev's plugin watches SIGINT only: the server sends SIGTERM
+    on to itself as SIGINT); an unknown loop is refused."""
+    bad = subprocess.run([binary, "serve", "--port", "0", "--event-loop", "epoll"], capture_output=True, text=True,
+                         timeout=10)
+    check(bad.returncode == 2 and "--event-loop is libev, libuv or poll" in bad.stderr, bad.returncode, bad.stderr)
+    for loop in ("libev", "libuv", "poll"):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            srv = Server(binary, args=["--workers", "1", "--event-loop=" + loop]).start()
+            try:
+                status, body = srv.request("GET", "/healthz")
+                check(status == 200, loop, status, body)
+            finally:
+                srv.stop(remove=False, sig=sig)  # raises unless it exits with status 0, sanitizers silent
+            check("asobi serve: stopping" in srv.log_text(), loop, signal.Signals(sig).name, srv.log_text()[-500:])
+            shutil.rmtree(srv.dir, ignore_errors=True)
+
+
 async def test_kill9_and_restart(binary):
     srv = first = Server(binary, args=["--workers", "2"]).start()
     try:
@@ -676,6 +697,7 @@ async def main():
              (test_hidden_choice_is_not_sent, srv),
              (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
+             (test_event_loops_and_stop_signals, BINARY),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
     if only:

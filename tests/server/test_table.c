@@ -183,6 +183,11 @@ static const json_t *legal_of(const json_t *update) { return json_object_get(upd
 static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
 {
     const asobi_state *s = asobi_match_state(t->match);
+    /* the server's send buffer, kept from one viewer's update to the next
+     * (shorter texts into a longer buffer, a longer one growing it) */
+    enum { HEADROOM = 16 };
+    char *kept = NULL;
+    size_t kept_cap = 0;
     for (int viewer = ASOBI_SPECTATOR; viewer < t->players; viewer++) {
         if (viewer == ASOBI_ALL_SEEING)
             continue;
@@ -194,6 +199,15 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
         assert_non_null(sent);
         assert_string_equal(sent, dumped);
         assert_int_equal(len, strlen(dumped));
+        bool reused = kept != NULL;
+        if (reused)
+            memset(kept, 'x', kept_cap);
+        len = table_update_text_in(t, viewer, 0, 0, &kept, &kept_cap, HEADROOM);
+        assert_int_equal(len, strlen(dumped));
+        assert_true(kept_cap > HEADROOM + len);
+        if (reused) /* the headroom left as it was */
+            assert_memory_equal(kept, "xxxxxxxxxxxxxxxx", HEADROOM);
+        assert_string_equal(kept + HEADROOM, dumped);
         free(sent);
         free(dumped);
         for (int k = 0; k < t->players; k++) {
@@ -211,6 +225,7 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
         }
         json_decref(real);
     }
+    free(kept);
 }
 
 /* A whole game: people at the seats without a bot play random legal moves
