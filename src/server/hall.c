@@ -29,22 +29,33 @@ hall_slot *hall_slot_of(hall *h, int64_t id)
     return &h->slots[i];
 }
 
+bool hall_reloading(const hall *h, int64_t id)
+{
+    for (int i = 0; i < h->n_reloading; i++)
+        if (h->reloading[i] == id)
+            return true;
+    return false;
+}
+
 int hall_reload_read(hall *h, int64_t id, hall_reload *r)
 {
     memset(r, 0, sizeof *r);
     r->id = id;
-    if (id <= 0 || !h->store || hall_slot_of(h, id))
-        return -1;
+    if (id <= 0 || !h->store || hall_slot_of(h, id) || hall_reloading(h, id))
+        return HALL_RELOAD_NONE;
+    if (h->n_reloading == HALL_RELOADS_MAX)
+        return HALL_RELOAD_BUSY;
     asobi_error err;
     if (store_load_table(h->store, id, &r->spec, &r->seats, &r->actions, &r->summary, &err) != ASOBI_OK)
-        return -1; /* no such table, or unreadable */
+        return HALL_RELOAD_NONE; /* no such table, or unreadable */
     if (!r->summary) {
         /* Only a finished table can be missing here: the unfinished ones are
          * all in memory from the start (one that failed to restore stays away). */
-        hall_reload_release(r);
-        return -1;
+        hall_reload_release(h, r);
+        return HALL_RELOAD_NONE;
     }
-    return 0;
+    h->reloading[h->n_reloading++] = id;
+    return HALL_RELOAD_STARTED;
 }
 
 void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms)
@@ -61,12 +72,18 @@ hall_slot *hall_reload_take(hall *h, hall_reload *r)
     } else if (!sl) {
         srv_log("table %lld cannot be brought back: %s", (long long)r->id, r->t ? "out of memory" : r->err.message);
     }
-    hall_reload_release(r);
+    hall_reload_release(h, r);
     return sl;
 }
 
-void hall_reload_release(hall_reload *r)
+void hall_reload_release(hall *h, hall_reload *r)
 {
+    for (int i = 0; i < h->n_reloading; i++) {
+        if (h->reloading[i] == r->id) {
+            h->reloading[i] = h->reloading[--h->n_reloading];
+            break;
+        }
+    }
     json_decref(r->spec);
     json_decref(r->seats);
     json_decref(r->actions);
@@ -80,7 +97,7 @@ hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms)
 {
     hall_slot *sl = hall_slot_of(h, id);
     hall_reload r;
-    if (sl || hall_reload_read(h, id, &r) != 0)
+    if (sl || hall_reload_read(h, id, &r) != HALL_RELOAD_STARTED)
         return sl;
     hall_reload_replay(&r, h->store, now_ms);
     return hall_reload_take(h, &r);

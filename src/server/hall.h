@@ -20,6 +20,12 @@
 
 struct conn; /* the socket side's connections to a table (server.c) */
 
+/* Finished tables being brought back from the store at once, at most (see
+ * hall_reload_read): each holds its stored rows and queues a replay, so a
+ * client opening sockets on many old tables waits its turn (its socket is
+ * refused, and reconnects) instead of filling memory and the workers. */
+#define HALL_RELOADS_MAX 16
+
 typedef struct hall_slot {
     int64_t id; /* the table's (kept in an evicted slot until the slots are compacted) */
     table *t;   /* NULL: evicted */
@@ -41,6 +47,9 @@ typedef struct hall {
     int64_t tables_in_memory;
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
+    /* the finished tables being brought back: read, not yet taken or released */
+    int64_t reloading[HALL_RELOADS_MAX];
+    int n_reloading;
     /* Called after a table changed (created, joined, acted on): the socket
      * side tells the table's connections and hands due bot moves to its
      * workers. May be NULL. */
@@ -71,15 +80,23 @@ typedef struct hall_reload {
     table *t;                                 /* the replay's result; NULL: failed, err says why */
     asobi_error err;
 } hall_reload;
-/* 0: id is a finished table not in memory, and r holds its rows; -1: it is
- * not (in memory already, no such table, not finished), r holds nothing. */
+enum {
+    HALL_RELOAD_STARTED = 0, /* id is a finished table not in memory; r holds its rows */
+    HALL_RELOAD_NONE = -1,   /* it is not (in memory already, being brought back already, no such
+                                table, not finished); r holds nothing */
+    HALL_RELOAD_BUSY = -2,   /* HALL_RELOADS_MAX are under way: nothing read, try again later */
+};
+/* One of the above. A started reload counts against HALL_RELOADS_MAX until
+ * hall_reload_take or hall_reload_release. */
 int hall_reload_read(hall *h, int64_t id, hall_reload *r);
+/* Is table id being brought back (read, not yet taken or released)? */
+bool hall_reloading(const hall *h, int64_t id);
 /* Build r->t from the rows (any thread; writes nothing to the store). */
 void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms);
 /* Take r->t into memory (or find the table already back); releases r.
  * NULL: the table could not be brought back. Slots may move, as with hall_add. */
 hall_slot *hall_reload_take(hall *h, hall_reload *r);
-void hall_reload_release(hall_reload *r);
+void hall_reload_release(hall *h, hall_reload *r);
 /* All three at once: the table's slot, from memory or brought back (NULL: none). */
 hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms);
 

@@ -46,7 +46,7 @@
 #define HTTP_CHUNK 16384          /* an HTTP reply is written in pieces of at most this */
 /* A finished table with nobody watching leaves memory after this (a page
  * reloaded at the end finds it still there); a connection to it later
- * brings it back from the store (hall_slot_or_stored). Its memory is what
+ * brings it back from the store (reload_started). Its memory is what
  * bounds the server's: at 400 tables finished a second, a minute had held
  * 24,000 of them, 250 MB. */
 #define EVICT_AFTER_MS (5 * 1000)
@@ -162,10 +162,8 @@ typedef struct server {
     pthread_cond_t wake;
     job_node *todo, *todo_tail, *done, *done_tail;
     bool stopping;
-    /* finished tables being brought back (their ids), and the connections
-     * that wait for them */
-    int64_t *reloading;
-    size_t n_reloading, cap_reloading;
+    /* the connections that wait for a finished table being brought back
+     * (hall_reloading) */
     conn *waiting;
     /* the lobby's sockets: the list of tables, built once per change and
      * pushed at most every LOBBY_EVERY_MS */
@@ -277,41 +275,25 @@ static void schedule_bots(server *s, table *t)
     }
 }
 
-/* Is finished table id being brought back (its replay on a worker)? */
-static bool reloading(const server *s, int64_t id)
+/* A connection opened on table id, which is not in memory: HALL_RELOAD_STARTED
+ * when it is a finished table being brought back, now or already (a worker
+ * replays it; the connection waits for it in ws_established), else
+ * HALL_RELOAD_NONE (no such table) or HALL_RELOAD_BUSY (too many under way). */
+static int reload_started(server *s, int64_t id)
 {
-    for (size_t i = 0; i < s->n_reloading; i++)
-        if (s->reloading[i] == id)
-            return true;
-    return false;
-}
-
-/* A connection opened on table id, which is not in memory: true when it is
- * a finished table now being brought back (a worker replays it; the
- * connection waits for it in ws_established), false when there is none. */
-static bool reload_started(server *s, int64_t id)
-{
-    if (reloading(s, id))
-        return true;
-    if (s->n_reloading == s->cap_reloading) {
-        size_t cap = s->cap_reloading ? 2 * s->cap_reloading : 8;
-        int64_t *ids = realloc(s->reloading, cap * sizeof *ids);
-        if (!ids)
-            return false;
-        s->reloading = ids;
-        s->cap_reloading = cap;
-    }
+    if (hall_reloading(&s->hall, id))
+        return HALL_RELOAD_STARTED;
     job_node *node = calloc(1, sizeof *node);
     hall_reload *r = malloc(sizeof *r);
-    if (!node || !r || hall_reload_read(&s->hall, id, r) != 0) {
+    int rc = node && r ? hall_reload_read(&s->hall, id, r) : HALL_RELOAD_NONE;
+    if (rc != HALL_RELOAD_STARTED) {
         free(node);
         free(r);
-        return false;
+        return rc;
     }
     node->reload = r;
-    s->reloading[s->n_reloading++] = id;
     enqueue(s, node);
-    return true;
+    return HALL_RELOAD_STARTED;
 }
 
 /* ---------------------------------------------------------------------------
@@ -602,8 +584,16 @@ static int ws_filter(server *s, struct lws *wsi)
     if (!origin_allowed(s, wsi))
         return 1;
     int64_t id = ws_table_id(path);
-    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id) && !reload_started(s, id)) {
+    int reload = HALL_RELOAD_STARTED;
+    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
+        reload = reload_started(s, id);
+    if (reload == HALL_RELOAD_NONE) {
         srv_log("refused a WebSocket to %.100s (not_found)", path);
+        return 1;
+    }
+    if (reload == HALL_RELOAD_BUSY) {
+        srv_log("refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
+                HALL_RELOADS_MAX);
         return 1;
     }
     return 0;
@@ -665,7 +655,7 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
         lws_callback_on_writable(wsi);
         return;
     }
-    if (reloading(s, id) && !hall_slot_of(&s->hall, id)) {
+    if (hall_reloading(&s->hall, id) && !hall_slot_of(&s->hall, id)) {
         c->waiting = true; /* reload_done seats it */
         c->token = has_token ? strdup(token) : NULL;
         if (has_token && !c->token) {
@@ -1076,12 +1066,6 @@ static void http_reset(http_req *r)
 static void reload_done(server *s, hall_reload *r)
 {
     int64_t id = r->id;
-    for (size_t i = 0; i < s->n_reloading; i++) {
-        if (s->reloading[i] == id) {
-            s->reloading[i] = s->reloading[--s->n_reloading];
-            break;
-        }
-    }
     hall_reload_take(&s->hall, r);
     for (conn **p = &s->waiting; *p;) {
         conn *c = *p;
@@ -1315,7 +1299,7 @@ static void stop_workers(server *s)
             job_node *n = *q;
             *q = n->next;
             if (n->reload)
-                hall_reload_release(n->reload);
+                hall_reload_release(&s->hall, n->reload);
             else
                 table_job_release(&n->job);
             free(n->reload);
@@ -1323,7 +1307,6 @@ static void stop_workers(server *s)
         }
     }
     free(s->threads);
-    free(s->reloading);
 }
 
 /* TCP keepalive (see the vhost's creation in server_run) set once, on the

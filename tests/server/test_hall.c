@@ -173,6 +173,60 @@ static void test_a_rematch_keeps_every_person_at_their_seat(void **unused)
     temp_db_remove(db_path);
 }
 
+/* Issue 14, hostile clients: sockets opened on many old finished tables
+ * bring back at most HALL_RELOADS_MAX at once (each holds its rows and
+ * queues a replay); the next is refused as busy until one is taken or
+ * released, and one table is never read twice while it is under way. */
+static void test_finished_tables_come_back_a_bounded_number_at_once(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "hall_reloads");
+    hall h;
+    open_hall(&h);
+    enum { N = HALL_RELOADS_MAX + 2 };
+    int64_t ids[N];
+    char token[TOKEN_CHARS + 1];
+    for (int i = 0; i < N; i++) {
+        ids[i] = play_a_game(&h, token);
+        hall_evict(&h, ids[i]);
+        assert_null(hall_slot_of(&h, ids[i]));
+    }
+    hall_reload r[N];
+    for (int i = 0; i < HALL_RELOADS_MAX; i++) {
+        assert_int_equal(hall_reload_read(&h, ids[i], &r[i]), HALL_RELOAD_STARTED);
+        assert_true(hall_reloading(&h, ids[i]));
+    }
+    assert_int_equal(hall_reload_read(&h, ids[0], &r[N - 1]), HALL_RELOAD_NONE); /* under way already */
+    assert_int_equal(hall_reload_read(&h, ids[HALL_RELOADS_MAX], &r[HALL_RELOADS_MAX]), HALL_RELOAD_BUSY);
+    assert_false(hall_reloading(&h, ids[HALL_RELOADS_MAX]));
+    assert_null(r[HALL_RELOADS_MAX].actions); /* nothing was read */
+
+    /* one given up (the server stopping), one replayed and taken: two places free */
+    hall_reload_release(&h, &r[0]);
+    assert_false(hall_reloading(&h, ids[0]));
+    hall_reload_replay(&r[1], h.store, 0);
+    assert_non_null(hall_reload_take(&h, &r[1]));
+    assert_false(hall_reloading(&h, ids[1]));
+    assert_non_null(hall_slot_of(&h, ids[1]));
+    assert_int_equal(hall_reload_read(&h, ids[1], &r[N - 1]), HALL_RELOAD_NONE); /* in memory now */
+    assert_int_equal(hall_reload_read(&h, ids[HALL_RELOADS_MAX], &r[HALL_RELOADS_MAX]), HALL_RELOAD_STARTED);
+    assert_int_equal(hall_reload_read(&h, ids[N - 1], &r[N - 1]), HALL_RELOAD_STARTED);
+    assert_int_equal(hall_reload_read(&h, ids[0], &r[0]), HALL_RELOAD_BUSY);
+
+    for (int i = 2; i < N; i++) {
+        hall_reload_replay(&r[i], h.store, 0);
+        hall_slot *sl = hall_reload_take(&h, &r[i]);
+        assert_non_null(sl);
+        assert_int_equal(sl->t->status, TABLE_OVER);
+    }
+    assert_int_equal(h.n_reloading, 0);
+    assert_int_equal(hall_reload_read(&h, ids[0], &r[0]), HALL_RELOAD_STARTED);
+    hall_reload_release(&h, &r[0]);
+    assert_int_equal(h.n_reloading, 0);
+    close_hall(&h);
+    temp_db_remove(db_path);
+}
+
 /* A server runs for weeks and table ids only grow: the hall's memory and
  * its scans must follow the tables in memory, not every id ever given
  * (issue 14: it had been an array indexed by id, which grew for good). */
@@ -278,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
+        cmocka_unit_test(test_finished_tables_come_back_a_bounded_number_at_once),
         cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
         cmocka_unit_test(test_the_wal_is_checkpointed_and_kept_short),
     };
