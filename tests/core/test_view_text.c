@@ -20,14 +20,20 @@ static void check_writer(void (*calls)(asobi_vw *w, const void *arg), const void
     if (expected_text)
         assert_string_equal(want, expected_text);
 
+    /* the smallest buffer (every call grows it), then a roomy one (none
+     * does): the text must not depend on where the writer ran out of room */
     asobi_vw w;
-    assert_true(asobi_vw_start_text(&w, 1)); /* the smallest buffer: every call grows it */
-    calls(&w, arg);
-    size_t len = 0;
-    char *text = asobi_vw_finish_text(&w, &len);
-    assert_non_null(text);
-    assert_string_equal(text, want);
-    assert_int_equal(len, strlen(want));
+    char *text = NULL;
+    for (int roomy = 0; roomy < 2; roomy++) {
+        free(text);
+        assert_true(asobi_vw_start_text(&w, roomy ? 1 << 16 : 1));
+        calls(&w, arg);
+        size_t len = 0;
+        text = asobi_vw_finish_text(&w, &len);
+        assert_non_null(text);
+        assert_string_equal(text, want);
+        assert_int_equal(len, strlen(want));
+    }
 
     assert_true(asobi_vw_start_tree(&w));
     calls(&w, arg);
@@ -85,6 +91,24 @@ static void test_every_ascii_byte_is_escaped_as_json_dumps_does(void **unused)
                  "\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0001\\u001F\x7f\":\"v\","
                  "\"list\":[\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0001\\u001F\x7f\"]}");
     json_decref(e);
+}
+
+/* Keys and values from empty to longer than the writer's first buffer
+ * (256 bytes), plain, or ending in a byte to escape, in UTF-8 (whole or
+ * cut short: left out), or in '/' (kept as it is). */
+static void test_long_strings_print_as_json_dumps_does(void **unused)
+{
+    (void)unused;
+    static const int lengths[] = {0, 1, 2, 63, 64, 127, 128, 253, 254, 255, 256, 257, 300};
+    static const char *const tails[] = {"", "\"", "\n", "\xc3\xa9", "\xe6\x99", "/"};
+    char s[400];
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+            memset(s, 'a' + (int)(i % 26), (size_t)lengths[i]);
+            strcpy(s + lengths[i], tails[k]);
+            check_string(s);
+        }
+    }
 }
 
 /* UTF-8 passes through as it is; text that is not UTF-8 is left out with its
@@ -493,6 +517,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_ascii_byte_is_escaped_as_json_dumps_does),
         cmocka_unit_test(test_utf8_passes_and_bad_utf8_is_left_out),
+        cmocka_unit_test(test_long_strings_print_as_json_dumps_does),
         cmocka_unit_test(test_values_and_nesting_print_as_json_dumps_does),
         cmocka_unit_test(test_misuse_fails_in_both_backends),
         cmocka_unit_test(test_view_text_refuses_what_the_view_refuses),
