@@ -347,8 +347,12 @@ static double quantile(double q)
     return latencies[i < n_latencies ? i : n_latencies - 1] * 1000;
 }
 
-/* With thinking people, the loop must come round when a thought ends, not
- * only when a socket has news: a timer every millisecond. */
+/* The loop must come round when a thought ends or a refused move is to be
+ * tried again (retry_at), not only when a socket has news: a timer every
+ * millisecond. Without it a table whose seat waits to retry (its partner has
+ * chosen and waits too) sleeps until another table's socket wakes the loop,
+ * which with few tables can be never: at 2 tables whole windows measured
+ * nothing. */
 #define TICKER_US 1000
 static lws_sorted_usec_list_t ticker;
 
@@ -381,8 +385,7 @@ int main(int argc, char **argv)
         return 1;
     for (int i = 0; i < m; i++)
         start_table(&tables[i]);
-    if (think_s > 0)
-        lws_sul_schedule(context, 0, &ticker, on_ticker, TICKER_US);
+    lws_sul_schedule(context, 0, &ticker, on_ticker, TICKER_US);
     double start = now_s(), measured_from = start + warmup, end = measured_from + seconds;
     while (!stopping) {
         lws_service(context, 0);

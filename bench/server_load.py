@@ -2,7 +2,12 @@
 #
 # Usage: /usr/bin/python3 bench/server_load.py build/asobi [--tables 10,100,1000] [--seconds 20] [--warmup 3]
 #                                            [--client c|python] [--procs 2] [--server-arg=--event-loop=poll]
-#                                            [--think-ms 0]
+#                                            [--think-ms 0] [--rounds 1]
+#        /usr/bin/python3 bench/server_load.py OLD/asobi@--event-loop=libuv build/asobi --rounds 3
+#
+# Several binaries (PATH, or PATH@ARG,ARG... with options for that server alone) are compared: every round
+# runs each M with each binary in turn, so that the machine's slow spells fall on all of them alike; with
+# more than one run per figure a table of medians (and ranges) per binary and M follows the runs' lines.
 #
 # For each M it starts its own `asobi serve` (127.0.0.1, a free port, a fresh SQLite file: every action is
 # committed as in production), keeps M tables playing (a finished table is replaced by a new one, created
@@ -219,9 +224,37 @@ def run(binary, m, seconds, warmup, procs, client, server_args=(), think_ms=0):
         srv.stop()
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def summary(runs):
+    """Medians (and ranges) per binary and M, as a Markdown table: one line per figure."""
+    lines = ["| server | tables | runs | actions/s | p99 ms (range) | server CPU ms per 1000 actions (range) "
+             "| of which system | bytes per action per client | peak RSS MB |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    keys = []
+    for r in runs:
+        if (r["server"], r["tables"]) not in keys:
+            keys.append((r["server"], r["tables"]))
+    for name, m in sorted(keys, key=lambda k: (k[1], keys.index(k))):
+        rs = [r for r in runs if r["server"] == name and r["tables"] == m]
+
+        def col(key):
+            return [r[key] for r in rs]
+        cpu, p99 = col("server_cpu_ms_per_1000_actions"), col("latency_p99_ms")
+        lines.append("| %s | %d | %d | %.0f | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.1f | %.0f | %.0f |" % (
+            name, m, len(rs), median(col("actions_per_s")), median(p99), min(p99), max(p99),
+            median(cpu), min(cpu), max(cpu), median(col("server_cpu_system_ms_per_1000_actions")),
+            median(col("bytes_per_action_per_client")), max(col("peak_rss_mb"))))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("binary")
+    ap.add_argument("binary", nargs="+", help="asobi binaries to measure: PATH, or PATH@ARG,ARG... (options for it)")
     ap.add_argument("--tables", default="10,100,1000")
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=3)
@@ -229,19 +262,37 @@ def main():
                     help="c: build/bench_server_load (default); python: asyncio processes")
     ap.add_argument("--procs", type=int, default=2, help="Python client processes (--client python)")
     ap.add_argument("--server-arg", action="append", default=[],
-                    help="an option for `asobi serve`, e.g. --server-arg=--event-loop=poll (repeatable)")
+                    help="an option for every `asobi serve`, e.g. --server-arg=--event-loop=poll (repeatable)")
     ap.add_argument("--think-ms", type=float, default=0,
                     help="each person thinks this long on average before a move (C clients; default 0: flat out)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of every figure, interleaved across the binaries (default 1)")
     args = ap.parse_args()
     if args.think_ms and args.client != "c":
         ap.error("--think-ms needs the C clients")
-    for m in [int(x) for x in args.tables.split(",")]:
-        r = run(args.binary, m, args.seconds, args.warmup, args.procs, args.client, args.server_arg, args.think_ms)
-        if args.think_ms:
-            r["think_ms"] = args.think_ms
-        if args.server_arg:
-            r["server_args"] = " ".join(args.server_arg)
-        print(json.dumps(r), flush=True)
+    if args.rounds < 1:
+        ap.error("--rounds is at least 1")
+    servers = []
+    for spec in args.binary:
+        path, _, extra = spec.partition("@")
+        if not os.access(path, os.X_OK):
+            ap.error("%s is not an executable" % path)
+        servers.append((spec, path, args.server_arg + [a for a in extra.split(",") if a]))
+    runs = []
+    for rnd in range(args.rounds):
+        for m in [int(x) for x in args.tables.split(",")]:
+            for spec, path, server_args in servers:
+                r = run(path, m, args.seconds, args.warmup, args.procs, args.client, server_args, args.think_ms)
+                if len(servers) > 1 or args.rounds > 1:
+                    r["server"], r["round"] = spec, rnd + 1
+                if args.think_ms:
+                    r["think_ms"] = args.think_ms
+                if server_args:
+                    r["server_args"] = " ".join(server_args)
+                print(json.dumps(r), flush=True)
+                runs.append(dict(r, server=spec))
+    if len(runs) > len({(r["server"], r["tables"]) for r in runs}):
+        print(summary(runs), flush=True)
 
 
 if __name__ == "__main__":
