@@ -148,7 +148,8 @@ typedef struct server {
      * to write (table_changed, on_send_due) */
     int64_t *send_due;
     size_t n_send_due, cap_send_due;
-    /* the update being sent: LWS_PRE bytes, then its text (conn_writable) */
+    /* what is being sent: LWS_PRE bytes, then an update's text
+     * (conn_writable) or bytes copied there (write_copied) */
     char *send_buf;
     size_t send_cap;
     lws_sorted_usec_list_t send_sul;
@@ -423,6 +424,23 @@ static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
     lws_callback_on_writable(c->wsi);
 }
 
+/* Write bytes kept elsewhere (the lobby's list, an HTTP reply) through the
+ * loop's send buffer: lws_write wants LWS_PRE bytes of room before them for
+ * its header, so they are copied after that room. lws_write's verdict, -1
+ * when out of memory. */
+static int write_copied(server *s, struct lws *wsi, const char *bytes, size_t len, enum lws_write_protocol kind)
+{
+    if (s->send_cap < LWS_PRE + len + 1) {
+        char *grown = realloc(s->send_buf, LWS_PRE + len + 1);
+        if (!grown)
+            return -1;
+        s->send_buf = grown;
+        s->send_cap = LWS_PRE + len + 1;
+    }
+    memcpy(s->send_buf + LWS_PRE, bytes, len);
+    return lws_write(wsi, (unsigned char *)s->send_buf + LWS_PRE, len, kind);
+}
+
 /* A lobby socket can take the list of tables: {"type":"tables","tables":[...]},
  * the same entries as GET /api/tables, built once for every socket. */
 static int lobby_writable(server *s, conn *c)
@@ -436,13 +454,7 @@ static int lobby_writable(server *s, conn *c)
             return -1;
         s->lobby_len = strlen(s->lobby_text);
     }
-    unsigned char *buf = malloc(LWS_PRE + s->lobby_len);
-    if (!buf)
-        return -1;
-    memcpy(buf + LWS_PRE, s->lobby_text, s->lobby_len);
-    int n = lws_write(c->wsi, buf + LWS_PRE, s->lobby_len, LWS_WRITE_TEXT);
-    free(buf);
-    if (n < 0)
+    if (write_copied(s, c->wsi, s->lobby_text, s->lobby_len, LWS_WRITE_TEXT) < 0)
         return -1;
     s->bytes_sent += s->lobby_len;
     c->due = false;
@@ -1030,14 +1042,9 @@ static int http_writable(struct lws *wsi, http_req *r)
     size_t chunk = r->reply_len - r->reply_sent;
     if (chunk > HTTP_CHUNK)
         chunk = HTTP_CHUNK;
-    unsigned char *buf = malloc(LWS_PRE + chunk + 1);
-    if (!buf)
-        return -1;
-    memcpy(buf + LWS_PRE, r->reply + r->reply_sent, chunk);
     bool last = r->reply_sent + chunk == r->reply_len;
-    int n = lws_write(wsi, buf + LWS_PRE, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
-    free(buf);
-    if (n < 0)
+    server *s = lws_context_user(lws_get_context(wsi));
+    if (write_copied(s, wsi, r->reply + r->reply_sent, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
         return -1;
     r->reply_sent += chunk;
     if (!last) {
