@@ -15,7 +15,10 @@
  * every byte it sends). Errors are ASOBI_E_IO with SQLite's message. */
 typedef struct store store;
 
-/* Open (creating if needed) the store at path; ":memory:" for tests. */
+/* Open (creating if needed) the store at path; ":memory:" for tests. One
+ * store per file: while one is open, another process's store_open is
+ * refused (ASOBI_E_IO, "... is in use by another process ...") after two
+ * seconds' wait; other readers of the file are not. */
 store *store_open(const char *path, asobi_error *err);
 /* Flushes, then closes. */
 void store_close(store *st);

@@ -1,10 +1,14 @@
 /* store_sqlite.c — the store (store.h) in one SQLite file, WAL mode, writes grouped into one transaction per flush, checkpoints on a thread of their own. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -89,6 +93,7 @@ struct store {
     pthread_cond_t ckpt_wake;
     bool ckpt_stopping;
     bool ckpt_due; /* the WAL reached CHECKPOINT_PAGES since the last checkpoint began */
+    int hold_fd;   /* the file, flock()ed while the store is open (hold_file); -1: none */
 };
 
 static void *checkpointer_main(void *arg)
@@ -170,6 +175,51 @@ static void stop_checkpointer(store *st)
     st->ckpt_db = NULL;
 }
 
+/* One server per database file: two would restore the same unfinished
+ * tables and play them apart, each writing action numbers the other had
+ * written. So the store holds an flock() on the file from open to close,
+ * and a second store_open (in another process) is refused once a server
+ * that is just stopping has had HOLD_WAIT_MS to let go. flock() is not
+ * SQLite's locking (POSIX fcntl() locks, taken per transaction), so other
+ * processes' SQLite, the sqlite3 shell or a backup, still reads the file
+ * while the server runs. The descriptor is closed after SQLite's
+ * connections (store_close): closing any descriptor of a file drops every
+ * POSIX lock the process holds on it. A file system that cannot flock()
+ * leaves the file unguarded rather than unusable. Returns false, with
+ * *err, only when the file is held or cannot be opened. */
+#define HOLD_WAIT_MS 2000
+#define HOLD_STEP_MS 50
+
+static bool hold_file(store *st, const char *path, asobi_error *err)
+{
+    if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
+        return true;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        asobi_fail(err, ASOBI_E_IO, "database: %s: %s", path, strerror(errno));
+        return false;
+    }
+    for (int waited = 0;; waited += HOLD_STEP_MS) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        if (errno != EWOULDBLOCK) { /* no flock() here: go on unguarded */
+            close(fd);
+            return true;
+        }
+        if (waited >= HOLD_WAIT_MS) {
+            close(fd);
+            asobi_fail(err, ASOBI_E_IO, "database: %s is in use by another process (another asobi serve?)", path);
+            return false;
+        }
+        struct timespec step = {0, HOLD_STEP_MS * 1000000L};
+        nanosleep(&step, NULL);
+    }
+    st->hold_fd = fd;
+    return true;
+}
+
 static int db_fail(store *st, asobi_error *err, const char *what)
 {
     return asobi_fail(err, ASOBI_E_IO, "database: %s: %s", what, sqlite3_errmsg(st->db));
@@ -182,14 +232,23 @@ store *store_open(const char *path, asobi_error *err)
         asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
         return NULL;
     }
+    st->hold_fd = -1;
+    if (!hold_file(st, path, err)) {
+        store_close(st);
+        return NULL;
+    }
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
-            SQLITE_OK ||
-        sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+        SQLITE_OK) {
         db_fail(st, err, path);
         store_close(st);
         return NULL;
     }
     sqlite3_busy_timeout(st->db, 2000);
+    if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, path);
+        store_close(st);
+        return NULL;
+    }
     for (int i = 0; i < Q_COUNT; i++) {
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
             db_fail(st, err, "preparing a query");
@@ -212,6 +271,8 @@ void store_close(store *st)
     for (int i = 0; i < Q_COUNT; i++)
         sqlite3_finalize(st->q[i]);
     sqlite3_close(st->db);
+    if (st->hold_fd >= 0)
+        close(st->hold_fd); /* last: see hold_file */
     free(st);
 }
 

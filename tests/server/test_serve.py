@@ -101,7 +101,8 @@ async def test_http_api(srv):
     status, body = srv.request("GET", "/")
     check(status == 200 and "<html" in body, status)
 
-    # the database keeps token hashes, never tokens
+    # the database keeps token hashes, never tokens (read while the server runs: it holds the file against a
+    # second server only, see test_the_database_is_held_by_one_server)
     con = sqlite3.connect(srv.db)
     rows = con.execute("SELECT token_hash FROM seats").fetchall()
     con.close()
@@ -572,6 +573,36 @@ async def test_event_loops_and_stop_signals(binary):
             shutil.rmtree(srv.dir, ignore_errors=True)
 
 
+async def test_the_database_is_held_by_one_server(binary):
+    """While a server runs, a second server on the same file is refused at start (it would restore and play
+    the same tables) and changes nothing; other processes' SQLite still reads the file; once the first
+    server has stopped, the next one starts on the file and restores its table."""
+    srv = Server(binary, args=["--workers", "1"]).start()
+    try:
+        t = srv.create(game="psycle", players=2)
+        srv.join(t, "A")
+        srv.join(t, "B")
+        second = subprocess.run([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", srv.db],
+                                capture_output=True, text=True, timeout=30)
+        check(second.returncode == 1 and "is in use by another process" in second.stderr,
+              second.returncode, second.stdout, second.stderr)
+        con = sqlite3.connect(srv.db, timeout=5)
+        rows = con.execute("SELECT seat FROM seats WHERE table_id = ? ORDER BY seat", (t,)).fetchall()
+        con.close()
+        check(rows == [(0,), (1,)], "the sqlite3 module reads the database while the server runs", rows)
+        status, body = srv.request("GET", "/api/tables/%d" % t)
+        check(status == 200 and body["status"] == "playing", "the refused server changed nothing", body)
+    finally:
+        srv.stop(remove=False)
+    again = Server(binary, db=srv.db, args=["--workers", "1"]).start()
+    try:
+        status, body = again.request("GET", "/api/tables/%d" % t)
+        check(status == 200 and body["status"] == "playing", body)
+    finally:
+        again.stop()
+        shutil.rmtree(srv.dir, ignore_errors=True)
+
+
 async def test_kill9_and_restart(binary):
     srv = first = Server(binary, args=["--workers", "2"]).start()
     try:
@@ -697,7 +728,7 @@ async def main():
              (test_hidden_choice_is_not_sent, srv),
              (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
-             (test_event_loops_and_stop_signals, BINARY),
+             (test_event_loops_and_stop_signals, BINARY), (test_the_database_is_held_by_one_server, BINARY),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
     if only:
