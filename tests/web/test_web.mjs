@@ -174,9 +174,18 @@ async function playGame(browser, base, spec) {
   await seated.at(-1).page.screenshot({ path: path.join(outDir, `web_${spec.game}_360.png`), fullPage: true });
   // Rematch (server side): one click; every person's page moves to the new table, at the same seat, and the game
   // has begun there; the spectator's page offers to watch it.
+  // Each page goes there once: a second navigation (an update that still carries the rematch, arriving before
+  // the new page has loaded) would abort the first.
+  const goes = seated.map(s => {
+    const n = { count: 0 };
+    s.page.on('request', r => { if (r.isNavigationRequest() && r.frame() === s.page.mainFrame()) n.count++; });
+    return n;
+  });
   await seated[0].page.click('#rematch');
-  for (const s of seated) {
+  for (const [i, s] of seated.entries()) {
     await s.page.waitForURL(u => !u.pathname.endsWith(`/t/${table}`));
+    await s.page.waitForLoadState('load');
+    check(goes[i].count === 1, `${spec.game}: seat ${s.seat}'s page went to the rematch once (${goes[i].count} navigations)`);
     await s.page.waitForSelector('.board');
     const st = await pageState(s.page);
     check(st.status === 'playing' && st.seat === String(s.seat), `${spec.game}: after the rematch seat ${s.seat} plays at the new table (${st.status}, ${st.seat})`);

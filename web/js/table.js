@@ -7,6 +7,7 @@ const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
 const games = {};
 let summary = null, last = null, log = [], ws = null, conn = 'connecting', retry = 500, error = '', menu = null;
+let leaving = false;   // on the way to the rematch's table (goToRematch)
 
 /** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
 function takeToken() {
@@ -133,8 +134,13 @@ function rematch() {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rematch' }));
 }
 
+/** Once: until the new page has loaded, this one still hears updates that carry the same rematch (another
+ * seat's page leaving makes one), and a second `location.href` would abort the first navigation. */
 function goToRematch(table) {
+  if (leaving) return;
+  leaving = true;
   if (token) localStorage.setItem(tokenKey(table), token);
+  if (ws) ws.onclose = null;   // the socket closes with the page: no reconnecting meanwhile
   location.href = `/t/${table}`;
 }
 
