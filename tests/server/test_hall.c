@@ -364,12 +364,12 @@ static pid_t open_in_another_process(const char *path, int pipes[2][2], int read
     /* refused: SQLite itself still reads the file (the one table there) */
     sqlite3 *db = NULL;
     sqlite3_stmt *q = NULL;
-    bool read = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-                sqlite3_prepare_v2(db, "SELECT count(*) FROM tables", -1, &q, NULL) == SQLITE_OK &&
-                sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
+    bool readable = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+                    sqlite3_prepare_v2(db, "SELECT count(*) FROM tables", -1, &q, NULL) == SQLITE_OK &&
+                    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1;
     sqlite3_finalize(q);
     sqlite3_close(db);
-    _exit(read ? 1 : 2);
+    _exit(readable ? 1 : 2);
 }
 
 static int exit_status_of(pid_t pid)
