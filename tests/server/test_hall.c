@@ -290,6 +290,18 @@ static long long file_size(const char *path)
     return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
 }
 
+/* The store at path, opened, with one PSYCLE table in it (*id). */
+static store *store_with_one_table(const char *path, int64_t *id)
+{
+    asobi_error err;
+    store *st = store_open(path, &err);
+    assert_non_null(st);
+    json_t *spec = json_pack("{s:s, s:i}", "game", "psycle", "players", 2);
+    assert_int_equal(store_create_table(st, spec, id, &err), ASOBI_OK);
+    json_decref(spec);
+    return st;
+}
+
 /* The store's checkpoints run on a thread of their own (store_sqlite.c),
  * woken by the loop connection's commits once the WAL holds 1000 pages; the
  * loop's connection checkpoints only when the WAL reaches 2000 pages (the
@@ -303,12 +315,8 @@ static void test_the_wal_is_checkpointed_and_kept_short(void **unused)
     char wal[96];
     snprintf(wal, sizeof wal, "%s-wal", db_path);
     asobi_error err;
-    store *st = store_open(db_path, &err);
-    assert_non_null(st);
-    json_t *spec = json_pack("{s:s, s:i}", "game", "psycle", "players", 2);
     int64_t id;
-    assert_int_equal(store_create_table(st, spec, &id, &err), ASOBI_OK);
-    json_decref(spec);
+    store *st = store_with_one_table(db_path, &id);
     char action[1001];
     memset(action, 'a', sizeof action - 1);
     action[sizeof action - 1] = '\0';
@@ -395,12 +403,8 @@ static void test_a_database_is_held_by_one_process(void **unused)
     pid_t after_close = open_in_another_process(db_path, pipes, pipes[1][0]);
     assert_true(while_open > 0 && after_close > 0);
     asobi_error err;
-    store *st = store_open(db_path, &err);
-    assert_non_null(st);
-    json_t *spec = json_pack("{s:s, s:i}", "game", "psycle", "players", 2);
     int64_t id;
-    assert_int_equal(store_create_table(st, spec, &id, &err), ASOBI_OK);
-    json_decref(spec);
+    store *st = store_with_one_table(db_path, &id);
     assert_int_equal(store_flush(st, &err), ASOBI_OK);
     assert_int_equal(write(pipes[0][1], "g", 1), 1);
     assert_int_equal(exit_status_of(while_open), 1);
