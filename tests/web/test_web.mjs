@@ -209,9 +209,12 @@ async function lobby(browser, base) {
   await page.selectOption('select[name=bot1]', 'heuristic');
   await page.selectOption('select[name=bot2]', 'random');
   await page.fill('input[name=name]', 'Aki');
-  await page.click('button[type=submit]');
+  const before = (await (await fetch(`${base}/api/tables`)).json()).tables.length;
+  await page.dblclick('button[type=submit]');   // an impatient double click makes one table
   await page.waitForURL(/\/t\/\d+/);
   await page.waitForSelector('.board');
+  const made = (await (await fetch(`${base}/api/tables`)).json()).tables.length - before;
+  check(made === 1, `a double click on "sit" makes one table (${made})`);
   check((await page.textContent('.who')).includes('1'), 'creating from the lobby seats me at seat 1');
   await page.screenshot({ path: path.join(outDir, 'web_lobby_table.png'), fullPage: true });
   await page.goto(base + '/rules/ninja.html');

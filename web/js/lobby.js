@@ -59,7 +59,12 @@ function createSection() {
       el('p', { class: 'error', id: 'create-error' })));
 }
 
+/** One table per "sit": a second tap while the first is on its way (a double click, an impatient phone) would
+ * make and join a second table, and its navigation would abort the first's. */
+let creating = false;
 async function createTable() {
+  if (creating) return;
+  creating = true;
   const clock = form.clock === 'move' ? { kind: 'move', seconds: form.seconds }
     : form.clock === 'fischer' ? { kind: 'fischer', base: form.base, increment: form.increment } : { kind: 'none' };
   try {
@@ -70,7 +75,7 @@ async function createTable() {
     const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson });
     localStorage.setItem(tokenKey(table), j.token);
     location.href = `/t/${table}`;
-  } catch (e) { document.getElementById('create-error').textContent = e.message; }
+  } catch (e) { creating = false; document.getElementById('create-error').textContent = e.message; }
 }
 
 function tablesSection() {
