@@ -35,6 +35,12 @@ async function post(base, p, body) {
   const j = await r.json(); assert.ok(r.ok, JSON.stringify(j)); return j;
 }
 
+/** The server's count of refused requests and messages (GET /metrics). */
+async function refusals(base) {
+  const m = (await (await fetch(`${base}/metrics`)).text()).match(/^asobi_refusals_total (\d+)$/m);
+  assert.ok(m, 'asobi_refusals_total in /metrics'); return Number(m[1]);
+}
+
 const GAMES = [
   { game: 'psycle', players: 2, bots: [null, null], options: { max_cycles: 4 }, unique: false },
   { game: 'ninja', players: 3, bots: [null, null, 'heuristic'], options: {}, unique: true },
@@ -119,6 +125,7 @@ async function playGame(browser, base, spec) {
 
   let steps = 0, reloaded = false, switched = false, stuck = 0;
   const seated = seats.filter(s => !s.spectator);
+  const refusedBefore = await refusals(base);
   while (true) {
     const st = await pageState(seated[0].page);
     if (st.status === 'over') break;
@@ -131,7 +138,9 @@ async function playGame(browser, base, spec) {
       const all = onBoard.length && Math.random() < 0.7 ? onBoard : await s.page.$$('[data-action]');
       if (!all.length) continue;
       // An update may redraw the page between choosing and clicking: then the element is gone; try again next pass.
-      try { await all[Math.floor(Math.random() * all.length)].click({ timeout: 2000 }); } catch { continue; }
+      // Every third action is a double click (an impatient player, a double tap): the page sends one act.
+      const target = all[Math.floor(Math.random() * all.length)];
+      try { await (steps % 3 === 1 ? target.dblclick({ timeout: 2000 }) : target.click({ timeout: 2000 })); } catch { continue; }
       acted = true; steps++;
       await waitPast(s.page, before.index);
     }
@@ -160,6 +169,8 @@ async function playGame(browser, base, spec) {
   }
   for (const s of seats) await s.page.waitForSelector('#result');
   await checkHidden(spec, seats);
+  const refused = await refusals(base) - refusedBefore;
+  check(refused === 0, `${spec.game}: nothing the pages sent was refused, double clicks included (${refused} refusals)`);
   // The log in words: every event is a sentence (not the bare action text) naming who acted.
   for (const s of seats) {
     const { log } = await pageState(s.page);

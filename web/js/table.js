@@ -8,6 +8,7 @@ const id = Number(location.pathname.split('/')[2]);
 const games = {};
 let summary = null, last = null, log = [], ws = null, conn = 'connecting', retry = 500, error = '', menu = null;
 let leaving = false;   // on the way to the rematch's table (goToRematch)
+let sentAt = null;     // when an act went out whose answer (an update or a refusal) has not come yet (act)
 
 /** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
 function takeToken() {
@@ -37,6 +38,7 @@ function connect() {
   ws.onopen = () => { conn = 'connected'; retry = 500; draw(); };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
+    sentAt = null;
     if (m.type === 'update') {
       if (fresh) { log = []; fresh = false; }   // the first update of a connection carries the whole history
       const seen = new Set(log.map(e => e.index));
@@ -53,11 +55,19 @@ function connect() {
       draw();
     }
   };
-  ws.onclose = () => { conn = 'reconnecting'; draw(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
+  ws.onclose = () => { sentAt = null; conn = 'reconnecting'; draw(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
 }
 
+/** Sends one act. Until its answer comes (every act gets an update or a refusal: docs/server.md) further clicks
+ * are ignored: a double click or a double tap would send the act twice, and the second, refused, would show
+ * its error until the next update, which in a game between people may be a whole turn away. A lost answer
+ * frees the page after ACT_ANSWER_MS. */
+const ACT_ANSWER_MS = 3000;
 function act(text) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'act', action: text }));
+  if (sentAt !== null && performance.now() - sentAt < ACT_ANSWER_MS) return;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  sentAt = performance.now();
+  ws.send(JSON.stringify({ type: 'act', action: text }));
 }
 
 /** What a game's drawing uses: its legal actions and the way to make a clickable thing. */
