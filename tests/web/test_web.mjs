@@ -119,6 +119,12 @@ async function playGame(browser, base, spec) {
   check(lang0 === 'ja', `${spec.game}: a ja-JP browser gets Japanese (got ${lang0})`);
   check((await seats[0].page.textContent('body')).includes('手札'), `${spec.game}: Japanese page says 手札`);
   check((await seats[0].page.textContent('.seats-bar')).includes('P1<b>'), `${spec.game}: a name is shown as text`);
+  if (spec.game === 'ninja') {   // a card shows its suit's kanji, and the suit's name only where it differs (not in Japanese)
+    const names = async page => page.$$eval('.ninja-card small', ns => ns.map(n => n.textContent));
+    const ja = await names(seats[0].page), en = await names(seats[1].page);
+    check(ja.length > 0 && ja.every(x => x === ''), `ninja: the Japanese page names no suit twice (${ja.slice(0, 3)})`);
+    check(en.length > 0 && en.every(x => /^[a-z]+$/.test(x)), `ninja: the English page names the suits (${en.slice(0, 3)})`);
+  }
   // The page weight: bytes transferred for the table page and everything it loaded (headers included).
   const weight = await seats[0].page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
     .reduce((n, e) => n + e.transferSize, 0));
