@@ -26,7 +26,7 @@ export function render(v, ctx) {
         el('small', {}, ` ${tm.spells.length}/${tm.slots}${tm.full ? ' ●' : ''}${tm.delay ? ` · delay ${tm.delay}` : ''}`),
         el('div', { class: 'slot' }, tm.spells.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))))),
       a => p.seat === ctx.seat && (a === `activate ${i + 1}` || a === `delay ${i + 1}`)))),
-    p.released.length ? el('p', {}, `${t('tm.released')}: `, p.released.map(c => p.seat === ctx.seat ? ctx.actionable(card(ctx, c), a => a === `release ${c}`) : card(ctx, c))) : '')));
+    p.released.length ? el('div', { class: 'released' }, `${t('tm.released')}: `, p.released.map(c => p.seat === ctx.seat ? ctx.actionable(card(ctx, c), a => a === `release ${c}`) : card(ctx, c))) : '')));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
     me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
   return el('div', {}, spheres, zone, players, hand);
