@@ -98,6 +98,15 @@ async function checkHidden(spec, seats) {
   }
 }
 
+/** Counts in words: "1 gem", not "1 gems", on English pages; "5枚", not "5 枚", on Japanese ones. */
+async function checkCounts(spec, seats) {
+  for (const s of seats) {
+    const [lang, text] = await s.page.evaluate(() => [document.documentElement.lang, document.querySelector('.board')?.innerText ?? '']);
+    const bad = lang === 'en' ? text.match(/(?<![\d.])[-+]?1 (gems|points|victory tiles|cards)\b/) : text.match(/\d (枚|ジェム|得点|勝利タイル)/);
+    check(!bad, `${spec.game}: a page in ${lang} says "${bad?.[0]}"`);
+  }
+}
+
 async function playGame(browser, base, spec) {
   const started = Date.now();
   const { table } = await post(base, '/api/tables', { game: spec.game, players: spec.players, options: spec.options, bots: spec.bots, seed: 7 });
@@ -151,7 +160,7 @@ async function playGame(browser, base, spec) {
       await waitPast(s.page, before.index);
     }
     if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
-    if (steps % 5 === 0) await checkHidden(spec, seats);
+    if (steps % 5 === 0) { await checkHidden(spec, seats); await checkCounts(spec, seats); }
     if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });
     if (!switched && steps >= 1) {
       switched = true;

@@ -40,11 +40,12 @@ const messages = {
     connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…', bot: 'bot', away: 'away',
     waiting: 'Waiting for players to join. Share the join links (or let phones scan the codes):', qr_of: 'QR code of the join link,', copy: 'copy', choose: 'Choose an action',
     cancel: 'cancel', language: '日本語', error: 'Refused', name_default: 'Player',
-    timeout: 'timeout', hand: 'Hand', cards: 'cards',
+    timeout: 'timeout', hand: 'Hand', cards: '{n} cards', 'cards.one': '{n} card',
     // PSYCLE
     'psycle.desc': 'Everyone picks a card 0-5 at the same time; each costs its number in gems.\nBeat the others for stars, match the target tile for the bonus; two victory tiles win.',
     'psycle.cycle': 'Cycle', 'psycle.round': 'Round', 'psycle.target': 'Target tile', 'psycle.bonus': 'Bonus tile',
-    'psycle.gems': 'gems', 'psycle.points': 'points', 'psycle.vt': 'victory tiles', 'psycle.supply': 'Gem supply',
+    'psycle.gems': '{n} gems', 'psycle.gems.one': '{n} gem', 'psycle.points': '{n} points', 'psycle.points.one': '{n} point',
+    'psycle.vt': '{n} victory tiles', 'psycle.vt.one': '{n} victory tile', 'psycle.supply': 'Gem supply',
     'psycle.chosen': 'has chosen', 'psycle.thinking': 'choosing', 'psycle.cost': 'cost', 'psycle.stars': 'stars',
     'psycle.beats': 'beats', 'psycle.reveal': 'Last reveal', 'psycle.revealed': 'Tiles so far',
     // NINJA
@@ -105,10 +106,10 @@ const messages = {
     connecting: '接続中…', connected: '接続済み', reconnecting: '再接続中…', bot: 'ボット', away: '離席',
     waiting: '参加者を待っています。参加リンクを送るか、スマートフォンでコードを読み取ってください:', qr_of: '参加リンクのQRコード:', copy: 'コピー', choose: '行動を選ぶ',
     cancel: 'やめる', language: 'English', error: '拒否されました', name_default: 'プレイヤー',
-    timeout: '時間切れ', hand: '手札', cards: '枚',
+    timeout: '時間切れ', hand: '手札', cards: '{n}枚',
     'psycle.desc': '全員が同時に0〜5のカードを1枚選ぶ。数字と同じ数のジェムを払う。\n相手に勝って★を得て、ターゲットタイルと同じならボーナス。勝利タイル2枚で勝ち。',
     'psycle.cycle': 'サイクル', 'psycle.round': 'ラウンド', 'psycle.target': 'ターゲットタイル', 'psycle.bonus': 'ボーナスタイル',
-    'psycle.gems': 'ジェム', 'psycle.points': '得点', 'psycle.vt': '勝利タイル', 'psycle.supply': 'ジェムのストック',
+    'psycle.gems': 'ジェム {n}', 'psycle.points': '得点 {n}', 'psycle.vt': '勝利タイル {n}枚', 'psycle.supply': 'ジェムのストック',
     'psycle.chosen': '選択済み', 'psycle.thinking': '選択中', 'psycle.cost': 'コスト', 'psycle.stars': '★',
     'psycle.beats': '勝つ相手', 'psycle.reveal': '直前の公開', 'psycle.revealed': 'めくられたタイル',
     'ninja.desc': '全員のカードが見えるトリックテイキング。トリックを取って上の巻物タイルを得る。\n裏向きの巻物が得点に、切り札が勝負を決める。2人では影と戦う。',
@@ -159,6 +160,13 @@ document.documentElement.lang = lang;
 
 /** The message KEY in the current language (English, then the key itself, when missing). */
 export function t(key) { return messages[lang][key] ?? messages.en[key] ?? key; }
+
+/** N things in words, from the language's template with {n}: "1 gem", "5 gems", "ジェム5", "5枚". KEY.one,
+ * in a language that has it (English), is the template for exactly one. SIGNED shows a gain with its plus. */
+export function count(n, key, signed = false) {
+  const template = (Math.abs(n) === 1 && messages[lang][`${key}.one`]) || t(key);
+  return template.replace('{n}', signed && n >= 0 ? `+${n}` : `${n}`);
+}
 
 /** A log event in words: "Aki plays 3" / "Akiが3を出した". TEXT is the action as the server told this
  * viewer (its own in full, the others' public texts); its first word picks the sentence of GAME

@@ -23,7 +23,7 @@ function scroll(ctx, s, faceUp) {
 const mentions = id => a => a.split(' ').includes(id);
 
 export function render(v, ctx) {
-  const { el, t } = ctx;
+  const { el, t, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const head = el('div', { class: 'center' },
     el('div', { class: 'round' }, `${t('ninja.round')} ${v.round} · ${t('ninja.phase')}: ${t(`phase.ninja.${v.phase}`)} · ${t('ninja.pile')} ${v.pile_size}`),
@@ -40,7 +40,7 @@ export function render(v, ctx) {
       ` → ${ctx.name(v.last_trick.winner)}`) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}${p.shadow ? ` (${t('ninja.shadow')})` : ''}`),
-    el('p', {}, `${t('hand')}: ${p.hand_size} ${t('cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
+    el('p', {}, `${t('hand')}: ${count(p.hand_size, 'cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
       p.won.map(w => el('span', { class: 'scroll up' }, `${w > 0 ? '+' : ''}${w}`)),
       p.void.length ? ` · ${t('ninja.void')} ${p.void.map(s => SUITS[s]).join('')}` : ''),
     el('div', { class: 'open' }, p.open.map(o => {

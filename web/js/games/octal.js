@@ -12,7 +12,7 @@ function card(ctx, id, extra = {}) {
 const mentions = id => a => a.split(' ').includes(id);
 
 export function render(v, ctx) {
-  const { el, t } = ctx;
+  const { el, t, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const questions = el('div', { class: 'questions' }, v.questions.map((q, i) => ctx.actionable(
     el('div', { class: 'question', 'aria-label': `${t('octal.question')} ${i + 1}` },
@@ -24,7 +24,7 @@ export function render(v, ctx) {
     v.last ? ` · ${ctx.name(v.last.seat)}: ${v.last.action}${v.last.question ? ` → ${t('octal.question')} ${v.last.question}` : ''}${v.last.octo ? ` ${t('octal.octo')}` : ''}${v.last.penalty ? ` +${v.last.penalty}` : ''}` : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
-    el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), ` ${p.hand_size} ${t('cards')}`),
+    el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), ` ${count(p.hand_size, 'cards')}`),
     el('p', {}, `${t('octal.discards')}: ${p.discard_count}`, p.finished_rank ? ` · ${t('octal.finished')} ${p.finished_rank}` : ''))));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
     me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';

@@ -16,7 +16,7 @@ function tile(ctx, kind, value) {
 }
 
 export function render(v, ctx) {
-  const { el, t } = ctx;
+  const { el, t, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const tiles = el('div', { class: 'center' },
     el('div', { class: 'round' }, `${t('psycle.cycle')} ${v.cycle} · ${t('psycle.round')} ${v.round}/5`),
@@ -26,13 +26,13 @@ export function render(v, ctx) {
   const lr = v.last_round;
   const others = v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
-    el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${p.gems} ${t('psycle.gems')} · ${p.points} ${t('psycle.points')} · ${p.victory_tiles} ${t('psycle.vt')}`),
+    el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${count(p.gems, 'psycle.gems')} · ${count(p.points, 'psycle.points')} · ${count(p.victory_tiles, 'psycle.vt')}`),
     el('div', { class: 'slot' },
       p.choice !== null && p.choice !== undefined ? card(ctx, Number(p.choice), { class: `card psycle-card c${p.choice} chosen`, 'data-choice': p.choice })
         : p.chosen ? el('div', { class: 'card back' }, t('psycle.chosen'))
           : v.to_move.includes(p.seat) ? el('div', { class: 'card empty' }, t('psycle.thinking')) : '',
       lr ? el('div', { class: 'reveal' }, el('small', {}, t('psycle.reveal')), card(ctx, Number(lr.cards[p.seat])),
-        el('small', {}, `${lr.points[p.seat] >= 0 ? '+' : ''}${lr.points[p.seat]} ${t('psycle.points')} · ${lr.gems[p.seat] >= 0 ? '+' : ''}${lr.gems[p.seat]}◆`)) : '')));
+        el('small', {}, `${count(lr.points[p.seat], 'psycle.points', true)} · ${lr.gems[p.seat] >= 0 ? '+' : ''}${lr.gems[p.seat]}◆`)) : '')));
   const lastRound = lr ? el('p', { class: 'last' }, `${t('psycle.reveal')}: ${t('psycle.target')} ${lr.target}, ${t('psycle.bonus')} +${lr.bonus}`) : '';
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')), me.hand.map(c =>
     ctx.actionable(card(ctx, Number(c), { 'data-card': c }), a => a === `play ${c}`))) : '';
