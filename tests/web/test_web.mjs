@@ -155,6 +155,8 @@ async function playGame(browser, base, spec) {
       // An update may redraw the page between choosing and clicking: then the element is gone; try again next pass.
       // Every third action is a double click (an impatient player, a double tap): the page sends one act.
       const target = all[Math.floor(Math.random() * all.length)];
+      if (steps === 1) check(await target.evaluate(e => getComputedStyle(e).touchAction) === 'manipulation',
+        `${spec.game}: a double tap on a playable thing is not a zoom (touch-action)`);
       try { await (steps % 3 === 1 ? target.dblclick({ timeout: 2000 }) : target.click({ timeout: 2000 })); } catch { continue; }
       acted = true; steps++;
       await waitPast(s.page, before.index);
