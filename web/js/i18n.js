@@ -161,7 +161,7 @@ document.documentElement.lang = lang;
 /** The message KEY in the current language (English, then the key itself, when missing). */
 export function t(key) { return messages[lang][key] ?? messages.en[key] ?? key; }
 
-/** N things in words, from the language's template with {n}: "1 gem", "5 gems", "ジェム5", "5枚". KEY.one,
+/** N things in words, from the language's template with {n}: "1 gem", "5 gems", "ジェム 5", "5枚". KEY.one,
  * in a language that has it (English), is the template for exactly one. SIGNED shows a gain with its plus. */
 export function count(n, key, signed = false) {
   const template = (Math.abs(n) === 1 && messages[lang][`${key}.one`]) || t(key);
