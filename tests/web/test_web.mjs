@@ -60,6 +60,7 @@ const pageState = page => page.evaluate(() => ({
   seat: document.querySelector('.player.me')?.dataset.seat ?? null,
   log: [...document.querySelectorAll('.log li')].map(e => [e.dataset.text, e.textContent]),
   error: document.querySelector('.error[role=alert]')?.textContent ?? '',
+  title: document.title, yourMove: document.title.startsWith('▶'),
 }));
 
 /** Waits until PAGE shows an event after INDEX or the end (the page's CSP forbids waitForFunction's eval). */
@@ -149,6 +150,7 @@ async function playGame(browser, base, spec) {
     for (const s of seated) {
       const before = await pageState(s.page);
       check(before.error === '', `${spec.game}: no refusal (${before.error})`);
+      check(before.yourMove === before.actions > 0, `${spec.game}: the tab's title says "your move" when, and only when, seat ${s.seat} can act (${before.title})`);
       const onBoard = await s.page.$$('.board [data-action]');
       const all = onBoard.length && Math.random() < 0.7 ? onBoard : await s.page.$$('[data-action]');
       if (!all.length) continue;

@@ -183,6 +183,8 @@ async function draw() {
   const g = last.view.game;
   if (!games[g]) games[g] = await import(`./games/${g}.js`);
   const ctx = context();
+  // the tab's title says when this seat has something to do, for a player who waits in another tab
+  if (ctx.legal.length) document.title = `▶ ${t('your_move')} · ${t('table')} ${id} — asobi`;
   const lastIndex = log.length ? log[log.length - 1].index : -1;
   document.body.dataset.index = lastIndex; document.body.dataset.status = last.status;
   app.replaceChildren(header,
