@@ -108,6 +108,17 @@ async function checkCounts(spec, seats) {
   }
 }
 
+/** Card names whole: a name never breaks inside a word (Time Masters' "Concentrat|ion"), on the page as it is
+ * drawn now. A word is whole when the name takes no more lines than it has words. */
+async function checkWords(spec, page) {
+  const broken = await page.evaluate(() => [...document.querySelectorAll('.card .name')].filter(n => {
+    const r = document.createRange(); r.selectNodeContents(n);
+    const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;
+    return lines > n.textContent.trim().split(/\s+/).length;
+  }).map(n => n.textContent));
+  check(broken.length === 0, `${spec.game}: card names broken inside a word at ${page.viewportSize().width} px: ${[...new Set(broken)]}`);
+}
+
 async function playGame(browser, base, spec) {
   const started = Date.now();
   const { table } = await post(base, '/api/tables', { game: spec.game, players: spec.players, options: spec.options, bots: spec.bots, seed: 7 });
@@ -164,7 +175,10 @@ async function playGame(browser, base, spec) {
       await waitPast(s.page, before.index);
     }
     if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
-    if (steps % 5 === 0) { await checkHidden(spec, seats); await checkCounts(spec, seats); }
+    if (steps % 5 === 0) {
+      await checkHidden(spec, seats); await checkCounts(spec, seats);
+      for (const x of seats) await checkWords(spec, x.page);
+    }
     if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });
     if (!switched && steps >= 1) {
       switched = true;
@@ -201,7 +215,14 @@ async function playGame(browser, base, spec) {
   const rec = await (await fetch(`${base}/api/tables/${table}/record`)).json();
   check(Array.isArray(rec.actions) && rec.actions.length > 0, `${spec.game}: the record is there`);
   await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}.png`), fullPage: true });
-  await seated.at(-1).page.screenshot({ path: path.join(outDir, `web_${spec.game}_360.png`), fullPage: true });
+  // The phone's picture: a seat whose page is 360 px wide, or (one person at the table) the first seat's page
+  // narrowed for the picture.
+  const phone = seated.find(s => s.page.viewportSize().width === 360)?.page ?? seated[0].page;
+  const wide = phone.viewportSize();
+  await phone.setViewportSize({ width: 360, height: 900 });
+  await checkWords(spec, phone);
+  await phone.screenshot({ path: path.join(outDir, `web_${spec.game}_360.png`), fullPage: true });
+  await phone.setViewportSize(wide);
   // Rematch (server side): one click; every person's page moves to the new table, at the same seat, and the game
   // has begun there; the spectator's page offers to watch it.
   // Each page goes there once: a second navigation (an update that still carries the rematch, arriving before
@@ -240,11 +261,23 @@ async function lobby(browser, base) {
   await page.selectOption('select[name=bot2]', 'random');
   await page.fill('input[name=name]', 'Aki');
   const before = (await (await fetch(`${base}/api/tables`)).json()).tables.length;
-  await page.dblclick('button[type=submit]');   // an impatient double click makes one table
+  // The join after the table is made fails. When somebody else took the seat (seat_taken), "sit" again makes
+  // a new table; when the failure was the server's or the network's, "sit" again joins the table already made.
+  const failures = [[409, 'seat_taken', 'seat 1 is taken'], [503, 'unavailable', 'try again']];
+  await page.route('**/api/tables/*/join', route => {
+    const f = failures.shift();
+    if (!f) return route.continue();
+    return route.fulfill({ status: f[0], contentType: 'application/json', body: JSON.stringify({ error: { code: f[1], message: f[2] } }) });
+  });
+  await page.click('button[type=submit]');
+  await page.waitForSelector('#create-error:has-text("seat 1 is taken")');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('#create-error:has-text("try again")');
+  await page.dblclick('button[type=submit]');   // an impatient double click makes no table more
   await page.waitForURL(/\/t\/\d+/);
   await page.waitForSelector('.board');
   const made = (await (await fetch(`${base}/api/tables`)).json()).tables.length - before;
-  check(made === 1, `a double click on "sit" makes one table (${made})`);
+  check(made === 2, `a seat taken, a failed join and a double click on "sit" make two tables (${made})`);
   check((await page.textContent('.who')).includes('1'), 'creating from the lobby seats me at seat 1');
   await page.screenshot({ path: path.join(outDir, 'web_lobby_table.png'), fullPage: true });
   await page.goto(base + '/rules/ninja.html');

@@ -60,8 +60,9 @@ function createSection() {
 }
 
 /** One table per "sit": a second tap while the first is on its way (a double click, an impatient phone) would
- * make and join a second table, and its navigation would abort the first's. */
-let creating = false;
+ * make and join a second table, and its navigation would abort the first's. And should the join fail after the
+ * table was made, "sit" again with the same form joins that table (`made`) instead of making another. */
+let creating = false, made = null;
 async function createTable() {
   if (creating) return;
   creating = true;
@@ -69,13 +70,19 @@ async function createTable() {
     : form.clock === 'fischer' ? { kind: 'fischer', base: form.base, increment: form.increment } : { kind: 'none' };
   try {
     const bots = Array.from({ length: form.players }, (_, i) => form.bots[i] || null);
-    const { table } = await api('/api/tables', { game: form.game, players: form.players, options: form.options, bots, clock });
+    const request = { game: form.game, players: form.players, options: form.options, bots, clock };
+    const key = JSON.stringify(request);
+    if (made?.key !== key) made = { key, table: (await api('/api/tables', request)).table };
+    const { table } = made;
     const firstPerson = bots.indexOf(null);
     if (firstPerson < 0) { location.href = `/t/${table}`; return; }
     const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson });
     localStorage.setItem(tokenKey(table), j.token);
     location.href = `/t/${table}`;
-  } catch (e) { creating = false; document.getElementById('create-error').textContent = e.message; }
+  } catch (e) {
+    if (/^(seat_taken|table_full|not_found):/.test(e.message)) made = null;   // somebody else sat down: a new table
+    creating = false; document.getElementById('create-error').textContent = e.message;
+  }
 }
 
 function tablesSection() {
