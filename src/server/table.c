@@ -650,6 +650,15 @@ int64_t table_next_deadline(const table *t, int64_t now, int64_t grace)
 {
     if (t->status != TABLE_PLAYING)
         return INT64_MAX;
+    /* Most tables have no clock and every person there: nothing can fall due, and the tick, which asks every
+     * table ten times a second, need not ask the game who is to move. */
+    if (t->clock == CLOCK_NONE) {
+        int away = 0;
+        for (int s = 0; s < t->players; s++)
+            away |= t->seat[s].connections == 0 && !t->seat[s].bot && !t->seat[s].handed;
+        if (!away || grace < 0)
+            return INT64_MAX;
+    }
     uint32_t to_move = asobi_state_to_move(asobi_match_state(t->match));
     int64_t next = INT64_MAX;
     for (int s = 0; s < t->players; s++) {

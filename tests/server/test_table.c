@@ -505,6 +505,39 @@ static void test_fischer_clock_and_grace(void **unused)
     remove_temp_store(st);
 }
 
+/* Without a clock, only a person away on their turn makes a deadline: --grace after they left (server.c's
+ * tick asks every table ten times a second, and skips the game's state when nothing can fall due). */
+static void test_grace_without_clock(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"psycle\",\"players\":2,\"seed\":3}", &e);
+    char tok[TOKEN_CHARS + 1];
+    assert_int_equal(join(t, "A", 0, tok, &e), 0);
+    assert_int_equal(join(t, "B", 1, tok, &e), 1);
+    table_connect(t, 0, 0);
+    table_connect(t, 1, 0);
+    assert_int_equal(table_next_deadline(t, 1000, 3000), INT64_MAX); /* everyone there */
+    table_disconnect(t, 1, 5000);
+    assert_int_equal(table_next_deadline(t, 5000, 3000), 8000);
+    assert_int_equal(table_next_deadline(t, 5000, -1), INT64_MAX); /* no grace: wait for ever */
+    table_connect(t, 1, 6000);
+    assert_int_equal(table_next_deadline(t, 6000, 3000), INT64_MAX);
+    /* seat 0 chooses and leaves: it is not to move, so its absence makes no deadline */
+    json_t *u = table_update(t, 0, 0, 0);
+    json_t *a = json_copy(json_object_get(json_array_get(legal_of(u), 0), "id"));
+    json_decref(u);
+    assert_int_equal(table_act(t, 0, a, 7000, &e), 0);
+    json_decref(a);
+    table_disconnect(t, 0, 7000);
+    assert_int_equal(table_next_deadline(t, 7000, 3000), INT64_MAX);
+    table_disconnect(t, 1, 7500); /* seat 1, to move, leaves too */
+    assert_int_equal(table_next_deadline(t, 7500, 3000), 10500);
+    table_free(t);
+    remove_temp_store(st);
+}
+
 /* PSYCLE: a seat's face-down choice is hidden until both reveal: the other
  * seat's and the spectator's updates are the same whichever card it chose. */
 static void test_psycle_choice_stays_hidden_in_updates(void **unused)
@@ -660,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_restore_replays_to_the_same_table),
         cmocka_unit_test(test_move_clock_timeouts_hand_the_seat_to_the_bot),
         cmocka_unit_test(test_fischer_clock_and_grace),
+        cmocka_unit_test(test_grace_without_clock),
         cmocka_unit_test(test_psycle_choice_stays_hidden_in_updates),
         cmocka_unit_test(test_update_bytes_are_those_of_the_protocol),
     };
