@@ -177,6 +177,15 @@ static void test_join_checks_names_seats_and_keeps_only_the_hash(void **unused)
 
 static const json_t *legal_of(const json_t *update) { return json_object_get(update, "legal"); }
 
+/* The id of the first legal action of SEAT, as its update lists it (a new reference). */
+static json_t *first_legal_id(table *t, int seat)
+{
+    json_t *u = table_update(t, seat, 0, 0);
+    json_t *id = json_copy(json_object_get(json_array_get(legal_of(u), 0), "id"));
+    json_decref(u);
+    return id;
+}
+
 /* What each viewer is sent must not change when everything it may not see
  * is resampled (the library's determinization for that seat; for the
  * spectator, determinizations for every seat). */
@@ -484,9 +493,7 @@ static void test_fischer_clock_and_grace(void **unused)
     table_connect(t, 0, 0);
     table_connect(t, 1, 0);
     /* PSYCLE: both choose at once, both clocks run */
-    json_t *u = table_update(t, 0, 0, 0);
-    json_t *a = json_copy(json_object_get(json_array_get(legal_of(u), 0), "id"));
-    json_decref(u);
+    json_t *a = first_legal_id(t, 0);
     assert_int_equal(table_act(t, 0, a, 12000, &e), 0);
     assert_int_equal(t->seat[0].bank_ms, 30000 - 12000 + 2000);
     json_t *clock = table_clock_json(t, 15000);
@@ -525,9 +532,7 @@ static void test_grace_without_clock(void **unused)
     table_connect(t, 1, 6000);
     assert_int_equal(table_next_deadline(t, 6000, 3000), INT64_MAX);
     /* seat 0 chooses and leaves: it is not to move, so its absence makes no deadline */
-    json_t *u = table_update(t, 0, 0, 0);
-    json_t *a = json_copy(json_object_get(json_array_get(legal_of(u), 0), "id"));
-    json_decref(u);
+    json_t *a = first_legal_id(t, 0);
     assert_int_equal(table_act(t, 0, a, 7000, &e), 0);
     json_decref(a);
     table_disconnect(t, 0, 7000);
