@@ -201,6 +201,19 @@ async function playGame(browser, base, spec) {
     }
   }
   for (const s of seats) await s.page.waitForSelector('#result');
+  // Each person reads their own outcome in words: won (shared when several won), or their place among all.
+  const ordinal = ['', '1st', '2nd', '3rd', '4th', '5th', '6th'];
+  for (const s of seated) {
+    const [lang, outcome, won, rank, rows] = await s.page.evaluate(seat => {
+      const tr = document.querySelectorAll('#result tr');
+      return [document.documentElement.lang, document.querySelector('#result .outcome')?.textContent ?? '',
+        tr[seat + 1]?.classList.contains('winner'), Number(tr[seat + 1]?.children[1].textContent), tr.length - 1];
+    }, s.seat);
+    const want = won ? (lang === 'en' ? ['You won!', 'You share the win!'] : ['あなたの勝ち!', 'あなたも勝者です(同点)!'])
+      : [lang === 'en' ? `You placed ${ordinal[rank]} of ${rows}.` : `${rows}人中${rank}位でした。`];
+    check(want.includes(outcome), `${spec.game}: seat ${s.seat} (${won ? 'a winner' : `rank ${rank}`}, ${lang}) reads "${outcome}"`);
+  }
+  check(await spage.locator('#result .outcome').count() === 0, `${spec.game}: the spectator's result names no "you"`);
   await checkHidden(spec, seats);
   const refused = await refusals(base) - refusedBefore;
   check(refused === 0, `${spec.game}: nothing the pages sent was refused, double clicks included (${refused} refusals)`);

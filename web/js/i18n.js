@@ -35,8 +35,10 @@ const messages = {
     join: 'Join', join_link: 'join link', watch: 'Watch', status_open: 'waiting for players', status_playing: 'playing',
     status_over: 'over', to_move: 'To move', your_move: 'Your move', you: 'you', spectator: 'You are watching (spectator).',
     your_seat: 'Your seat', legal: 'Your legal actions', no_legal: 'Nothing to do now.', log: 'Log',
-    result: 'Result', rank: 'rank', score: 'score', winner: 'winner', rematch: 'Rematch', back: 'Back to the lobby',
+    result: 'Result', rank: 'Rank', score: 'Score', winner: 'winner', rematch: 'Rematch', back: 'Back to the lobby',
     watch_rematch: 'Watch the rematch',
+    won: 'You won!', won_shared: 'You share the win!', placed: 'You placed {n} of {m}.',
+    'ord.one': 'st', 'ord.two': 'nd', 'ord.few': 'rd', 'ord.other': 'th',
     connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…', bot: 'bot', away: 'away',
     waiting: 'Waiting for players to join. Share the join links (or let phones scan the codes):', qr_of: 'QR code of the join link,', copy: 'copy', choose: 'Choose an action',
     cancel: 'cancel', language: '日本語', error: 'Refused', name_default: 'Player',
@@ -103,6 +105,7 @@ const messages = {
     your_seat: 'あなたの席', legal: '選べる行動', no_legal: '今はすることがありません。', log: '記録',
     result: '結果', rank: '順位', score: '得点', winner: '勝者', rematch: 'もう一度', back: 'ロビーへ戻る',
     watch_rematch: '再戦を観戦する',
+    won: 'あなたの勝ち!', won_shared: 'あなたも勝者です(同点)!', placed: '{m}人中{n}位でした。',
     connecting: '接続中…', connected: '接続済み', reconnecting: '再接続中…', bot: 'ボット', away: '離席',
     waiting: '参加者を待っています。参加リンクを送るか、スマートフォンでコードを読み取ってください:', qr_of: '参加リンクのQRコード:', copy: 'コピー', choose: '行動を選ぶ',
     cancel: 'やめる', language: 'English', error: '拒否されました', name_default: 'プレイヤー',
@@ -166,6 +169,13 @@ export function t(key) { return messages[lang][key] ?? messages.en[key] ?? key; 
 export function count(n, key, signed = false) {
   const template = (Math.abs(n) === 1 && messages[lang][`${key}.one`]) || t(key);
   return template.replace('{n}', signed && n >= 0 ? `+${n}` : `${n}`);
+}
+
+/** A place among M, for the result: "You placed 2nd of 3." / "3人中2位でした。" (English ordinals by the
+ * language's own rules, Intl.PluralRules). */
+export function placed(n, m) {
+  const suffix = lang === 'en' ? t(`ord.${new Intl.PluralRules('en', { type: 'ordinal' }).select(n)}`) : '';
+  return t('placed').replace('{n}', `${n}${suffix}`).replace('{m}', `${m}`);
 }
 
 /** A log event in words: "Aki plays 3" / "Akiが3を出した". TEXT is the action as the server told this

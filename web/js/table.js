@@ -1,5 +1,5 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
-import { t, count, phrase, languageSwitch } from './i18n.js';
+import { t, count, phrase, placed, languageSwitch } from './i18n.js';
 import { el, api, tokenKey } from './dom.js';
 import { qrSvg } from './qr.js';
 
@@ -127,7 +127,11 @@ function logSection() {
 function resultSection() {
   const r = last.result;
   if (!r) return '';
-  return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')),
+  const me = last.seat;
+  const outcome = me === null ? ''
+    : el('p', { class: 'outcome' }, !r.winners.includes(me) ? placed(r.ranks[me], r.scores.length)
+      : r.winners.length > 1 ? t('won_shared') : t('won'));
+  return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')), outcome,
     el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
       r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
         el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),
