@@ -6,7 +6,7 @@
 // a waiting table's QR code for a join link is scanned (zbarimg) and reads the link back.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -18,9 +18,15 @@ const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-'));
 let failures = 0, checks = 0;
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
 
-/** Starts `asobi serve` on a free loopback port with a temporary database; resolves to its base URL. */
+const ourCards = path.resolve(webDir, '../tests/games/timemasters/cards_ours.json');   // our set, as a card file
+
+/** Starts `asobi serve` on a free loopback port with a temporary database and one card set loaded by name
+ * (`club`); resolves to its base URL. */
 function startServer() {
-  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir, '--workers', '1'],
+  mkdirSync(path.join(dbDir, 'sets'));
+  copyFileSync(ourCards, path.join(dbDir, 'sets', 'club.json'));
+  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir, '--workers', '1',
+    '--card-sets', path.join(dbDir, 'sets')],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   srv.stderr.on('data', () => {});
   return new Promise((resolve, reject) => {
@@ -306,6 +312,69 @@ async function lobby(browser, base) {
   await page.screenshot({ path: path.join(outDir, 'web_lobby.png'), fullPage: true });
   await ctx.close();
   await scanJoinCode(browser, base);
+  await lobbyOptions(browser, base);
+}
+
+/** The create form speaks the page's language: every game's options named and explained in words (no
+ * `max_turns`, no engine help in English on a Japanese page), bots by what they are; NINJA's start player is a
+ * seat numbered from 1 as the page numbers them (sent from 0); Time Masters' card set is ours, the server's
+ * named set, or a file read by the page and sent as content. */
+async function lobbyOptions(browser, base) {
+  for (const locale of ['ja-JP', 'en-US']) {
+    const ctx = await browser.newContext({ locale, viewport: { width: 360, height: 800 } });
+    const page = await ctx.newPage();
+    await page.goto(base + '/');
+    await page.waitForSelector('.game-card');
+    for (const game of ['psycle', 'ninja', 'octal', 'timemasters']) {
+      await page.selectOption('select[name=game]', game);
+      const [wide, labels, helps, choices, bots] = await page.evaluate(() => [
+        document.documentElement.scrollWidth - window.innerWidth,
+        [...document.querySelectorAll('.option label')].map(l => l.firstChild.textContent.trim()),
+        [...document.querySelectorAll('.option small')].map(x => x.textContent),
+        [...document.querySelectorAll('.option select option')].map(x => x.textContent),
+        [...document.querySelector('select[name=bot0]').options].map(x => x.textContent)]);
+      check(wide <= 0, `${game} (${locale}): the form fits a 360 px phone (${wide} px too wide)`);
+      check(labels.length > 0 && labels.every(l => !/_/.test(l) && l.length > 2), `${game} (${locale}): options named in words: ${labels}`);
+      const words = locale === 'ja-JP' ? /[\u3040-\u30ff\u4e00-\u9fff]/ : /^[A-Z]/;
+      check(helps.every(h => words.test(h) && !/--opt|\(null\)/.test(h)), `${game} (${locale}): options explained in the page's language: ${helps}`);
+      check(choices.every(c => !/^(twin|single|auto|exchange|keep)$/.test(c)), `${game} (${locale}): choices in words: ${choices}`);
+      check(bots.every(b => !/: (random|heuristic|ismcts)$/.test(b)), `${game} (${locale}): bots by what they are: ${bots}`);
+    }
+    await ctx.close();
+  }
+  const ctx = await browser.newContext({ locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('.game-card');
+  // NINJA, 3 players, seat 3 starts: the option is sent as seat 2 (from 0). With 2 players the choice is gone.
+  await page.selectOption('select[name=game]', 'ninja');
+  await page.selectOption('select[name=players]', '3');
+  check((await page.locator('select[name=start_player] option').allTextContents()).join('|') === 'drawn by lot|Seat 1|Seat 2|Seat 3',
+    'NINJA with 3 players: the start player is drawn or one of seats 1-3');
+  await page.selectOption('select[name=start_player]', { label: 'Seat 3' });
+  await page.selectOption('select[name=bot1]', 'random');
+  await page.selectOption('select[name=bot2]', 'random');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/t\/\d+/);
+  let id = page.url().match(/\/t\/(\d+)/)[1];
+  let info = await (await fetch(`${base}/api/tables/${id}`)).json();
+  check(info.options.start_player === 2, `seat 3 as start player is sent as 2 (${JSON.stringify(info.options)})`);
+  // Time Masters: the server's named set is offered; a card file of one's own is read and sent as content.
+  await page.goto(base + '/');
+  await page.waitForSelector('.game-card');
+  await page.selectOption('select[name=game]', 'timemasters');
+  const sets = await page.locator('select[name=cards] option').allTextContents();
+  check(sets[0] === 'our own set' && sets.some(x => x.startsWith('club')) && sets.at(-1) === 'from a file…', `the card sets offered: ${sets}`);
+  await page.setInputFiles('input[name=cards_file]', ourCards);
+  await page.waitForSelector('select[name=cards] option:checked:has-text("cards_ours.json")', { state: 'attached' });
+  await page.selectOption('select[name=bot1]', 'random');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/t\/\d+/);
+  id = page.url().match(/\/t\/(\d+)/)[1];
+  info = await (await fetch(`${base}/api/tables/${id}`)).json();
+  check(info.options.cards?.title?.startsWith('asobi set') && info.options.cards?.cards?.length > 0,
+    `the card file's content is the table's set (${JSON.stringify(info.options.cards)?.slice(0, 80)})`);
+  await ctx.close();
 }
 
 /** A table waiting for a player shows each free seat's join link with a QR code: the code, as the page draws

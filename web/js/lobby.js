@@ -4,7 +4,8 @@ import { el, api, tokenKey } from './dom.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
-const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '' };
+const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '',
+  file: null };   // file: the name of the card file read for a data option
 
 function gameInfo(name) { return catalog.games.find(g => g.name === name); }
 
@@ -16,6 +17,44 @@ function gamesSection() {
       el('a', { href: `/rules/${g.name}.html` }, t('rules'))))));
 }
 
+/** Options whose value is a seat (from 0; -1: drawn by lot), shown as a choice of seats numbered from 1. */
+const SEAT_OPTIONS = new Set(['ninja.start_player']);
+
+/** The control of option O of the chosen game, its words from the message table under KEY (opt.GAME.OPTION,
+ * .CHOICE). A card set (type data) is ours (null), a set the server loaded (by name), or a file read here
+ * whose JSON content is sent: the server never opens a path a client names. */
+function optionInput(o, key) {
+  const seat = SEAT_OPTIONS.has(`${form.game}.${o.name}`);
+  if (seat && form.options[o.name] >= form.players) delete form.options[o.name];   // fewer players now
+  const val = form.options[o.name] ?? o.default;
+  const set = v => { form.options[o.name] = o.type === 'int' ? Number(v) : v; };
+  const choice = (value, label) => el('option', { value, selected: String(value) === String(val) }, label);
+  if (seat)
+    return el('select', { name: o.name, onchange: e => set(e.target.value) }, choice(-1, t(`${key}.drawn`)),
+      Array.from({ length: form.players }, (_, s) => choice(s, `${t('seat')} ${s + 1}`)));
+  if (o.type === 'enum')
+    return el('select', { name: o.name, onchange: e => set(e.target.value) }, o.choices.map(c => choice(c, t(`${key}.${c}`, c))));
+  if (o.type === 'data') {
+    const sets = (catalog.card_sets ?? []).filter(c => c.game === form.game && c.option === o.name);
+    // The select's own values for "the file read" and "read a file": no set's name starts with \u0001.
+    const file = el('input', { type: 'file', name: `${o.name}_file`, accept: '.json,application/json', hidden: true,
+      oncancel: () => draw(),
+      onchange: async e => {
+        try { set(JSON.parse(await e.target.files[0].text())); form.file = e.target.files[0].name; }
+        catch (err) { set(null); form.file = null; document.getElementById('create-error').textContent = `${e.target.files[0].name}: ${err.message}`; }
+        draw();
+      } });
+    const loaded = val !== null && typeof val === 'object';
+    return el('span', {}, el('select', { name: o.name,
+      onchange: e => { if (e.target.value === '\u0001file') file.click(); else set(e.target.value || null); } },
+      el('option', { value: '', selected: val === null }, t(`${key}.ours`)),
+      sets.map(c => choice(c.name, c.title ? `${c.name}: ${c.title}` : c.name)),
+      loaded ? el('option', { value: '\u0001loaded', selected: true }, form.file ?? t(`${key}.file`)) : '',
+      el('option', { value: '\u0001file' }, t(`${key}.file`))), file);
+  }
+  return el('input', { name: o.name, type: o.type === 'int' ? 'number' : 'text', value: val, min: o.min, max: o.max, onchange: e => set(e.target.value) });
+}
+
 function createSection() {
   const g = gameInfo(form.game);
   form.players = Math.min(Math.max(form.players, g.min_players), g.max_players);
@@ -25,16 +64,12 @@ function createSection() {
       onchange: e => { form.bots[i] = e.target.value || null; } },
       el('option', { value: '' }, t('person')),
       catalog.bots.filter(b => b.name !== 'psycle-nash' || (form.game === 'psycle' && form.players === 2))
-        .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, `${t('bot')}: ${b.name}`)));
+        .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, `${t('bot')}: ${t(`bot.${b.name}`, b.name)}`)));
     seats.push(el('label', {}, `${t('seat')} ${i + 1} `, sel));
   }
   const opts = g.options.map(o => {
-    const val = form.options[o.name] ?? o.default;
-    const set = v => { form.options[o.name] = o.type === 'int' ? Number(v) : v; };
-    const input = o.type === 'enum'
-      ? el('select', { name: o.name, onchange: e => set(e.target.value) }, o.choices.map(c => el('option', { selected: c === val }, c)))
-      : el('input', { name: o.name, type: o.type === 'int' ? 'number' : 'text', value: val, min: o.min, max: o.max, onchange: e => set(e.target.value) });
-    return el('div', { class: 'option' }, el('label', {}, `${o.name} `, input), el('small', {}, o.help));
+    const key = `opt.${form.game}.${o.name}`;
+    return el('div', { class: 'option' }, el('label', {}, `${t(key, o.name)} `, optionInput(o, key)), el('small', {}, t(`${key}.help`, o.help)));
   });
   const clockInputs = form.clock === 'move'
     ? [el('label', {}, `${t('seconds')} `, el('input', { type: 'number', min: 1, value: form.seconds, onchange: e => { form.seconds = +e.target.value; } }))]
@@ -44,9 +79,9 @@ function createSection() {
       : [];
   return el('section', { class: 'create' }, el('h2', {}, t('create')),
     el('form', { onsubmit: e => { e.preventDefault(); createTable(); } },
-      el('label', {}, `${t('game')} `, el('select', { name: 'game', onchange: e => { form.game = e.target.value; form.options = {}; draw(); } },
+      el('label', {}, `${t('game')} `, el('select', { name: 'game', onchange: e => { form.game = e.target.value; form.options = {}; form.file = null; draw(); } },
         catalog.games.map(x => el('option', { value: x.name, selected: x.name === form.game }, x.title)))),
-      el('label', {}, `${t('players')} `, el('select', { name: 'players', onchange: e => { form.players = +e.target.value; draw(); } },
+      el('label', {}, `${t('players_label')} `, el('select', { name: 'players', onchange: e => { form.players = +e.target.value; draw(); } },
         Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
           .map(n => el('option', { value: n, selected: n === form.players }, n)))),
       el('fieldset', {}, el('legend', {}, t('options')), opts),
