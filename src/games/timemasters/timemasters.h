@@ -71,7 +71,7 @@ typedef struct tm_card {
 } tm_card;
 
 typedef struct tm_table {
-    char title[32];
+    char title[64]; /* the set's title, cut to 63 bytes at a character boundary */
     uint8_t kinds;
     uint8_t sphere_size; /* cards drawn into each sphere (the seed: 10 of 20) */
     tm_card card[TM_MAX_KINDS];

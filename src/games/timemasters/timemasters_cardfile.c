@@ -248,7 +248,7 @@ int tm_table_from_json(const json_t *set, tm_table *out, asobi_error *err)
     const json_t *title = json_object_get(set, "title");
     if (title && !json_is_string(title))
         return CARDS_FAIL(err, "\"title\" is a string");
-    /* cut to the table's 31 bytes at a character boundary: views show it */
+    /* cut to the table's 63 bytes at a character boundary: views show it */
     asobi_utf8_copy(out->title, sizeof out->title, title ? json_string_value(title) : "");
     int size;
     if (int_field(set, "sphere_size", 10, 1, TM_MAX_SPHERE, "the set", &size, err) != ASOBI_OK)

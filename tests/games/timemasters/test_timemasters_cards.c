@@ -246,6 +246,27 @@ static void test_small_card_file_plays(void **unused)
     unlink(path);
 }
 
+/* A set's title is shown in views (card_set) and kept in the state's flat table: up to 63 bytes, longer
+ * cut at a character boundary (docs/rules/timemasters.md, the card-file format). */
+static void test_titles_are_kept_to_63_bytes_whole_characters(void **unused)
+{
+    (void)unused;
+    static tm_table t; /* large: off the stack */
+    const char *ours = "asobi set (our own design), as a card file"; /* 42 bytes: whole */
+    json_t *set = json_loads(MINI_SET, 0, NULL);
+    json_object_set_new(set, "title", json_string(ours));
+    assert_int_equal(tm_table_from_json(set, &t, NULL), ASOBI_OK);
+    assert_string_equal(t.title, ours);
+    char long_title[2 * 40 + 1] = ""; /* 40 two-byte characters: 80 bytes */
+    for (int i = 0; i < 40; i++)
+        strcat(long_title, "\xc3\xa9"); /* é */
+    json_object_set_new(set, "title", json_string(long_title));
+    assert_int_equal(tm_table_from_json(set, &t, NULL), ASOBI_OK);
+    assert_int_equal(strlen(t.title), 62); /* 31 whole characters: the 32nd would need byte 64 */
+    assert_memory_equal(t.title, long_title, 62);
+    json_decref(set);
+}
+
 static void test_bad_card_files_are_refused(void **unused)
 {
     (void)unused;
@@ -405,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_only_the_seeds_mechanisms),
         cmocka_unit_test(test_card_file_of_our_set_loads_identically),
         cmocka_unit_test(test_small_card_file_plays),
+        cmocka_unit_test(test_titles_are_kept_to_63_bytes_whole_characters),
         cmocka_unit_test(test_bad_card_files_are_refused),
         cmocka_unit_test(test_names_that_cannot_be_typed_and_unknown_fields_are_refused),
         cmocka_unit_test(test_a_card_set_is_never_a_path),
