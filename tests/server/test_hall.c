@@ -336,8 +336,11 @@ static void test_the_wal_is_checkpointed_and_kept_short(void **unused)
     assert_true(db >= 10000000); /* the rows (54-56 MB of pages, as it happens) reached the database file */
     /* Started over: the loop's own checkpoint comes at 2000 pages (8 MB), and
      * the WAL grows past that only while the thread's checkpoint runs (seen:
-     * 9-14 MB, as much with both cores kept busy by other processes);
-     * never started over, it would be as long as the database. */
+     * 9-14 MB, as much with both cores kept busy by other processes), and at
+     * 5000 pages (20.6 MB) the loop waits for that checkpoint, however slow
+     * the disk (before that wait: 24-30 MB and failing here with another
+     * process's fsyncs in the way, `dd conv=fsync` in a loop); never started
+     * over, it would be as long as the database. */
     assert_true(wal_max < 24000000);
     store_close(st);
     temp_db_remove(db_path);
