@@ -114,6 +114,18 @@ async function checkCounts(spec, seats) {
   }
 }
 
+/** Legal actions in words: every button that performs an action (the list, a menu) says it in the page's
+ * language, not as the text it sends ("open fire-1" is data-action; the button says "Open fire 1" /
+ * "火の1を公開する"). */
+async function checkActionWords(spec, seats) {
+  for (const s of seats) {
+    const [lang, buttons] = await s.page.evaluate(() => [document.documentElement.lang,
+      [...document.querySelectorAll('.legal button[data-action], .menu button[data-action]')].map(b => [b.dataset.action, b.textContent])]);
+    const bare = buttons.filter(([text, shown]) => shown === text || lang === 'ja' && !/[\u3040-\u30ff\u4e00-\u9fff]/.test(shown));
+    check(bare.length === 0, `${spec.game}: action buttons not in words (${lang}): ${bare.slice(0, 3).map(x => x[1])}`);
+  }
+}
+
 /** Card names whole: a name never breaks inside a word (Time Masters' "Concentrat|ion"), on the page as it is
  * drawn now. A word is whole when the name takes no more lines than it has words. */
 async function checkWords(spec, page) {
@@ -182,7 +194,7 @@ async function playGame(browser, base, spec) {
     }
     if (!acted) { if (++stuck > 200) assert.fail(`${spec.game}: nobody can act`); await seated[0].page.waitForTimeout(50); } else stuck = 0;
     if (steps % 5 === 0) {
-      await checkHidden(spec, seats); await checkCounts(spec, seats);
+      await checkHidden(spec, seats); await checkCounts(spec, seats); await checkActionWords(spec, seats);
       for (const x of seats) await checkWords(spec, x.page);
     }
     if (steps === 12) await seated[0].page.screenshot({ path: path.join(outDir, `web_${spec.game}_mid.png`), fullPage: true });

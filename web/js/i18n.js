@@ -12,8 +12,9 @@ const OCTAL_VERBS = {
   en: { play: 'plays', lay: 'lays', override: 'overrides with' },
   ja: { play: '出した', lay: '重ねた(最後の1枚)', override: 'で上書きした' },
 };
+const octalParts = rest => rest.match(/^(.+?) on (\d)( point below)?( Octo!)?$/);
 function octalPlay(who, rest, lang, verb = 'play') {
-  const m = rest.match(/^(.+?) on (\d)( point below)?( Octo!)?$/);
+  const m = octalParts(rest);
   if (!m) return `${who}: ${verb} ${rest}`;
   const [, cards, q, below, octo] = m;
   if (lang === 'ja') {
@@ -23,6 +24,20 @@ function octalPlay(who, rest, lang, verb = 'play') {
   return verb === 'override'
     ? `${who} overrides question ${q} with ${cards}${octo ? ', calling Octo!' : ''}`
     : `${who} ${OCTAL_VERBS.en[verb]} ${cards} on question ${q}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
+}
+/** The same placing as a choice (a button): "Play 5大↑ on question 1", "5大↑を竜の問い1に出す". */
+function octalAct(rest, lang, verb = 'play') {
+  const m = octalParts(rest);
+  if (!m) return `${verb} ${rest}`;
+  const [, cards, q, below, octo] = m;
+  if (lang === 'ja') {
+    const what = { play: `${cards}を竜の問い${q}に出す`, lay: `${cards}を竜の問い${q}に重ねる(最後の1枚)`,
+      override: `${cards}で竜の問い${q}を上書きする` }[verb];
+    return `${what}${below ? '(下の数を指す)' : ''}${octo ? '、オクトー!' : ''}`;
+  }
+  const what = { play: `Play ${cards} on question ${q}`, lay: `Lay ${cards} on question ${q} (your last card)`,
+    override: `Override question ${q} with ${cards}` }[verb];
+  return `${what}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
 }
 
 const messages = {
@@ -118,6 +133,21 @@ const messages = {
     'log.timemasters.delay': '{who} delays timer {rest}', 'log.timemasters.drop': '{who} drops timer {rest} with its spells',
     'log.timemasters.recover': '{who} recovers (discards 2 cards to turn a grey Kè gold)', 'log.timemasters.done': '{who} ends the phase',
     'log.timemasters.end': '{who} ends the phase', 'log.timemasters.pass': '{who} passes', 'log.timemasters.puts': '{who} puts {rest}',
+    // Legal actions in words, for buttons and menus (act.GAME.VERB: a template of {rest} or a function of it).
+    'act.psycle.play': 'Play {rest}',
+    'act.ninja.trump': r => `Name ${kindEn(r)} as trump`, 'act.ninja.open': r => `Open ${cardEn(r)}`,
+    'act.ninja.scroll': r => { const [v, c] = r.split(' on '); return `Lay the scroll ${v} on ${cardEn(c)}`; },
+    'act.ninja.flip': r => `Turn up the scroll on ${cardEn(r)}`, 'act.ninja.play': r => `Play ${cardEn(r)}`,
+    'act.octal.play': r => octalAct(r, 'en'), 'act.octal.lay': r => octalAct(r, 'en', 'lay'),
+    'act.octal.override': r => octalAct(r, 'en', 'override'), 'act.octal.pass': 'Pass', 'act.octal.discard': 'Discard {rest}',
+    'act.octal.Octo!': 'Call Octo!',
+    'act.timemasters.play': 'Play {rest}', 'act.timemasters.pick': 'Pick {rest}',
+    'act.timemasters.take': r => { const [n, second] = r.split(' '); return `Take the ${second ? 'face-down second card' : 'top card'} of sphere ${n}`; },
+    'act.timemasters.activate': 'Activate timer {rest}', 'act.timemasters.release': 'Release {rest}',
+    'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `Set ${c} on timer ${n}`; },
+    'act.timemasters.delay': 'Delay timer {rest}', 'act.timemasters.drop': 'Drop timer {rest} with its spells',
+    'act.timemasters.recover': 'Recover (discard 2 cards to turn a grey Kè gold)', 'act.timemasters.done': 'End the phase',
+    'act.timemasters.pass': 'Pass',
   },
   ja: {
     title: 'asobi — 4つのカードゲーム', lobby: 'ロビー', games: 'ゲーム', players: '人', rules: 'ルール',
@@ -203,6 +233,20 @@ const messages = {
     'log.timemasters.recover': '{who}がリカバーした(手札2枚を捨てて灰のKèを金に)', 'log.timemasters.done': '{who}がフェイズを終えた',
     'log.timemasters.end': '{who}がフェイズを終えた', 'log.timemasters.pass': '{who}はパスした',
     'log.timemasters.puts': (w, r) => `${w}がタイマー${r.split(' ').pop()}の下にカードを1枚伏せて置いた`,
+    'act.psycle.play': '{rest}を出す',
+    'act.ninja.trump': r => `切り札を${kindJa(r)}にする`, 'act.ninja.open': r => `${cardJa(r)}を公開する`,
+    'act.ninja.scroll': r => { const [v, c] = r.split(' on '); return `${cardJa(c)}に巻物${v}を置く`; },
+    'act.ninja.flip': r => `${cardJa(r)}の巻物をめくる`, 'act.ninja.play': r => `${cardJa(r)}を出す`,
+    'act.octal.play': r => octalAct(r, 'ja'), 'act.octal.lay': r => octalAct(r, 'ja', 'lay'),
+    'act.octal.override': r => octalAct(r, 'ja', 'override'), 'act.octal.pass': 'パスする', 'act.octal.discard': '{rest}を捨てる',
+    'act.octal.Octo!': 'オクトー!を宣言する',
+    'act.timemasters.play': '{rest}を使う', 'act.timemasters.pick': '{rest}を選ぶ',
+    'act.timemasters.take': r => { const [n, second] = r.split(' '); return `スフィア${n}の${second ? '裏向きの2枚目' : '一番上'}のカードを取る`; },
+    'act.timemasters.activate': 'タイマー{rest}を起動する', 'act.timemasters.release': '{rest}を解放する',
+    'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `${c}をタイマー${n}にセットする`; },
+    'act.timemasters.delay': 'タイマー{rest}を遅延させる', 'act.timemasters.drop': 'タイマー{rest}を呪文ごと捨てる',
+    'act.timemasters.recover': 'リカバーする(手札2枚を捨てて灰のKèを金に)', 'act.timemasters.done': 'フェイズを終える',
+    'act.timemasters.pass': 'パスする',
   },
 };
 
@@ -231,14 +275,28 @@ export function placed(n, m) {
  * viewer (its own in full, the others' public texts); its first word picks the sentence of GAME
  * (log.GAME.VERB); an unknown text is shown as it is, after the name. */
 export function phrase(game, who, text) {
-  const whole = messages[lang][`log.${game}.${text}`] ?? messages.en[`log.${game}.${text}`];
-  const space = text.indexOf(' ');
-  const verb = space < 0 ? text : text.slice(0, space), rest = space < 0 ? '' : text.slice(space + 1);
-  const form = whole ?? messages[lang][`log.${game}.${verb}`] ?? messages.en[`log.${game}.${verb}`];
+  const [form, rest] = formOf('log', game, text);
   if (!form) return `${who}: ${text}`;
   try {
     return typeof form === 'function' ? form(who, rest) : form.replaceAll('{who}', who).replaceAll('{rest}', rest);
   } catch { return `${who}: ${text}`; }
+}
+
+/** A legal action in words, for its button or menu entry: "Open fire 1" / "火の1を公開する" (act.GAME.VERB).
+ * The text itself stays what is sent (data-action); an unknown text is shown as it is. */
+export function actionLabel(game, text) {
+  const [form, rest] = formOf('act', game, text);
+  if (!form) return text;
+  try { return typeof form === 'function' ? form(rest) : form.replaceAll('{rest}', rest); } catch { return text; }
+}
+
+/** The message of TEXT under KIND (log, act) for GAME: the whole text's (PSYCLE's "chooses", "Octo!"), else
+ * its first word's; and the rest of the text after that word. */
+function formOf(kind, game, text) {
+  const key = k => messages[lang][`${kind}.${game}.${k}`] ?? messages.en[`${kind}.${game}.${k}`];
+  const space = text.indexOf(' ');
+  const verb = space < 0 ? text : text.slice(0, space), rest = space < 0 ? '' : text.slice(space + 1);
+  return [key(text) ?? key(verb), rest];
 }
 
 /** A button that switches the language and calls onChange to redraw. */

@@ -1,5 +1,5 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
-import { t, count, phrase, placed, languageSwitch } from './i18n.js';
+import { t, count, phrase, placed, actionLabel, languageSwitch } from './i18n.js';
 import { el, api, tokenKey } from './dom.js';
 import { qrSvg } from './qr.js';
 
@@ -111,9 +111,15 @@ function seatsBar() {
   }));
 }
 
+/** A button that performs legal action A: its words in the page's language, the text itself in data-action
+ * (what is sent) and in the tooltip. */
+function actionButton(a) {
+  return el('button', { 'data-action': a, title: a, onclick: () => act(a) }, actionLabel(last.view?.game, a));
+}
+
 function legalList(ctx) {
   return el('section', { class: 'legal' }, el('h2', {}, t('legal')),
-    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, el('button', { 'data-action': a, onclick: () => act(a) }, a))))
+    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, actionButton(a))))
       : el('p', {}, t('no_legal')));
 }
 
@@ -171,7 +177,7 @@ function waitingSection() {
 function menuSection() {
   if (!menu) return '';
   return el('div', { class: 'menu', role: 'dialog' }, el('p', {}, t('choose')),
-    menu.acts.map(a => el('button', { 'data-action': a, onclick: () => act(a) }, a)),
+    menu.acts.map(actionButton),
     el('button', { onclick: () => { menu = null; draw(); } }, t('cancel')));
 }
 
