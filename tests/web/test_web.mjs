@@ -377,6 +377,10 @@ async function lobbyOptions(browser, base) {
   await page.selectOption('select[name=game]', 'timemasters');
   const sets = await page.locator('select[name=cards] option').allTextContents();
   check(sets[0] === 'our own set' && sets.some(x => x.startsWith('club')) && sets.at(-1) === 'from a file…', `the card sets offered: ${sets}`);
+  // A file that is not JSON: the page says which and why, and our set stays chosen.
+  await page.setInputFiles('input[name=cards_file]', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"cards": [') });
+  await page.waitForSelector('#create-error:has-text("broken.json")');
+  check(await page.locator('select[name=cards]').inputValue() === '', 'after a broken card file our set stays chosen');
   await page.setInputFiles('input[name=cards_file]', ourCards);
   await page.waitForSelector('select[name=cards] option:checked:has-text("cards_ours.json")', { state: 'attached' });
   await page.selectOption('select[name=bot1]', 'random');

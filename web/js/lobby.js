@@ -40,9 +40,12 @@ function optionInput(o, key) {
     const file = el('input', { type: 'file', name: `${o.name}_file`, accept: '.json,application/json', hidden: true,
       oncancel: () => draw(),
       onchange: async e => {
-        try { set(JSON.parse(await e.target.files[0].text())); form.file = e.target.files[0].name; }
-        catch (err) { set(null); form.file = null; document.getElementById('create-error').textContent = `${e.target.files[0].name}: ${err.message}`; }
-        draw();
+        const f = e.target.files[0];
+        let problem = '';
+        try { set(JSON.parse(await f.text())); form.file = f.name; }
+        catch (err) { set(null); form.file = null; problem = `${f.name}: ${err.message}`; }
+        draw();   // a new form: its error line after
+        document.getElementById('create-error').textContent = problem;
       } });
     const loaded = val !== null && typeof val === 'object';
     return el('span', {}, el('select', { name: o.name,
