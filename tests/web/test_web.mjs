@@ -111,6 +111,10 @@ async function checkCounts(spec, seats) {
     const [lang, text] = await s.page.evaluate(() => [document.documentElement.lang, document.querySelector('.board')?.innerText ?? '']);
     const bad = lang === 'en' ? text.match(/(?<![\d.])[-+]?1 (gems|points|victory tiles|cards)\b/) : text.match(/\d (枚|ジェム|得点|勝利タイル)/);
     check(!bad, `${spec.game}: a page in ${lang} says "${bad?.[0]}"`);
+    // The board tells what happened in the page's words, never the protocol's verbs ("Aki: pass").
+    const raw = lang === 'ja' ? text.match(/\b(play|pass|lay|override|discard|octo|open|flip|trump|scroll|activate|delay|release|recover|pick|take|done)\b/i)
+      : text.match(/: (play|pass|lay|override|discard|octo)\b/);
+    check(!raw, `${spec.game}: the board in ${lang} shows the protocol's "${raw?.[0]}"`);
   }
 }
 
@@ -120,7 +124,7 @@ async function checkCounts(spec, seats) {
 async function checkActionWords(spec, seats) {
   for (const s of seats) {
     const [lang, buttons] = await s.page.evaluate(() => [document.documentElement.lang,
-      [...document.querySelectorAll('.legal button[data-action], .menu button[data-action]')].map(b => [b.dataset.action, b.textContent])]);
+      [...document.querySelectorAll('button[data-action]')].map(b => [b.dataset.action, b.textContent])]);
     const bare = buttons.filter(([text, shown]) => shown === text || lang === 'ja' && !/[\u3040-\u30ff\u4e00-\u9fff]/.test(shown));
     check(bare.length === 0, `${spec.game}: action buttons not in words (${lang}): ${bare.slice(0, 3).map(x => x[1])}`);
   }
