@@ -128,7 +128,7 @@ function tablesSection() {
     el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
     el('a', { href: `/t/${tb.table}` }, t('watch')),
     el('ul', {}, tb.seats.map(s => el('li', {}, `${t('seat')} ${s.seat + 1}: `,
-      s.bot ? `${t('bot')} ${s.bot}` : s.name ? s.name
+      s.bot ? `${t('bot')}: ${t(`bot.${s.bot}`, s.bot)}` : s.name ? s.name
         : el('a', { href: `/t/${tb.table}?join=${s.seat}`, class: 'join' }, `${t('join')} (${t('join_link')})`))))))
     : [el('li', {}, t('none_open'))];
   return el('section', { class: 'tables' }, el('h2', {}, t('open_tables')), el('ul', { id: 'tables' }, list));
