@@ -236,6 +236,7 @@ async function playGame(browser, base, spec) {
     check(want.includes(outcome), `${spec.game}: seat ${s.seat} (${won ? 'a winner' : `rank ${rank}`}, ${lang}) reads "${outcome}"`);
   }
   check(await spage.locator('#result .outcome').count() === 0, `${spec.game}: the spectator's result names no "you"`);
+  check(await spage.locator('section.legal').count() === 0, `${spec.game}: the spectator's page lists no "your legal actions"`);
   await checkHidden(spec, seats);
   const refused = await refusals(base) - refusedBefore;
   check(refused === 0, `${spec.game}: nothing the pages sent was refused, double clicks included (${refused} refusals)`);

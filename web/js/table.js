@@ -202,7 +202,7 @@ async function draw() {
     seatsBar(), waitingSection(), resultSection(), menuSection(),
     el('p', { class: 'error', role: 'alert' }, error),
     el('section', { class: `board ${g}` }, games[g].render(last.view, ctx)),
-    legalList(ctx), logSection());
+    last.seat === null ? '' : legalList(ctx), logSection());   // a spectator has no actions to list
   if (refocus) document.querySelector(refocus)?.focus();
 }
 
