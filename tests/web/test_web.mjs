@@ -111,6 +111,10 @@ async function checkCounts(spec, seats) {
     const [lang, text] = await s.page.evaluate(() => [document.documentElement.lang, document.querySelector('.board')?.innerText ?? '']);
     const bad = lang === 'en' ? text.match(/(?<![\d.])[-+]?1 (gems|points|victory tiles|cards)\b/) : text.match(/\d (枚|ジェム|得点|勝利タイル)/);
     check(!bad, `${spec.game}: a page in ${lang} says "${bad?.[0]}"`);
+    // No message key instead of its words (t() falls back to the key): in the text or in an aria-label.
+    const labels = await s.page.evaluate(() => [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).join('\n'));
+    const key = `${text}\n${labels}`.match(/(?<![\w.])(cond|octal|tm|ninja|psycle|timemasters|opt|act|log|bot|mode|phase|ord)\.\S*/);
+    check(!key, `${spec.game}: a page in ${lang} shows the message key "${key?.[0]}"`);
     // The board tells what happened in the page's words, never the protocol's verbs ("Aki: pass").
     const raw = lang === 'ja' ? text.match(/\b(play|pass|lay|override|discard|octo|open|flip|trump|scroll|activate|delay|release|recover|pick|take|done)\b/i)
       : text.match(/: (play|pass|lay|override|discard|octo)\b/);

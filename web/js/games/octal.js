@@ -1,11 +1,10 @@
 // octal.js — THE OCTAL's table: the dragon's question(s) with conditions and arrows, own hand, others' hand sizes, Octo! and override.
-const ARROW_TEXT = { '↑': 'up', '↕': 'up/down' };
 
 /** An octal card such as "5大↕": number, condition (大小同異倍約) and arrow, all printed. */
 function card(ctx, id, extra = {}) {
   const { el, t } = ctx;
   const m = id.match(/^(\d)(.)(.)$/u) || [id, id, '', ''];
-  return el('div', { class: `card octal-card n${m[1]}`, 'data-c': id, 'aria-label': `${m[1]} ${t(`cond.${m[2]}`)} ${ARROW_TEXT[m[3]] || ''}`, ...extra },
+  return el('div', { class: `card octal-card n${m[1]}`, 'data-c': id, 'aria-label': [m[1], m[2] && t(`cond.${m[2]}`), m[3] && t(`octal.arrow.${m[3]}`)].filter(Boolean).join(' '), ...extra },
     el('span', { class: 'num' }, m[1]), el('span', { class: 'cond' }, m[2]), el('span', { class: 'arrow' }, m[3]));
 }
 

@@ -23,7 +23,7 @@ export function render(v, ctx) {
     el('p', {}, `${t('hand')} ${p.hand_size} · ${t('tm.deck')} ${p.deck_size} · ${t('tm.discard')} ${p.discard.length} · ${t('tm.points')} ${p.points ?? '?'}`),
     el('div', { class: 'timers' }, `${t('tm.timers')}: `, p.timers.map((tm, i) => ctx.actionable(
       el('div', { class: 'timer', 'aria-label': `${t('tm.timers')} ${i + 1}` }, el('b', {}, `${i + 1}. ${tm.timer}`),
-        el('small', {}, ` ${tm.spells.length}/${tm.slots}${tm.full ? ' ●' : ''}${tm.delay ? ` · delay ${tm.delay}` : ''}`),
+        el('small', {}, ` ${tm.spells.length}/${tm.slots}${tm.full ? ' ●' : ''}${tm.delay ? ` · ${t('tm.delay')} ${tm.delay}` : ''}`),
         el('div', { class: 'slot' }, tm.spells.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))))),
       a => p.seat === ctx.seat && (a === `activate ${i + 1}` || a === `delay ${i + 1}`)))),
     p.released.length ? el('div', { class: 'released' }, `${t('tm.released')}: `, p.released.map(c => p.seat === ctx.seat ? ctx.actionable(card(ctx, c), a => a === `release ${c}`) : card(ctx, c))) : '')));
