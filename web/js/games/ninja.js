@@ -1,6 +1,5 @@
 // ninja.js — NINJA SCROLL TRICK's table: trump, own hand, every player's open cards with scroll tiles up or down, the trick, won tiles.
 const SUITS = { fire: '火', water: '水', wood: '木', metal: '金', earth: '土' };
-const SUIT_ICON = { fire: '', water: '', wood: '', metal: '', earth: '' };
 /** The suit's name in the page's language, where it is not the kanji already shown (in Japanese it is). */
 const suitName = (t, suit) => (t(suit) === SUITS[suit] ? '' : t(suit));
 
@@ -9,7 +8,7 @@ export function card(ctx, id, extra = {}) {
   const { el, t } = ctx;
   const [suit, n] = id.split('-');
   return el('div', { class: `card ninja-card ${suit}`, 'data-c': id, 'aria-label': `${t(suit)} ${n}`, ...extra },
-    el('span', { class: 'num' }, n), el('span', { class: 'suit' }, `${SUIT_ICON[suit] || ''}${SUITS[suit] || suit}`),
+    el('span', { class: 'num' }, n), el('span', { class: 'suit' }, SUITS[suit] || suit),
     el('small', {}, suitName(t, suit)));
 }
 
@@ -28,10 +27,10 @@ export function render(v, ctx) {
   const head = el('div', { class: 'center' },
     el('div', { class: 'round' }, `${t('ninja.round')} ${v.round} · ${t('ninja.phase')}: ${t(`phase.ninja.${v.phase}`)} · ${t('ninja.pile')} ${v.pile_size}`),
     el('div', { class: 'tiles' }, el('div', { class: 'tile trump' }, el('small', {}, t('ninja.trump')),
-      el('b', {}, v.trump ? `${SUIT_ICON[v.trump]}${SUITS[v.trump]} ${suitName(t, v.trump)}`.trim() : '—'))),
+      el('b', {}, v.trump ? `${SUITS[v.trump]} ${suitName(t, v.trump)}`.trim() : '—'))),
     ...ctx.legal.filter(a => a.startsWith('trump ')).map(a => {
       const s = a.slice(6);
-      return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': a }, `${SUIT_ICON[s]}${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
+      return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': ctx.label(a) }, `${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
     }));
   const trick = el('div', { class: 'trick' }, el('h3', {}, t('ninja.trick')),
     v.trick.map(c => el('div', { class: 'played' }, el('small', {}, ctx.name(c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
