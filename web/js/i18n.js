@@ -109,7 +109,7 @@ const messages = {
     'octal.last.discard': '{who} discarded a card', 'octal.last.octo': '{who} called Octo!',
     'octal.penalty': '{who} drew {n} for a forgotten Octo!',
     'octal.deck': 'deck', 'octal.discards': 'discards', 'octal.finished': 'finished, rank', 'octal.octo': 'Octo!',
-    'octal.override': 'override', 'octal.passes': 'passes in a row', 'octal.mode': 'mode',
+    'octal.override': 'override', 'octal.passes': 'passes in a row', 'octal.mode': 'Mode',
     'cond.大': 'greater', 'cond.小': 'smaller', 'cond.同': 'same', 'cond.異': 'different', 'cond.倍': 'multiple', 'cond.約': 'divisor',
     // Time Masters
     'timemasters.desc': 'A deck-builder of wizards: spend Kè to cast spells, hold them on timers (タイマー) for combos.\nSpells cast open the five spheres (スフィア); their cards are your points.',
@@ -274,18 +274,22 @@ document.documentElement.lang = lang;
 /** The message KEY in the current language (English, then FALLBACK, the key itself by default, when missing). */
 export function t(key, fallback = key) { return messages[lang][key] ?? messages.en[key] ?? fallback; }
 
+/** The message KEY with its {NAME}s filled from VARS: tf('octal.last.play', { who: 'Aki', q: 1 }). */
+export function tf(key, vars) { return fill(t(key), vars); }
+const fill = (template, vars) => template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? `${vars[name]}` : whole));
+
 /** N things in words, from the language's template with {n}: "1 gem", "5 gems", "ジェム 5", "5枚". KEY.one,
  * in a language that has it (English), is the template for exactly one. SIGNED shows a gain with its plus. */
 export function count(n, key, signed = false) {
   const template = (Math.abs(n) === 1 && messages[lang][`${key}.one`]) || t(key);
-  return template.replace('{n}', signed && n >= 0 ? `+${n}` : `${n}`);
+  return fill(template, { n: signed && n >= 0 ? `+${n}` : n });
 }
 
 /** A place among M, for the result: "You placed 2nd of 3." / "3人中2位でした。" (English ordinals by the
  * language's own rules, Intl.PluralRules). */
 export function placed(n, m) {
   const suffix = lang === 'en' ? t(`ord.${new Intl.PluralRules('en', { type: 'ordinal' }).select(n)}`) : '';
-  return t('placed').replace('{n}', `${n}${suffix}`).replace('{m}', `${m}`);
+  return tf('placed', { n: `${n}${suffix}`, m });
 }
 
 /** A log event in words: "Aki plays 3" / "Akiが3を出した". TEXT is the action as the server told this
@@ -295,7 +299,7 @@ export function phrase(game, who, text) {
   const [form, rest] = formOf('log', game, text);
   if (!form) return `${who}: ${text}`;
   try {
-    return typeof form === 'function' ? form(who, rest) : form.replaceAll('{who}', who).replaceAll('{rest}', rest);
+    return typeof form === 'function' ? form(who, rest) : fill(form, { who, rest });
   } catch { return `${who}: ${text}`; }
 }
 
@@ -304,7 +308,7 @@ export function phrase(game, who, text) {
 export function actionLabel(game, text) {
   const [form, rest] = formOf('act', game, text);
   if (!form) return text;
-  try { return typeof form === 'function' ? form(rest) : form.replaceAll('{rest}', rest); } catch { return text; }
+  try { return typeof form === 'function' ? form(rest) : fill(form, { rest }); } catch { return text; }
 }
 
 /** The message of TEXT under KIND (log, act) for GAME: the whole text's (PSYCLE's "chooses", "Octo!"), else

@@ -1,5 +1,5 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
-import { t, count, phrase, placed, actionLabel, languageSwitch } from './i18n.js';
+import { t, tf, count, phrase, placed, actionLabel, languageSwitch } from './i18n.js';
 import { el, api, tokenKey } from './dom.js';
 import { qrSvg } from './qr.js';
 
@@ -74,7 +74,7 @@ function act(text) {
 function context() {
   const legal = last.status === 'playing' ? last.legal.map(a => a.text) : [];
   return {
-    t, count, el, legal, seat: last.seat, seats: last.seats, label: a => actionLabel(last.view?.game, a),
+    t, tf, count, el, legal, seat: last.seat, seats: last.seats, label: a => actionLabel(last.view?.game, a),
     name: s => { const x = last.seats[s]; return x ? (x.name || (x.bot ? `${t('bot')} ${x.bot}` : `${t('seat')} ${s + 1}`)) : `${s + 1}`; },
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
      * several → the click opens a menu of them (each a data-action button). */

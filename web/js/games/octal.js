@@ -10,21 +10,28 @@ function card(ctx, id, extra = {}) {
 
 const mentions = id => a => a.split(' ').includes(id);
 
+/** The last action as everybody saw it (the view's last), in words: "Aki played on question 1 Octo!",
+ * then a forgotten Octo!'s penalty. */
+function lastAction(last, { t, tf, name }) {
+  return tf(`octal.last.${last.action}`, { who: name(last.seat), q: last.question }) + (last.octo ? ` ${t('octal.octo')}` : '') +
+    (last.penalty ? ` · ${tf('octal.penalty', { who: name(last.penalty_seat ?? last.seat), n: last.penalty })}` : '');
+}
+
 export function render(v, ctx) {
-  const { el, t, count } = ctx;
+  const { el, t, tf, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const questions = el('div', { class: 'questions' }, v.questions.map((q, i) => ctx.actionable(
     el('div', { class: 'question', 'aria-label': `${t('octal.question')} ${i + 1}` },
       el('h3', {}, `${t('octal.question')} ${i + 1}`),
       el('p', { class: 'condition' }, `${t('octal.condition')}: `, el('b', {}, q.condition), ' → ',
-        el('span', { class: 'rule' }, q.reference === null ? t('octal.rule.all') : t(`octal.rule.${q.condition}`).replace('{n}', q.reference))),
+        el('span', { class: 'rule' }, q.reference === null ? t('octal.rule.all') : tf(`octal.rule.${q.condition}`, { n: q.reference }))),
       el('div', { class: 'stack' }, q.cards.map((c, k) => card(ctx, c, k === q.condition_card ? { class: 'card octal-card condition-card' } : {})))),
     a => a.endsWith(` on ${i + 1}`) && a.startsWith('play ALL'))));
   const info = el('p', { class: 'round' }, `${t('octal.mode')}: ${t(`mode.octal.${v.mode}`)} · ${t('octal.deck')} ${v.deck_size} · ${t('octal.discards')} ${v.discard_size} · ${t('octal.passes')} ${v.passes_in_a_row}`,
-    v.last ? ` · ${t(`octal.last.${v.last.action}`).replace('{who}', ctx.name(v.last.seat)).replace('{q}', v.last.question)}${v.last.octo ? ` ${t('octal.octo')}` : ''}${v.last.penalty ? ` · ${t('octal.penalty').replace('{who}', ctx.name(v.last.penalty_seat ?? v.last.seat)).replace('{n}', v.last.penalty)}` : ''}` : '');
+    v.last ? ` · ${lastAction(v.last, ctx)}` : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
-    el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), ` ${count(p.hand_size, 'cards')}`),
+    el('div', { class: 'backs' }, Array.from({ length: Math.min(p.hand_size, 12) }, () => el('span', { class: 'back-mini' }, '▮')), el('span', { class: 'size' }, ` ${count(p.hand_size, 'cards')}`)),
     el('p', {}, `${t('octal.discards')}: ${p.discard_count}`, p.finished_rank ? ` · ${t('octal.finished')} ${p.finished_rank}` : ''))));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
     me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
