@@ -26,6 +26,7 @@
 #define TM_MAX_TIMERS 6      /* timers in play per player */
 #define TM_MAX_SLOTS 2       /* slots on a timer (the seed: 1 or 2) */
 #define TM_MAX_DELAY 4       /* delay cards under one timer */
+#define TM_MAX_TURN_PLAYS 200 /* plays, sets, activations and recoveries in one main phase (docs/rules/timemasters.md, ruling 25) */
 #define TM_MAX_RELEASED (TM_MAX_TIMERS * TM_MAX_SLOTS)
 #define TM_HAND_SIZE 5       /* the hand refilled at the end of a turn */
 #define TM_START_KE 4        /* gold recurrent Kè at the start */
@@ -156,6 +157,7 @@ typedef struct tm_state {
     uint8_t phase;     /* tm_phase */
     uint8_t over, capped;
     uint8_t main_acted;   /* an action was taken this main phase (no pass any more) */
+    uint8_t turn_plays;   /* plays, sets, activations, recoveries this main phase (TM_MAX_TURN_PLAYS) */
     uint16_t turn;        /* 1-based count of turns, all players together */
     uint16_t max_turns;   /* the safety cap (option max_turns) */
     uint8_t access;       /* access points this turn */
@@ -211,6 +213,15 @@ bool tm_is_legal(const tm_state *s, int id);
 void tm_apply(void *st, int seat, int id);
 int tm_effective_cost(const tm_state *s, int seat, int kind);
 /* A timer is full when its slots all hold a spell (then the timer phase must deal with it). */
+/* Ruling 25 (docs/rules/timemasters.md): a main phase holds at most
+ * TM_MAX_TURN_PLAYS plays, sets, activations and recoveries. Without a bound
+ * a free card that draws (a focus, an on-discard timer) can draw itself back
+ * from its own reshuffled discard and be played again forever: a turn, and so
+ * a game, with no end (issue 29: a search that never answered). Releases and
+ * picks stay legal past it (they only use up what is already there), so the
+ * turn can always be finished. */
+static inline bool tm_may_play_more(const tm_state *s) { return s->turn_plays < TM_MAX_TURN_PLAYS; }
+
 static inline bool tm_timer_full(const tm_state *s, const tm_timer *t)
 {
     return t->n_spells >= s->table.card[t->kind].slots;

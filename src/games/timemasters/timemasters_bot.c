@@ -149,8 +149,10 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
         return remover;
     /* Likewise a full hand of spells it cannot pay, with all its Kè gold
      * (no recover, no pass that helps): a focus played for nothing still
-     * leaves the hand, so the refill brings new cards. */
-    if (s->n_zone == 0)
+     * leaves the hand, so the refill brings new cards. A few such plays a
+     * turn at most: a focus that draws can draw itself back from its own
+     * reshuffled discard, and would be played again and again for nothing. */
+    if (s->n_zone == 0 && s->turn_plays < TM_HAND_SIZE)
         for (int i = 0; i < n; i++)
             if (ids[i] >= TM_ID_PLAY && ids[i] < TM_ID_RELEASE && t->card[ids[i] - TM_ID_PLAY].type == TM_FOCUS)
                 return ids[i];

@@ -227,6 +227,12 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
         snprintf(buf, cap, "sphere access: take N, take N second, or done");
         return;
     }
+    if (s->phase == TM_PH_MAIN && !tm_may_play_more(s) &&
+        (id == TM_ID_RECOVER || (id >= TM_ID_PLAY && id < TM_ID_RELEASE) || (id >= TM_ID_SET && id < TM_ID_DELAY))) {
+        snprintf(buf, cap, "a turn holds at most %d plays, sets, activations and recoveries: "
+                 "play your released spells, then done", TM_MAX_TURN_PLAYS);
+        return;
+    }
     if (id == TM_ID_PASS && s->main_acted) {
         snprintf(buf, cap, "a pass replaces every other action of the main phase, and you already acted");
         return;

@@ -114,6 +114,10 @@ static inline __attribute__((always_inline)) uint64_t main_head(const tm_state *
         basic |= 1u << TM_ID_RECOVER;
     uint64_t hand = kinds_mask(p->hand, p->n_hand), affordable = hand & payable_spells(s, p);
     uint64_t others = s->kinds.focus | (p->n_timers < TM_MAX_TIMERS ? s->kinds.timer : 0);
+    if (!tm_may_play_more(s)) { /* ruling 25: only releases and the end of the phase are left */
+        basic &= ~(1u << TM_ID_RECOVER);
+        hand = affordable = 0;
+    }
     add_plain(mv, basic, 0);
     add_plain(mv, (hand & others) | affordable, TM_ID_PLAY);
     add_plain(mv, kinds_mask(p->released, p->n_released), TM_ID_RELEASE);
@@ -133,7 +137,7 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
         const tm_timer *x = &p->timers[tm];
         if (!tm_timer_full(s, x))
             free_timers |= 1u << tm;
-        if ((x->n_spells > 0 || s->table.card[x->kind].trigger == TM_TRIG_DISCARD) &&
+        if (tm_may_play_more(s) && (x->n_spells > 0 || s->table.card[x->kind].trigger == TM_TRIG_DISCARD) &&
             p->n_released + x->n_spells <= TM_MAX_RELEASED)
             activatable |= 1u << tm;
     }

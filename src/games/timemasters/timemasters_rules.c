@@ -339,6 +339,7 @@ static void start_turn(tm_state *s)
     s->access = 0;
     s->taken = 0;
     s->main_acted = 0;
+    s->turn_plays = 0;
     for (int t = 0; t < p->n_timers; t++)
         p->timers[t].handled = 0;
     s->phase = TM_PH_MAIN;
@@ -458,7 +459,7 @@ bool tm_is_legal(const tm_state *s, int id)
         case TM_PH_TIMER: return !tm->handled && full && (what == 0 || (what == 1 && can_delay));
         case TM_PH_PASS: return !tm->handled && full && (what == 2 || (what == 1 && can_delay));
         case TM_PH_MAIN:
-            return what == 0 && (tm->n_spells > 0 || t->card[tm->kind].trigger == TM_TRIG_DISCARD) &&
+            return what == 0 && tm_may_play_more(s) && (tm->n_spells > 0 || t->card[tm->kind].trigger == TM_TRIG_DISCARD) &&
                    p->n_released + tm->n_spells <= TM_MAX_RELEASED;
         default: return false;
         }
@@ -479,10 +480,10 @@ bool tm_is_legal(const tm_state *s, int id)
     if (id == TM_ID_DONE)
         return p->n_released == 0;
     if (id == TM_ID_RECOVER)
-        return p->n_hand >= 2 && p->ke_spent >= 1;
+        return p->n_hand >= 2 && p->ke_spent >= 1 && tm_may_play_more(s);
     if (id >= TM_ID_PLAY && id < TM_ID_RELEASE) {
         int k = id - TM_ID_PLAY;
-        if (k >= t->kinds || !hand_has(p, k))
+        if (k >= t->kinds || !hand_has(p, k) || !tm_may_play_more(s))
             return false;
         if (t->card[k].type == TM_TIMER)
             return p->n_timers < TM_MAX_TIMERS;
@@ -495,7 +496,7 @@ bool tm_is_legal(const tm_state *s, int id)
     if (id >= TM_ID_SET && id < TM_ID_ACTIVATE) {
         int k = (id - TM_ID_SET) / TM_MAX_TIMERS, tmr = (id - TM_ID_SET) % TM_MAX_TIMERS;
         return k < t->kinds && tmr < p->n_timers && !tm_timer_full(s, &p->timers[tmr]) && hand_has(p, k) &&
-               spell_affordable(s, k);
+               spell_affordable(s, k) && tm_may_play_more(s);
     }
     return false;
 }
@@ -567,10 +568,12 @@ void tm_apply(void *st, int seat, int id)
             end_turn(s);
     } else if (id == TM_ID_RECOVER) {
         s->main_acted = 1;
+        s->turn_plays++;
         start_choice(s, TM_CH_RECOVER, 2, 0);
     } else if (id >= TM_ID_PLAY && id < TM_ID_RELEASE) {
         int k = id - TM_ID_PLAY;
         s->main_acted = 1;
+        s->turn_plays++;
         take_kind(p->hand, &p->n_hand, k);
         if (t->card[k].type == TM_TIMER) {
             memset(&p->timers[p->n_timers], 0, sizeof p->timers[0]);
@@ -598,6 +601,7 @@ void tm_apply(void *st, int seat, int id)
         int k = (id - TM_ID_SET) / TM_MAX_TIMERS, tmr = (id - TM_ID_SET) % TM_MAX_TIMERS;
         tm_timer *tm = &p->timers[tmr];
         s->main_acted = 1;
+        s->turn_plays++;
         take_kind(p->hand, &p->n_hand, k);
         pay(s, seat, tm_effective_cost(s, seat, k));
         tm->spells[tm->n_spells++] = (uint8_t)k;
@@ -612,6 +616,7 @@ void tm_apply(void *st, int seat, int id)
             discard_timer(s, seat, tmr, false);
         } else {
             s->main_acted = 1;
+            s->turn_plays++;
             if (t->card[kind].trigger == TM_TRIG_DISCARD) {
                 discard_timer(s, seat, tmr, true);
                 start_program(s, kind);

@@ -1,0 +1,120 @@
+/* test_timemasters_finite.c — every path of Time Masters ends: a free card that draws itself back cannot be played forever (ruling 25, issue 29). */
+#include "tm_sim.h"
+
+#include <asobi/bot.h>
+#include <asobi/record.h>
+
+/* A 2-player game whose seat 0 holds one Calm Focus ("ready 1, draw 1", a
+ * focus of our set) and nothing else: no deck, no discard. Played, it goes to
+ * the discard (§2-C: "フォーカスカードは、プレイされると手札から直接自分の捨て札置き場に
+ * 捨てられます"), its draw finds the deck out and reshuffles the discard
+ * (§セットアップ: "デッキが尽きたら自分の捨て札をシャッフルし、新たなデッキとします"), and
+ * draws that same Calm Focus back: the seed's §2 "望むなら何度でも実行できます" would let
+ * it go round for ever. */
+static asobi_state *focus_that_draws_itself(tm_state **out)
+{
+    asobi_state *s = new_state("timemasters", 2, NULL, 3);
+    tm_state *t = tm_of(s);
+    TM_HAND(t, 0, "Calm Focus");
+    t->p[0].n_deck = 0;
+    t->p[0].n_discard = 0;
+    *out = t;
+    return s;
+}
+
+/* Ruling 25: a main phase holds at most TM_MAX_TURN_PLAYS plays, sets,
+ * activations and recoveries; after them only what finishes the turn. */
+static void test_a_focus_that_draws_itself_is_played_a_bounded_number_of_times(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = focus_that_draws_itself(&t);
+    for (int i = 0; i < TM_MAX_TURN_PLAYS; i++) {
+        assert_true(tm_text_legal(s, "play Calm Focus"));
+        apply_text(s, 0, "play Calm Focus");
+        assert_int_equal(t->p[0].n_hand, 1); /* it drew itself back */
+        assert_int_equal(t->seat, 0);
+    }
+    assert_false(tm_text_legal(s, "play Calm Focus"));
+    assert_text_refused(s, 0, "play Calm Focus", ASOBI_E_ILLEGAL_ACTION);
+    assert_true(tm_text_legal(s, "done"));
+    apply_text(s, 0, "done"); /* no spell, no access point: the turn ends */
+    assert_int_equal(t->seat, 1);
+    assert_int_equal(t->turn_plays, 0); /* the next turn starts afresh */
+    asobi_state_free(s);
+}
+
+/* The refusal says why (the engine's message reaches people). */
+static void test_the_refusal_names_the_bound(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = focus_that_draws_itself(&t);
+    int id;
+    assert_int_equal(asobi_state_parse_action(s, 0, "play Calm Focus", &id, NULL), ASOBI_OK);
+    t->turn_plays = TM_MAX_TURN_PLAYS;
+    asobi_error err;
+    assert_int_equal(asobi_state_apply(s, 0, id, &err), ASOBI_E_ILLEGAL_ACTION);
+    assert_non_null(strstr(err.message, "at most"));
+    asobi_state_free(s);
+}
+
+/* Random and heuristic play from that position end the turn. */
+static void test_bots_leave_the_loop(void **unused)
+{
+    (void)unused;
+    const asobi_game_def *def = asobi_game_find("timemasters");
+    for (int seed = 0; seed < 20; seed++) {
+        tm_state *t;
+        asobi_state *s = focus_that_draws_itself(&t);
+        asobi_rng rng;
+        asobi_rng_seed(&rng, (uint64_t)seed);
+        int steps = 0;
+        while (t->seat == 0 && !asobi_state_terminal(s)) {
+            int id = seed % 2 ? asobi_state_random_action(s, 0, &rng)
+                              : def->heuristic(asobi_state_data_for_ai(s), 0, &rng);
+            assert_true(asobi_state_is_legal(s, 0, id));
+            asobi_state_apply_unchecked(s, 0, id);
+            assert_true(++steps <= TM_MAX_TURN_PLAYS + 10);
+        }
+        asobi_state_free(s);
+    }
+}
+
+/* ../shared/cases/tm-ismcts-hang.json (issue 29, copied to tests/data): at
+ * this position every ISMCTS search ran for ever, its heuristic playouts
+ * replaying a Calm Focus that drew itself back. ismcts:iters=10 answers now. */
+static void test_the_recorded_position_that_hung_answers(void **unused)
+{
+    (void)unused;
+    char path[1024];
+    const char *dir = getenv("ASOBI_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/data/tm-ismcts-hang.json", dir ? dir : ".");
+    json_t *record = json_load_file(path, 0, NULL);
+    assert_non_null(record);
+    asobi_error err;
+    asobi_match *m = asobi_match_load(record, &err);
+    assert_non_null(m);
+    const asobi_state *s = asobi_match_state(m);
+    int seat = __builtin_ctz(asobi_state_to_move(s));
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        asobi_bot *bot = asobi_bot_new("ismcts:iters=10", asobi_state_game(s), 2, seat, seed, &err);
+        assert_non_null(bot);
+        int id = asobi_bot_choose(bot, s, &err);
+        assert_true(id >= 0 && asobi_state_is_legal(s, seat, id));
+        asobi_bot_free(bot);
+    }
+    asobi_match_free(m);
+    json_decref(record);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_focus_that_draws_itself_is_played_a_bounded_number_of_times),
+        cmocka_unit_test(test_the_refusal_names_the_bound),
+        cmocka_unit_test(test_bots_leave_the_loop),
+        cmocka_unit_test(test_the_recorded_position_that_hung_answers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
