@@ -114,6 +114,11 @@ typedef struct ismcts_bot {
     long worlds;    /* > 0: determinized search in that many sampled worlds */
     playout_kind playout;
     sim_rule_kind sim_rule;
+    /* the move's deadline (CLOCK_MONOTONIC seconds): time= from the move's
+     * start, or ISMCTS_SAFETY_SECONDS under an iters= budget; past it the
+     * search stops, a playout midway included (out_of_time) */
+    double deadline;
+    bool out_of_time;
     /* pools */
     ismcts_node *nodes;
     int32_t node_cap, node_count;
@@ -304,6 +309,24 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A move under an iters= budget stops all the same after this long: the
+ * library's own limit on time= (asobi_bot_default_limits), so that no
+ * position, however the game behaves, holds a bot for longer (issue 29). */
+#define ISMCTS_SAFETY_SECONDS 60.0
+
+/* A playout looks at the clock every this many steps: a step is well under
+ * a microsecond, so the overrun is a few hundred microseconds at most and
+ * the clock costs nothing measurable. */
+#define PLAYOUT_CLOCK_STEPS 1024
+
+/* Has the move's deadline passed? Sets out_of_time, which stops the search. */
+static bool past_deadline(ismcts_bot *b)
+{
+    if (!b->out_of_time && now_seconds() >= b->deadline)
+        b->out_of_time = true;
+    return b->out_of_time;
 }
 
 /* A new node under parent: an action node for the joint action chosen[] of
@@ -522,6 +545,9 @@ static void playout(ismcts_bot *b, asobi_state *s, asobi_rng *rng)
     for (long depth = 0; b->max_depth == 0 || depth < b->max_depth; depth++) {
         uint32_t mask = def->to_move(data);
         if (mask == 0)
+            return;
+        /* a playout left unfinished is scored as it stands (rewards) */
+        if (depth % PLAYOUT_CLOCK_STEPS == PLAYOUT_CLOCK_STEPS - 1 && past_deadline(b))
             return;
         if (!(mask & (mask - 1))) { /* one seat: what apply_joint does for it */
             int seat = __builtin_ctz(mask);
@@ -974,16 +1000,20 @@ static long search(ismcts_bot *b, const asobi_state *root, bool resample, long i
         b->joint_used = 0;
     }
     new_node(b, NO_NODE, 0, NULL, 0);
-    long done = 0;
-    if (end > 0) {
-        do {
-            for (int k = 0; k < 16; k++)
-                iterate(b, root, resample, rng);
-            done += 16;
-        } while (now_seconds() < end);
-    } else {
-        for (; done < iters; done++)
+    /* The clock between iterations: in batches that grow while a batch
+     * takes under a millisecond (cheap iterations, few clock reads) and
+     * shrink to one when iterations are slow (a late batch overruns little). */
+    double stop = end > 0 && end < b->deadline ? end : b->deadline;
+    long done = 0, batch = 1;
+    while ((end > 0 || done < iters) && !b->out_of_time) {
+        double before = now_seconds();
+        if (before >= stop)
+            break;
+        long k = end > 0 || iters - done > batch ? batch : iters - done;
+        for (long i = 0; i < k && !b->out_of_time; i++, done++)
             iterate(b, root, resample, rng);
+        double took = now_seconds() - before;
+        batch = took < 1e-3 && batch < 4096 ? batch * 2 : took > 2e-3 && batch > 1 ? batch / 2 : batch;
     }
     return done;
 }
@@ -1066,6 +1096,8 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     int n = asobi_state_legal(state, seat, b->ids);
     if (n == 1)
         return b->ids[0];
+    b->deadline = now_seconds() + (b->seconds > 0 ? b->seconds : ISMCTS_SAFETY_SECONDS);
+    b->out_of_time = false;
     uint32_t mask = asobi_state_to_move(state);
     if (b->worlds > 0 && asobi_popcount32(mask) == 1)
         return choose_by_worlds(b, state, seat, rng);

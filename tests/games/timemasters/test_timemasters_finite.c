@@ -1,5 +1,8 @@
 /* test_timemasters_finite.c — every path of Time Masters ends: a free card that draws itself back cannot be played forever (ruling 25, issue 29). */
+#define _POSIX_C_SOURCE 200809L
 #include "tm_sim.h"
+
+#include <time.h>
 
 #include <asobi/bot.h>
 #include <asobi/record.h>
@@ -97,11 +100,20 @@ static void test_the_recorded_position_that_hung_answers(void **unused)
     assert_non_null(m);
     const asobi_state *s = asobi_match_state(m);
     int seat = __builtin_ctz(asobi_state_to_move(s));
-    for (uint64_t seed = 1; seed <= 5; seed++) {
-        asobi_bot *bot = asobi_bot_new("ismcts:iters=10", asobi_state_game(s), 2, seat, seed, &err);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        /* a time budget holds even should a playout never end: the search
+         * looks at the clock inside its playouts too (bot_ismcts.c) */
+        const char *spec = seed % 2 ? "ismcts:iters=10" : "ismcts:time=0.05";
+        asobi_bot *bot = asobi_bot_new(spec, asobi_state_game(s), 2, seat, seed, &err);
         assert_non_null(bot);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         int id = asobi_bot_choose(bot, s, &err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         assert_true(id >= 0 && asobi_state_is_legal(s, seat, id));
+        if (took > 2.0)
+            fail_msg("%s took %.2f s at the recorded position", spec, took);
         asobi_bot_free(bot);
     }
     asobi_match_free(m);
