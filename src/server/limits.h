@@ -1,0 +1,133 @@
+/* limits.h — what one client address may hold and do in `asobi serve`: connections, table creations, all-bot tables, spectators, messages. */
+#ifndef ASOBI_SERVER_LIMITS_H
+#define ASOBI_SERVER_LIMITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Why per address
+ * ---------------
+ * Limits per connection do not hold a client back: it opens more
+ * connections. So what a client may hold (connections, spectators' places,
+ * all-bot tables) and how fast it may ask (tables, messages) is counted per
+ * client address: an IPv4 address, or an IPv6 /64 (what one subscriber
+ * gets; an address per request is free inside it). A household or a club
+ * behind one NAT shares one address, which is why every default leaves
+ * room for a few dozen people (docs/server.md, "Limits"). Nothing here
+ * touches a socket: server.c hands in addresses and the time. */
+
+/* A token bucket: `rate` tokens a second, at most `burst` at once. A burst is
+ * judged the same wherever it falls across the clock's seconds. */
+typedef struct limits_bucket {
+    double tokens;
+    double at; /* when tokens was last brought up to date (0: never: full) */
+} limits_bucket;
+
+/* Take one token: true if there was one; else *retry_after (may be NULL)
+ * receives the seconds until there is. rate <= 0: no limit. */
+bool limits_bucket_take(limits_bucket *b, double rate, double burst, double now, double *retry_after);
+
+/* The limits (asobi serve's options; 0 for a count or a rate: no limit). */
+typedef struct limits_config {
+    int connections_per_address; /* --max-connections-per-address */
+    int connections;             /* --max-connections: every address together */
+    double tables_per_minute;    /* --tables-per-minute-per-address: the creation bucket's rate */
+    int table_burst;             /* --table-burst-per-address: ... and its size */
+    int bot_tables_per_address;  /* --max-bot-tables-per-address: all-bot tables playing at once */
+    int spectators_per_address;  /* --max-spectators-per-address: spectators' sockets at once */
+    double messages_per_address; /* --messages-per-second-per-address (a burst of two seconds' worth) */
+    double messages_per_seat;    /* --messages-per-second-per-seat (a burst of one second's worth) */
+} limits_config;
+
+/* What the limits refuse, for /metrics and the log's summary. */
+typedef enum limits_kind {
+    LIMIT_CONNECTIONS_PER_ADDRESS,
+    LIMIT_CONNECTIONS,
+    LIMIT_TABLES,
+    LIMIT_BOT_TABLES,
+    LIMIT_SPECTATORS,
+    LIMIT_MESSAGES_CONNECTION,
+    LIMIT_MESSAGES_SEAT,
+    LIMIT_MESSAGES_ADDRESS,
+    LIMIT_KINDS
+} limits_kind;
+/* Its name in /metrics ({limit="..."}) and in the log. */
+const char *limits_kind_name(limits_kind k);
+
+#define LIMITS_KEY_BYTES 16
+#define LIMITS_BOT_TABLES_MAX 64 /* the most --max-bot-tables-per-address may be */
+
+/* One client address and what it holds. */
+typedef struct limits_address {
+    struct limits_address *next; /* in its hash chain */
+    unsigned char key[LIMITS_KEY_BYTES];
+    char name[48];               /* printable, for the log */
+    int connections;
+    int spectators;
+    limits_bucket tables;
+    limits_bucket messages;
+    int64_t bot_tables[LIMITS_BOT_TABLES_MAX]; /* all-bot tables it created that may still play */
+    int n_bot_tables;
+    double used_at;              /* last taken or let go of something */
+} limits_address;
+
+#define LIMITS_CHAINS 4096
+
+typedef struct limits {
+    limits_config cfg;
+    limits_address *chain[LIMITS_CHAINS];
+    uint64_t hash_seed;          /* random: nobody can aim many addresses at one chain */
+    int addresses;
+    int connections;             /* every address together */
+    uint64_t refused[LIMIT_KINDS];         /* since the start (/metrics) */
+    uint64_t refused_unlogged[LIMIT_KINDS]; /* since the last summary line */
+    char last_refused[48];       /* the address refused last, for the summary */
+    double summary_at;
+} limits;
+
+void limits_init(limits *l, const limits_config *cfg, uint64_t hash_seed);
+void limits_free(limits *l);
+
+/* The key of a socket address (IPv4, IPv4 in IPv6, or an IPv6 /64). false
+ * for another family (none is refused for it: such a client is not counted). */
+bool limits_key_of(const struct sockaddr *sa, socklen_t len, unsigned char key[LIMITS_KEY_BYTES], char *name,
+                   size_t name_cap);
+/* The entry of an address, made if missing (NULL: out of memory). */
+limits_address *limits_address_of(limits *l, const unsigned char key[LIMITS_KEY_BYTES], const char *name);
+
+/* A new connection from a: counted and true, or refused (false, counted
+ * under LIMIT_CONNECTIONS_PER_ADDRESS or LIMIT_CONNECTIONS). */
+bool limits_connect(limits *l, limits_address *a, double now);
+void limits_disconnect(limits *l, limits_address *a, double now);
+
+/* A table creation from a: true, or false with *retry_after in seconds. */
+bool limits_create_table(limits *l, limits_address *a, double now, double *retry_after);
+
+/* All-bot tables: may a create another one? alive(ctx, id) says whether
+ * one it made still plays (those that ended are forgotten here). */
+bool limits_bot_table_allowed(limits *l, limits_address *a, bool (*alive)(void *ctx, int64_t id), void *ctx,
+                              double now);
+void limits_bot_table_made(limits *l, limits_address *a, int64_t id, double now);
+
+/* A spectator's socket from a: counted and true, or refused. */
+bool limits_spectate(limits *l, limits_address *a, double now);
+void limits_unspectate(limits *l, limits_address *a, double now);
+
+/* A message from a seat's connection (seat_bucket: that seat's, NULL for a
+ * spectator or the lobby) from address a: true if it may be handled. */
+bool limits_message(limits *l, limits_address *a, limits_bucket *seat_bucket, double now);
+
+/* Count a refusal (the callers above count their own). */
+void limits_refused(limits *l, limits_kind k, const limits_address *a);
+
+/* Once a second at most: the summary of the refusals since the last one,
+ * written into line (false: nothing to say). Refusals of the limits are not
+ * logged one by one: a flood must not fill the disk. */
+bool limits_summary(limits *l, double now, char *line, size_t cap);
+
+/* Forget addresses that hold nothing and whose buckets are full again (the
+ * memory follows the clients present, not every client ever seen). */
+void limits_sweep(limits *l, double now);
+
+#endif
