@@ -12,12 +12,28 @@
 #define ASOBI_WEB_DIR "web"
 #endif
 
+/* The limits per client address by default: a household or a club behind
+ * one address (a few dozen people, each with a lobby, a table and a few
+ * HTTP connections; a burst of 30 tables; rematches; friends watching) is
+ * never refused by them (docs/server.md, "Limits"). */
+#define CONNECTIONS_PER_ADDRESS 256
+#define TABLES_PER_MINUTE 60
+#define TABLE_BURST 60
+#define BOT_TABLES 4
+#define SPECTATORS 64
+#define MESSAGES_PER_ADDRESS 200
+#define MESSAGES_PER_SEAT 20
+
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
             "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
-            "                   [--allow-origin URL]... [--card-sets DIR]\n\n"
+            "                   [--allow-origin URL]... [--card-sets DIR]\n"
+            "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
+            "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
+            "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
+            "                   [--messages-per-second-per-seat R]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -31,8 +47,32 @@ static void usage(FILE *out)
             "                    plugins), or poll (libwebsockets' own loop)\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
             "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
-            "See docs/server.md.\n",
-            ASOBI_WEB_DIR);
+            "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
+            "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
+            "                    --max-connections if that is fewer)\n"
+            "  --tables-per-minute-per-address R  tables created a minute, over a burst of ... (default %d)\n"
+            "  --table-burst-per-address N  ... tables at once (default %d)\n"
+            "  --max-bot-tables-per-address N  tables of bots only playing at once (default %d)\n"
+            "  --max-spectators-per-address N  spectators' connections (default %d)\n"
+            "  --messages-per-second-per-address R  WebSocket messages a second, a burst of two seconds'\n"
+            "                    worth (default %d)\n"
+            "  --messages-per-second-per-seat R  a seat's messages a second over all its connections\n"
+            "                    (default %d)\n"
+            "See docs/server.md (\"Limits\").\n",
+            ASOBI_WEB_DIR, CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS,
+            MESSAGES_PER_ADDRESS, MESSAGES_PER_SEAT);
+}
+
+/* "--NAME" of a long option, for messages. */
+static const char *longopts_name(const struct option *opts, int val)
+{
+    static char name[64];
+    for (; opts->name; opts++)
+        if (opts->val == val) {
+            snprintf(name, sizeof name, "--%s", opts->name);
+            return name;
+        }
+    return "option";
 }
 
 int cli_serve(int argc, char **argv)
@@ -43,6 +83,13 @@ int cli_serve(int argc, char **argv)
         {"workers", required_argument, NULL, 'j'},      {"grace", required_argument, NULL, 'g'},
         {"allow-origin", required_argument, NULL, 'a'}, {"help", no_argument, NULL, 'h'},
         {"max-connections", required_argument, NULL, 'm'}, {"event-loop", required_argument, NULL, 'l'},
+        {"max-connections-per-address", required_argument, NULL, 1000},
+        {"tables-per-minute-per-address", required_argument, NULL, 1001},
+        {"table-burst-per-address", required_argument, NULL, 1002},
+        {"max-bot-tables-per-address", required_argument, NULL, 1003},
+        {"max-spectators-per-address", required_argument, NULL, 1004},
+        {"messages-per-second-per-address", required_argument, NULL, 1005},
+        {"messages-per-second-per-seat", required_argument, NULL, 1006},
         CLI_CARD_SETS_OPTION,
         {NULL, 0, NULL, 0},
     };
@@ -55,6 +102,13 @@ int cli_serve(int argc, char **argv)
         .workers = cores > 0 ? (int)cores : 1,
         .grace_ms = 120000,
         .max_connections = 4096,
+        .limits = {.connections_per_address = -1, /* below: from --max-connections */
+                   .tables_per_minute = TABLES_PER_MINUTE,
+                   .table_burst = TABLE_BURST,
+                   .bot_tables_per_address = BOT_TABLES,
+                   .spectators_per_address = SPECTATORS,
+                   .messages_per_address = MESSAGES_PER_ADDRESS,
+                   .messages_per_seat = MESSAGES_PER_SEAT},
     };
     int c;
     long v;
@@ -109,6 +163,26 @@ int cli_serve(int argc, char **argv)
         case 'C':
             sets_dir = optarg;
             break;
+        case 1000:
+        case 1002:
+        case 1003:
+        case 1004:
+            if (!cli_parse_long(optarg, 0, c == 1003 ? LIMITS_BOT_TABLES_MAX : 1000000, longopts_name(longopts, c), &v))
+                return 2;
+            *(c == 1000   ? &cfg.limits.connections_per_address
+              : c == 1002 ? &cfg.limits.table_burst
+              : c == 1003 ? &cfg.limits.bot_tables_per_address
+                          : &cfg.limits.spectators_per_address) = (int)v;
+            break;
+        case 1001:
+        case 1005:
+        case 1006:
+            if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
+                return 2;
+            *(c == 1001 ? &cfg.limits.tables_per_minute
+              : c == 1005 ? &cfg.limits.messages_per_address
+                          : &cfg.limits.messages_per_seat) = seconds;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -117,6 +191,9 @@ int cli_serve(int argc, char **argv)
             return 2;
         }
     }
+    if (cfg.limits.connections_per_address < 0) /* a quarter at most: room for other addresses */
+        cfg.limits.connections_per_address =
+            cfg.max_connections / 4 < CONNECTIONS_PER_ADDRESS ? cfg.max_connections / 4 : CONNECTIONS_PER_ADDRESS;
     if (optind < argc) {
         fprintf(stderr, "asobi serve: unexpected argument \"%s\"\n", argv[optind]);
         usage(stderr);

@@ -373,7 +373,7 @@ int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, in
     *msg_id = NULL;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
     if (json_is_object(msg) && json_object_get(msg, "id"))
-        *msg_id = json_incref(json_object_get(msg, "id"));
+        *msg_id = srv_echo_id(json_object_get(msg, "id")); /* at most a part of it comes back */
     const char *type = json_string_value(json_object_get(msg, "type"));
     const json_t *claimed = json_object_get(msg, "seat");
     hall_slot *sl = hall_slot_of(h, id);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/limits.h"
 #include "server/reply.h"
 #include "server/store.h"
 #include "server/table.h"
@@ -32,6 +33,7 @@ typedef struct hall_slot {
     struct conn *conns;
     int64_t over_ms; /* when the table was seen over (for eviction) */
     bool send_due;   /* the socket side's: its connections' updates are to be asked for (server.c) */
+    limits_bucket seat_rate[ASOBI_MAX_SEATS]; /* each seat's messages, over all its connections (server.c) */
 } hall_slot;
 
 typedef struct hall {

@@ -61,3 +61,27 @@ json_t *srv_error_json(const srv_error *e)
     }
     return json_pack("{s:{s:s, s:s}}", "error", "code", e->code, "message", e->message);
 }
+
+json_t *srv_echo_id(const json_t *id)
+{
+    if (!id)
+        return json_null();
+    if (json_is_string(id)) {
+        char cut[SRV_ECHO_ID_MAX + 1];
+        size_t len = json_string_length(id);
+        if (len <= SRV_ECHO_ID_MAX)
+            return json_incref((json_t *)id);
+        memcpy(cut, json_string_value(id), SRV_ECHO_ID_MAX);
+        cut[SRV_ECHO_ID_MAX] = '\0';
+        asobi_utf8_repair(cut); /* a character cut in two */
+        json_t *s = json_string(cut);
+        return s ? s : json_null();
+    }
+    if (!json_is_array(id) && !json_is_object(id))
+        return json_incref((json_t *)id);
+    /* JSON_COMPACT's text of a container longer than the limit is cut off
+     * by json_dumpb's size: a whole one fits */
+    char text[SRV_ECHO_ID_MAX + 1];
+    size_t len = json_dumpb(id, text, sizeof text, JSON_COMPACT);
+    return len && len <= SRV_ECHO_ID_MAX ? json_incref((json_t *)id) : json_null();
+}

@@ -26,6 +26,15 @@ int srv_fail_asobi(srv_error *e, int status, const asobi_error *err);
 /* {"error":{"code","message"}} */
 json_t *srv_error_json(const srv_error *e);
 
+/* The bytes of a message's "id" a refusal echoes at most. */
+#define SRV_ECHO_ID_MAX 64
+/* What a refusal echoes of a client's "id" (a new reference): a number,
+ * true, false or null as it is; a string cut to SRV_ECHO_ID_MAX bytes (at a
+ * character's boundary); an array or object only if its compact text is
+ * that short, else null. A client cannot make the server send its 60 KB back
+ * (or queue 32 copies of it). NULL id: null. */
+json_t *srv_echo_id(const json_t *id);
+
 /* One line on stderr, "asobi serve: ...", control characters shown as '?'. */
 void srv_log(const char *fmt, ...)
 #if defined(__GNUC__)

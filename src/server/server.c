@@ -10,7 +10,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/resource.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 
 #include "protocol/protocol.h"
 #include "server/hall.h"
+#include "server/limits.h"
 #include "server/server.h"
 #include "server/store.h"
 #include "server/table.h"
@@ -39,7 +42,7 @@
  * disconnected. */
 
 #define MESSAGE_MAX SERVER_MESSAGE_MAX
-#define RATE_MAX 20               /* messages a second a connection may send */
+#define RATE_MAX 20               /* messages a second a connection may send (a seat's: --messages-per-second-per-seat) */
 #define RATE_CLOSE 100            /* ... and the count that closes it */
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
 #define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
@@ -54,6 +57,16 @@
 #define KEEPALIVE_INTERVAL_S 10    /* then a probe every 10 s */
 #define KEEPALIVE_PROBES 3         /* and dropped after 3 unanswered: gone for good within 90 s */
 #define LOBBY_EVERY_MS 500         /* the lobby's sockets hear of changes at most twice a second */
+/* The last descriptors under the file limit are kept for the server's own
+ * files (the database, a static file being served): a connection accepted
+ * on one of them is closed at once. So accept() never fails for want of a
+ * descriptor, which would leave the listening socket readable and the loop
+ * spinning on it (the library's accept loop does not back off). */
+#define FD_RESERVE 32
+#define PATH_MAX_BYTES 255         /* a request's path (414 beyond) */
+#define QUERY_MAX_BYTES 1024       /* its query (414 beyond) */
+#define HEADERS_MAX_BYTES 8192     /* its headers (431 beyond) */
+#define LIB_HEADER_BYTES 16384     /* the library's room for a request's head: beyond it, it drops the connection */
 
 /* ---------------------------------------------------------------------------
  * Metrics (GET /metrics, Prometheus text).
@@ -110,6 +123,8 @@ typedef struct conn {
     int64_t rate_second; /* messages in the current second, for closing floods */
     int rate_count;
     double act_received; /* when this connection's accepted act arrived (0: none pending) */
+    limits_address *addr; /* the client's address (NULL: not counted) */
+    bool spectating;     /* counted among its address's spectators */
 } conn;
 
 typedef hall_slot slot;
@@ -122,7 +137,10 @@ typedef struct http_req {
     char *body;
     size_t body_len;
     bool body_too_long;
-    bool bad_method;     /* neither GET nor POST: refused once any body is read */
+    int retry_after;     /* seconds, for a Retry-After header (0: none) */
+    bool refused;        /* the head is refused (refusal): answered once any body is read */
+    bool close_after;    /* ... and the connection closed then (its body's framing is not to be trusted) */
+    srv_error refusal;
     char *reply;         /* the response body to write */
     size_t reply_len;
     size_t reply_sent;
@@ -175,6 +193,13 @@ typedef struct server {
     size_t lobby_len;
     /* metrics (loop thread only, except bot_time under the lock) */
     uint64_t refusals, connections, bytes_sent, updates_sent;
+    /* what each client address holds and does (limits.c); pending[fd]: the
+     * address of a connection accepted on fd, until the library binds it to
+     * its connection (then the connection's opaque user data) */
+    limits limits;
+    limits_address **pending;
+    int fd_limit;
+    double limits_swept_at;
     histogram action_latency, bot_time;
 } server;
 
@@ -298,6 +323,87 @@ static int reload_started(server *s, int64_t id)
 }
 
 /* ---------------------------------------------------------------------------
+ * Connections per client address (limits.c keeps the counts).
+ * ------------------------------------------------------------------------- */
+/* A refused connection is told why in a few bytes, best effort (it is
+ * closed right after, whatever the socket took). */
+static void refuse_socket(int fd, const char *code, const char *message)
+{
+    char body[256], reply[512];
+    int n = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
+    int m = snprintf(reply, sizeof reply,
+                     "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 10\r\n"
+                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+                     n, body);
+    if (m > 0 && m < (int)sizeof reply && send(fd, reply, (size_t)m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+        return; /* nobody to tell */
+}
+
+/* The address counted for fd's previous connection, if the library never
+ * bound it to a connection (it failed to take it on): let go of it. */
+static void release_pending(server *s, int fd)
+{
+    if (fd < 0 || fd >= s->fd_limit || !s->pending[fd])
+        return;
+    limits_disconnect(&s->limits, s->pending[fd], now_s());
+    s->pending[fd] = NULL;
+}
+
+/* A connection was just accepted on fd (LWS_CALLBACK_FILTER_NETWORK_CONNECTION):
+ * 0 to take it, 1 to close it (the library closes it). Refused: one past
+ * --max-connections-per-address from its address or past --max-connections
+ * in all, and any on the last FD_RESERVE descriptors. Not logged one by one
+ * (a flood of them would fill the disk): counted, and summed up in the log
+ * once a second (on_tick). */
+static int admit_connection(server *s, int fd)
+{
+    release_pending(s, fd);
+    if (fd >= s->fd_limit - FD_RESERVE) {
+        limits_refused(&s->limits, LIMIT_CONNECTIONS, NULL);
+        refuse_socket(fd, "too_many_connections", "the server is full: try again later");
+        return 1;
+    }
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof peer;
+    unsigned char key[LIMITS_KEY_BYTES];
+    char name[48];
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) != 0 ||
+        !limits_key_of((struct sockaddr *)&peer, len, key, name, sizeof name))
+        return 0; /* not an IP client: not counted */
+    limits_address *a = limits_address_of(&s->limits, key, name);
+    if (!a)
+        return 1; /* out of memory */
+    if (!limits_connect(&s->limits, a, now_s())) {
+        refuse_socket(fd, "too_many_connections", "too many connections from your address: close some first");
+        return 1;
+    }
+    s->pending[fd] = a;
+    return 0;
+}
+
+/* The library made the connection of an accepted socket: it carries its
+ * address from now on (the opaque user data stays through the upgrade to a
+ * WebSocket; the protocol's per-session data does not). */
+static void bind_address(server *s, struct lws *wsi)
+{
+    int fd = lws_get_socket_fd(wsi);
+    if (fd < 0 || fd >= s->fd_limit || !s->pending[fd] || lws_get_opaque_user_data(wsi))
+        return;
+    lws_set_opaque_user_data(wsi, s->pending[fd]);
+    s->pending[fd] = NULL;
+}
+
+/* A connection is gone (LWS_CALLBACK_WSI_DESTROY). */
+static void release_address(server *s, struct lws *wsi)
+{
+    limits_address *a = lws_get_opaque_user_data(wsi);
+    if (!a)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    limits_disconnect(&s->limits, a, now_s());
+}
+
+/* ---------------------------------------------------------------------------
  * Sending.
  * ------------------------------------------------------------------------- */
 /* The changed tables' connections ask for room to write, all at once,
@@ -396,19 +502,19 @@ static void close_after_sending(conn *c, int status, const char *reason)
     lws_callback_on_writable(c->wsi);
 }
 
-/* A refusal to this connection: {"type":"error","id":N,"error":{...}}. */
-static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
+/* A refusal to this connection, {"type":"error","id":N,"error":{...}},
+ * without a line in the log (the limits' refusals: counted, summed up once
+ * a second). The message's id is echoed at most in part (srv_echo_id). */
+static void queue_error(server *s, conn *c, const json_t *id, const srv_error *e)
 {
     s->refusals++;
-    srv_log("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
-          c->seat, e->code, e->message);
     if (c->errors_queued >= ERRORS_QUEUED_MAX) {
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many unread messages");
         return;
     }
     json_t *msg = srv_error_json(e);
     json_object_set_new(msg, "type", json_string("error"));
-    json_object_set(msg, "id", id ? (json_t *)id : json_null());
+    json_object_set_new(msg, "id", srv_echo_id(id));
     char *text = json_dumps(msg, JSON_COMPACT);
     json_decref(msg);
     outmsg *m = text ? outmsg_new(text) : NULL;
@@ -422,6 +528,14 @@ static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
     c->errors_tail = m;
     c->errors_queued++;
     lws_callback_on_writable(c->wsi);
+}
+
+/* A refusal to this connection, logged. */
+static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
+{
+    srv_log("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
+            c->seat, e->code, e->message);
+    queue_error(s, c, id, e);
 }
 
 /* Write bytes kept elsewhere (the lobby's list, an HTTP reply) through the
@@ -584,7 +698,7 @@ static bool origin_allowed(server *s, struct lws *wsi)
     for (int i = 0; i < s->n_origins; i++)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
-    srv_log("refused a WebSocket from origin %.100s (bad_origin)", origin);
+    srv_log("refused a %s from origin %.100s (bad_origin)", lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 ? "POST" : "WebSocket", origin);
     return false;
 }
 
@@ -634,6 +748,15 @@ static void seat_connection(server *s, conn *c, const char *token)
             return;
         }
         c->seat = seat;
+    } else if (c->addr && !limits_spectate(&s->limits, c->addr, now_s())) {
+        srv_error e;
+        srv_fail(&e, 429, "too_many_spectators", "at most %d spectators' connections from one address "
+                 "(--max-spectators-per-address)", s->limits.cfg.spectators_per_address);
+        queue_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too_many_spectators");
+        return;
+    } else {
+        c->spectating = c->addr != NULL;
     }
     c->next = sl->conns;
     sl->conns = c;
@@ -657,6 +780,7 @@ static void ws_established(server *s, struct lws *wsi, http_req *pss)
     c->wsi = wsi;
     c->table = id;
     c->seat = ASOBI_SPECTATOR;
+    c->addr = lws_get_opaque_user_data(wsi);
     pss->ws = c;
     s->connections++;
     if (strcmp(path, "/ws/lobby") == 0) {
@@ -688,6 +812,8 @@ static void ws_closed(server *s, http_req *pss)
         return;
     pss->ws = NULL;
     s->connections--;
+    if (c->spectating)
+        limits_unspectate(&s->limits, c->addr, now_s());
     slot *sl = c->lobby || c->waiting ? NULL : hall_slot_of(&s->hall, c->table);
     for (conn **p = &s->waiting; c->waiting && *p; p = &(*p)->next) {
         if (*p == c) {
@@ -749,6 +875,31 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
     json_decref(id);
 }
 
+/* A message over a rate limit: refused with rate_limited (the message is
+ * dropped), counted, not logged (limits_summary sums them up). */
+static void refuse_rate(server *s, conn *c, const char *fmt, ...)
+{
+    srv_error e;
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    srv_fail(&e, 429, "rate_limited", "%s", why);
+    json_t *msg = json_loadb(c->rx, c->rx_len, 0, NULL);
+    queue_error(s, c, json_is_object(msg) ? json_object_get(msg, "id") : NULL, &e);
+    json_decref(msg);
+}
+
+/* May this connection's message be handled, as far as its seat (all of its
+ * connections together: ten tabs of one seat are one person) and its
+ * address (every connection from there) go? */
+static bool message_allowed(server *s, conn *c, double now)
+{
+    slot *sl = c->seat >= 0 && !c->lobby && !c->waiting ? hall_slot_of(&s->hall, c->table) : NULL;
+    return limits_message(&s->limits, c->addr, sl ? &sl->seat_rate[c->seat] : NULL, now);
+}
+
 static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len)
 {
     if (c->closing)
@@ -795,10 +946,12 @@ static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size
     if (c->rate_count > RATE_CLOSE) {
         close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate_limited");
     } else if (c->rate_tokens < 1) {
-        srv_fail(&e, 429, "rate_limited", "at most %d messages a second", RATE_MAX);
-        json_t *msg = json_loadb(c->rx, c->rx_len, 0, NULL);
-        send_error(s, c, json_is_object(msg) ? json_object_get(msg, "id") : NULL, &e);
-        json_decref(msg);
+        limits_refused(&s->limits, LIMIT_MESSAGES_CONNECTION, c->addr);
+        refuse_rate(s, c, "at most %d messages a second on one connection", RATE_MAX);
+    } else if (!message_allowed(s, c, now)) {
+        c->rate_tokens -= 1;
+        refuse_rate(s, c, "%s", "too many messages from this seat or address: at most --messages-per-second-per-seat "
+                                "and --messages-per-second-per-address");
     } else {
         c->rate_tokens -= 1;
         ws_message(s, c, c->rx, c->rx_len);
@@ -819,13 +972,19 @@ static void set_reply(http_req *r, json_t *body)
     json_decref(body);
 }
 
-static int send_headers(server *s, struct lws *wsi, int status, const char *type, size_t len)
+static int send_headers(server *s, struct lws *wsi, http_req *r, int status, const char *type, size_t len)
 {
     flush_or_stop(s); /* a created table or a taken seat is kept before it is announced */
     unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    char retry[16];
+    int retry_len = snprintf(retry, sizeof retry, "%d", r->retry_after);
     if (lws_add_http_common_headers(wsi, (unsigned int)status, type, len, &p, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:", (const unsigned char *)"no-store",
                                     8, &p, end) ||
+        (r->retry_after > 0 && lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
+                                                           (const unsigned char *)retry, retry_len, &p, end)) ||
+        (r->close_after && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
+                                                       (const unsigned char *)"close", 5, &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     return 0;
@@ -852,7 +1011,7 @@ static int send_body(struct lws *wsi, http_req *r)
 static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_t *body)
 {
     set_reply(r, body);
-    if (!r->reply || send_headers(s, wsi, status, "application/json", r->reply_len) < 0)
+    if (!r->reply || send_headers(s, wsi, r, status, "application/json", r->reply_len) < 0)
         return -1;
     return send_body(wsi, r);
 }
@@ -869,7 +1028,7 @@ static int reply_text(server *s, struct lws *wsi, http_req *r, const char *type,
     free(r->reply);
     r->reply = text;
     r->reply_len = text ? strlen(text) : 0;
-    if (!text || send_headers(s, wsi, 200, type, r->reply_len) < 0)
+    if (!text || send_headers(s, wsi, r, 200, type, r->reply_len) < 0)
         return -1;
     return send_body(wsi, r);
 }
@@ -908,6 +1067,15 @@ static char *metrics_text(server *s)
     metric_value(f, "asobi_actions_accepted_total", "counter", "Actions accepted (people, bots, timeouts).",
                  s->hall.actions_accepted);
     metric_value(f, "asobi_refusals_total", "counter", "Requests and messages refused.", s->refusals);
+    fprintf(f, "# HELP asobi_limited_total Connections, requests and messages refused by a limit (docs/server.md, "
+               "Limits).\n# TYPE asobi_limited_total counter\n");
+    for (int k = 0; k < LIMIT_KINDS; k++)
+        fprintf(f, "asobi_limited_total{limit=\"%s\"} %llu\n", limits_kind_name((limits_kind)k),
+                (unsigned long long)s->limits.refused[k]);
+    metric_value(f, "asobi_client_connections", "gauge", "Open connections (HTTP and WebSockets) of IP clients.",
+                 (uint64_t)s->limits.connections);
+    metric_value(f, "asobi_client_addresses", "gauge", "Client addresses the limits keep track of.",
+                 (uint64_t)s->limits.addresses);
     metric_value(f, "asobi_updates_sent_total", "counter", "Update messages sent.", s->updates_sent);
     metric_value(f, "asobi_ws_bytes_sent_total", "counter", "WebSocket payload bytes sent.", s->bytes_sent);
     metric_histogram(f, "asobi_action_latency_seconds",
@@ -931,18 +1099,85 @@ static char *metrics_text(server *s)
     return text;
 }
 
-/* /api/...: the hall answers, this side sends. */
+/* Does a creation request ask for a table of bots only? (Its players
+ * default to the game's fewest, as table_create reads it; a request it
+ * would refuse may say anything here.) */
+static bool asks_all_bots(const char *body, size_t len)
+{
+    json_t *req = json_loadb(body ? body : "", len, 0, NULL);
+    const asobi_game_def *def = asobi_game_find(json_string_value(json_object_get(req, "game")));
+    const json_t *players = json_object_get(req, "players"), *bots = json_object_get(req, "bots");
+    json_int_t n = json_is_integer(players) ? json_integer_value(players) : def ? asobi_game_min_players(def) : 0;
+    bool all = n > 0 && json_is_array(bots) && json_array_size(bots) == (size_t)n;
+    for (size_t i = 0; all && i < (size_t)n; i++)
+        all = json_is_string(json_array_get(bots, i));
+    json_decref(req);
+    return all;
+}
+
+/* Does a table still play (for the all-bot tables an address holds)? */
+static bool table_alive(void *ctx, int64_t id)
+{
+    slot *sl = hall_slot_of(&((server *)ctx)->hall, id);
+    return sl && sl->t->status != TABLE_OVER;
+}
+
+/* POST /api/tables from address a: within its limits (0), or refused (the
+ * status; r's reply is the refusal): --tables-per-minute-per-address and
+ * --table-burst-per-address (429 rate_limited, with Retry-After), and
+ * --max-bot-tables-per-address for a table of bots only. */
+static int creation_refused(server *s, http_req *r, limits_address *a, json_t **reply, srv_error *e)
+{
+    double retry_after = 0, now = now_s();
+    if (!limits_create_table(&s->limits, a, now, &retry_after)) {
+        r->retry_after = (int)retry_after + 1;
+        srv_fail(e, 429, "rate_limited", "too many tables created from your address: try again in %d s",
+                 r->retry_after);
+    } else if (asks_all_bots(r->body, r->body_len) && !limits_bot_table_allowed(&s->limits, a, table_alive, s, now)) {
+        r->retry_after = 10;
+        srv_fail(e, 429, "too_many_bot_tables", "at most %d tables of bots only from one address at once "
+                 "(--max-bot-tables-per-address)", s->limits.cfg.bot_tables_per_address);
+    } else {
+        return 0;
+    }
+    *reply = srv_error_json(e);
+    return e->status;
+}
+
+/* A table was created for address a: if bots alone play it, a holds it. */
+static void table_created(server *s, limits_address *a, const json_t *reply)
+{
+    slot *sl = hall_slot_of(&s->hall, json_integer_value(json_object_get(reply, "table")));
+    if (!sl)
+        return;
+    for (int k = 0; k < sl->t->players; k++)
+        if (!sl->t->seat[k].bot)
+            return;
+    limits_bot_table_made(&s->limits, a, sl->t->id, now_s());
+}
+
+/* /api/...: the hall answers, this side sends. The limits of the client's
+ * address come first; their refusals are counted, not logged one by one. */
 static int serve_api(server *s, struct lws *wsi, http_req *r)
 {
     srv_error e;
     json_t *reply = NULL;
-    int status = hall_http(&s->hall, r->post, r->path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
+    limits_address *a = lws_get_opaque_user_data(wsi);
+    bool creating = r->post && strcmp(r->path, "/api/tables") == 0;
+    int status = creating && a ? creation_refused(s, r, a, &reply, &e) : 0;
+    if (status) {
+        s->refusals++;
+        return reply ? reply_json(s, wsi, r, status, reply) : -1;
+    }
+    status = hall_http(&s->hall, r->post, r->path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     if (status >= 400) {
         s->refusals++;
         srv_log("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code, e.message);
     }
     if (!reply)
         return -1;
+    if (creating && status == 201 && a)
+        table_created(s, a, reply);
     return reply_json(s, wsi, r, status, reply);
 }
 
@@ -973,12 +1208,11 @@ static int serve_static(server *s, struct lws *wsi, http_req *r)
                                                                                      : r->path;
     char file[1024];
     snprintf(file, sizeof file, "%s%s", s->cfg.web, page);
-    FILE *f = fopen(file, "rb");
-    if (!f) {
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) { /* a folder (/js) is no resource either */
         srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
         return reply_error(s, wsi, r, &e);
     }
-    fclose(f);
     int n = lws_serve_http_file(wsi, file, mime_of(file), NULL, 0);
     if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi)))
         return -1;
@@ -999,40 +1233,92 @@ static int serve_http(server *s, struct lws *wsi, http_req *r)
 /* A request's body is in: answer it. */
 static int http_body_done(server *s, struct lws *wsi, http_req *r)
 {
-    if (r->bad_method) {
-        srv_error e;
-        srv_fail(&e, 405, "method_not_allowed", "only GET and POST are served");
-        return reply_error(s, wsi, r, &e);
-    }
+    if (r->refused)
+        return reply_error(s, wsi, r, &r->refusal);
     return serve_http(s, wsi, r);
 }
 
-/* A request's head is in: GET is answered now, POST once its body is in;
- * any other method is refused. */
-static int http_request(server *s, struct lws *wsi, http_req *r)
+/* The bytes of the request's headers the library knows by name. */
+static size_t headers_length(struct lws *wsi)
+{
+    size_t total = 0;
+    for (int t = 0; t < WSI_TOKEN_COUNT; t++) {
+        int n = lws_hdr_total_length(wsi, (enum lws_token_indexes)t);
+        if (n > 0)
+            total += (size_t)n;
+    }
+    return total;
+}
+
+/* Is the body declared JSON ("application/json", parameters allowed)? A
+ * browser sends a cross-site POST without asking the server first only as
+ * text/plain or a form: so no other site's page can create tables or take
+ * seats in a visitor's name. */
+static bool content_type_json(struct lws *wsi)
+{
+    static const char json_type[] = "application/json";
+    char type[96];
+    if (lws_hdr_copy(wsi, type, sizeof type, WSI_TOKEN_HTTP_CONTENT_TYPE) <= 0)
+        return false;
+    size_t n = sizeof json_type - 1;
+    return strncasecmp(type, json_type, n) == 0 && (type[n] == '\0' || type[n] == ';' || type[n] == ' ');
+}
+
+/* Is the request's head refused? Then true, and e says why: a path or query
+ * too long (414), headers too large (431; the library drops a head over
+ * LIB_HEADER_BYTES without a word, it cannot hold it), Content-Length with
+ * Transfer-Encoding (400: which one frames the body is in doubt, so the
+ * connection is closed after the answer), a method other than GET and POST
+ * (405), and for POST a foreign Origin (403) or a body that is not declared
+ * JSON (415), or chunked (411). */
+static bool head_refused(server *s, struct lws *wsi, http_req *r, size_t path_len, srv_error *e)
 {
     static const enum lws_token_indexes others[] = {WSI_TOKEN_PUT_URI, WSI_TOKEN_DELETE_URI, WSI_TOKEN_PATCH_URI,
                                                      WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_HEAD_URI};
-    srv_error e;
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        if (lws_hdr_total_length(wsi, others[i]) > 0) {
-            r->bad_method = true;
-            /* a body still on its way is read (and dropped) before the answer */
-            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
-                return 0;
-            return http_body_done(s, wsi, r);
-        }
+    bool other_method = false;
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        other_method |= lws_hdr_total_length(wsi, others[i]) > 0;
+    bool chunked = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0;
+    bool length = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    if (path_len > PATH_MAX_BYTES || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > QUERY_MAX_BYTES) {
+        srv_fail(e, 414, "uri_too_long", "a request's path may hold %d bytes and its query %d", PATH_MAX_BYTES,
+                 QUERY_MAX_BYTES);
+    } else if (headers_length(wsi) > HEADERS_MAX_BYTES) {
+        srv_fail(e, 431, "headers_too_large", "a request's headers may hold %d bytes", HEADERS_MAX_BYTES);
+    } else if (chunked && length) {
+        srv_fail(e, 400, "bad_request", "Content-Length and Transfer-Encoding in one request");
+        r->close_after = true;
+    } else if (other_method) {
+        srv_fail(e, 405, "method_not_allowed", "only GET and POST are served");
+    } else if (r->post && !origin_allowed(s, wsi)) {
+        srv_fail(e, 403, "bad_origin", "a POST from another site's page (its Origin is not this server's)");
+    } else if (r->post && !content_type_json(wsi)) {
+        srv_fail(e, 415, "unsupported_media_type", "a POST's body is JSON: send Content-Type: application/json");
+    } else if (r->post && chunked) {
+        srv_fail(e, 411, "length_required", "a request body needs a Content-Length");
+        r->close_after = true;
+    } else {
+        return false;
     }
+    return true;
+}
+
+/* A request's head is in: GET is answered now, POST once its body is in; a
+ * refused head once any body is read (and dropped), or at once when its
+ * framing is in doubt (then the connection is closed). */
+static int http_request(server *s, struct lws *wsi, http_req *r, const char *uri)
+{
+    size_t path_len = strlen(uri);
+    snprintf(r->path, sizeof r->path, "%s", uri);
     r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-    if (!r->post)
-        return serve_http(s, wsi, r);
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
-        return 0; /* answered once the body is in (LWS_CALLBACK_HTTP_BODY_COMPLETION) */
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
-        srv_fail(&e, 411, "length_required", "a request body needs a Content-Length");
-        return reply_error(s, wsi, r, &e);
+    bool body_coming = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
+    if (head_refused(s, wsi, r, path_len, &r->refusal)) {
+        r->refused = true;
+        return body_coming && !r->close_after ? 0 : http_body_done(s, wsi, r);
     }
-    return serve_http(s, wsi, r); /* no body at all: an empty one */
+    if (r->post && body_coming)
+        return 0; /* answered once the body is in (LWS_CALLBACK_HTTP_BODY_COMPLETION) */
+    return serve_http(s, wsi, r); /* a POST without a body: an empty one */
 }
 
 static int http_writable(struct lws *wsi, http_req *r)
@@ -1053,6 +1339,8 @@ static int http_writable(struct lws *wsi, http_req *r)
     }
     free(r->reply);
     r->reply = NULL;
+    if (r->close_after)
+        return -1; /* the library sends what it still holds, then closes */
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
@@ -1127,6 +1415,22 @@ static void drain_done(server *s)
     }
 }
 
+/* Once a second at most: one line for the limits' refusals since the last
+ * (never a line each: a flood would fill the disk), and the addresses that
+ * hold nothing any more are forgotten. */
+static void limits_tick(server *s)
+{
+    char line[512];
+    double now = now_s();
+    if (limits_summary(&s->limits, now, line, sizeof line)) {
+        srv_log("refused by the limits since the last such line: %s", line);
+    }
+    if (now - s->limits_swept_at >= 10) {
+        limits_sweep(&s->limits, now);
+        s->limits_swept_at = now;
+    }
+}
+
 /* Every TICK_US: clocks that ran out, seats away past grace, finished
  * tables nobody watches any more. */
 static void on_tick(lws_sorted_usec_list_t *sul)
@@ -1154,6 +1458,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     }
     flush_or_stop(s); /* bots' moves at tables nobody watches */
     lobby_push(s, now);
+    limits_tick(s);
     if (stop_requested) {
         lws_cancel_service(s->context);
         return;
@@ -1168,8 +1473,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     switch (reason) {
     case LWS_CALLBACK_HTTP:
         http_reset(r);
-        snprintf(r->path, sizeof r->path, "%s", (const char *)in);
-        return http_request(s, wsi, r);
+        return http_request(s, wsi, r, (const char *)in);
     case LWS_CALLBACK_HTTP_BODY:
         if (len == 0 || !in)
             return 0; /* "Content-Length: 0" comes as one empty piece */
@@ -1201,6 +1505,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return ws_filter(s, wsi);
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return admit_connection(s, (int)(lws_intptr_t)in);
+    case LWS_CALLBACK_HTTP_BIND_PROTOCOL:
+        bind_address(s, wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        release_address(s, wsi);
+        return 0;
     case LWS_CALLBACK_ESTABLISHED:
         memset(r, 0, sizeof *r);
         ws_established(s, wsi, r);
@@ -1365,17 +1677,63 @@ static int keepalive_on_listener(int port)
  * limit is lower, as far as the hard limit allows), plus room for the
  * database, the log and the workers. A connection past the limit is
  * refused by the kernel (accept fails) and the server goes on. */
-static void set_file_limit(int max_connections)
+static int set_file_limit(int max_connections)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return;
+        return 1024;
     rlim_t want = (rlim_t)(max_connections > 0 ? max_connections : 4096) + 64;
     if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
         want = rl.rlim_max;
     rl.rlim_cur = want;
     if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
         srv_log("cannot set the file limit to %llu: %s", (unsigned long long)want, strerror(errno));
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1 << 24)
+        return 1 << 24;
+    return (int)rl.rlim_cur;
+}
+
+/* The library's log lines (its errors only), at most one a second: a
+ * condition that repeats at every turn of the loop (accept failing, a
+ * client's request over the library's limits) must not fill the disk. The
+ * lines left out are counted in the next one. */
+static void library_log(int level, const char *line)
+{
+    (void)level;
+    static double last;
+    static unsigned long left_out;
+    double now = now_s();
+    if (now - last < 1.0) {
+        left_out++;
+        return;
+    }
+    last = now;
+    char text[300];
+    snprintf(text, sizeof text, "%s", line);
+    text[strcspn(text, "\r\n")] = '\0';
+    if (left_out)
+        srv_log("libwebsockets: %s (and %lu more of its lines in the last second)", text, left_out);
+    else
+        srv_log("libwebsockets: %s", text);
+    left_out = 0;
+}
+
+/* The per-address bookkeeping: its limits (the options), a random seed for
+ * its hash, and room to carry an accepted socket's address to its
+ * connection, one entry per descriptor under the file limit. */
+static bool limits_start(server *s, const server_config *cfg, int fd_limit)
+{
+    uint64_t seed = 0;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = (uint64_t)now_ms() * 0x9e3779b97f4a7c15ULL; /* the hash's seed only: no secret rides on it */
+    limits_config lc = cfg->limits;
+    lc.connections = cfg->max_connections;
+    if (lc.connections > fd_limit - 64)
+        lc.connections = fd_limit - 64 > 16 ? fd_limit - 64 : 16;
+    limits_init(&s->limits, &lc, seed);
+    s->fd_limit = fd_limit;
+    s->pending = calloc((size_t)fd_limit, sizeof *s->pending);
+    return s->pending != NULL;
 }
 
 int server_run(const server_config *cfg)
@@ -1411,12 +1769,18 @@ int server_run(const server_config *cfg)
         return 1;
     }
 
-    set_file_limit(cfg->max_connections);
+    if (!limits_start(s, cfg, set_file_limit(cfg->max_connections))) {
+        fprintf(stderr, "asobi serve: out of memory\n");
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.user = s;
     info.protocols = protocols;
     info.port = CONTEXT_PORT_NO_LISTEN;
+    info.max_http_header_data = LIB_HEADER_BYTES; /* room to answer 431 (HEADERS_MAX_BYTES) rather than drop */
     /* The loop. libev's and libuv's (Debian's libwebsockets-evlib-ev and
      * -uv plugins) wait with epoll, so a turn costs what happened, not the
      * number of sockets open; libwebsockets' own loop calls poll() over
@@ -1442,7 +1806,7 @@ int server_run(const server_config *cfg)
             info.signal_cb = on_evlib_signal;
         /* the library's error lines only; silent while a plugin is tried,
          * since a missing one is reported by us, with its package */
-        lws_set_log_level(loop == SERVER_LOOP_POLL ? LLL_ERR : 0, NULL);
+        lws_set_log_level(loop == SERVER_LOOP_POLL ? LLL_ERR : 0, library_log);
         s->context = lws_create_context(&info);
         if (s->context || loop == SERVER_LOOP_POLL)
             break;
@@ -1451,7 +1815,7 @@ int server_run(const server_config *cfg)
                 server_event_loop_name(loop), loop == SERVER_LOOP_LIBEV ? "ev" : "uv", server_event_loop_name(next));
         loop = next;
     }
-    lws_set_log_level(LLL_ERR, NULL);
+    lws_set_log_level(LLL_ERR, library_log);
     s->loop = loop;
     if (s->context) {
         info.port = cfg->port;
@@ -1484,6 +1848,7 @@ int server_run(const server_config *cfg)
         if (s->context)
             lws_context_destroy(s->context);
         store_close(s->store);
+        free(s->pending);
         free(s);
         return 1;
     }
@@ -1534,6 +1899,8 @@ int server_run(const server_config *cfg)
     free(s->lobby_text);
     free(s->send_due);
     free(s->send_buf);
+    limits_free(&s->limits);
+    free(s->pending);
     store_close(s->store);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);

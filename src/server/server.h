@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "server/limits.h"
+
 #define SERVER_MAX_ORIGINS 16
 
 /* The event loop under libwebsockets (--event-loop): server.c says why libev
@@ -27,6 +29,7 @@ typedef struct server_config {
     const char *allow_origin[SERVER_MAX_ORIGINS];
     int origins;
     const struct asobi_data_sets *card_sets; /* --card-sets: names a table's options may use; NULL: none */
+    limits_config limits; /* what one client address may hold and do (its `connections` is max_connections) */
 } server_config;
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.

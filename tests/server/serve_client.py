@@ -83,10 +83,11 @@ class Server:
     def ws_url(self, table, token=None):
         return "ws://127.0.0.1:%d/ws/tables/%d%s" % (self.port, table, "?token=" + token if token else "")
 
-    def request(self, method, path, body=None, raw=None):
-        """(status, parsed JSON or text) of one HTTP request."""
+    def request(self, method, path, body=None, raw=None, headers=None):
+        """(status, parsed JSON or text) of one HTTP request (a body is declared JSON, as the server wants)."""
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        req = urllib.request.Request(self.url(path), data=data, method=method)
+        req = urllib.request.Request(self.url(path), data=data, method=method,
+                                     headers=dict({"Content-Type": "application/json"}, **(headers or {})))
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 status, text, ctype = r.status, r.read().decode(), r.headers.get("content-type", "")
