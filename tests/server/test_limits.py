@@ -117,6 +117,34 @@ async def test_idle_sockets_lock_nobody_out():
         srv.stop()
 
 
+async def test_a_full_server_does_not_spin():
+    """With no limit per address, 600 sockets fill --max-connections 512: the rest are closed at once, and
+    the server neither spins on accept() failing with EMFILE nor fills its log (the descriptors under the
+    file limit are kept; the library's lines come at most once a second)."""
+    srv = Server(BINARY, args=["--workers", "1", "--max-connections", "512",
+                               "--max-connections-per-address", "0", "--max-spectators-per-address", "0"]).start()
+    held = []
+    try:
+        t = create(srv, game="psycle")
+        for result in await asyncio.gather(*(ws(srv, t) for _ in range(600)), return_exceptions=True):
+            if not isinstance(result, BaseException):
+                held.append(result)
+        check(len(held) <= 512, "sockets held", len(held))
+        cpu0, log0, t0 = cpu_seconds(srv.proc.pid), log_size(srv), time.monotonic()
+        await asyncio.sleep(2)
+        cpu = (cpu_seconds(srv.proc.pid) - cpu0) / (time.monotonic() - t0)
+        check(cpu < 0.33, "a full server is busy: %.2f of a core" % cpu)
+        check(log_size(srv) - log0 < 100_000, "the log grew by %d bytes in 2 s" % (log_size(srv) - log0))
+        for s in held[:50]:
+            s.transport.abort()
+        await asyncio.sleep(0.5)
+        check(request(srv, "GET", "/healthz", source="127.0.0.2")[0] == 200, "room again once sockets closed")
+    finally:
+        for s in held:
+            s.transport.abort()
+        srv.stop()
+
+
 # ---------------------------------------------------------------------------
 # Point 4: a table-creation loop
 # ---------------------------------------------------------------------------
@@ -389,7 +417,7 @@ async def test_a_club_behind_one_address_is_untouched():
 async def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))  # 600 sockets of our own
-    tests = [test_idle_sockets_lock_nobody_out, test_table_creation_loop_is_held_back, test_bot_tables_per_address,
+    tests = [test_idle_sockets_lock_nobody_out, test_a_full_server_does_not_spin, test_table_creation_loop_is_held_back, test_bot_tables_per_address,
              test_spectators_per_address, test_messages_per_seat_and_address, test_http_findings,
              test_a_club_behind_one_address_is_untouched]
     only = os.environ.get("ASOBI_LIMITS_TESTS")
