@@ -165,9 +165,22 @@ class CClient:
                 "p50_ms": out["latency_p50_ms"], "p99_ms": out["latency_p99_ms"]}
 
 
+# Every client of the load is one address (127.0.0.1), thousands of people at once: the server's limits per
+# client address (docs/server.md, "Limits") are off for it, on servers that have them.
+UNLIMITED = ["--max-connections-per-address", "0", "--tables-per-minute-per-address", "0",
+             "--max-bot-tables-per-address", "0", "--max-spectators-per-address", "0",
+             "--messages-per-second-per-address", "0"]
+
+
+def limits_off(binary):
+    """The options that lift the limits per address, if this server has them (an older one does not)."""
+    usage = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=10).stdout
+    return UNLIMITED if "--max-connections-per-address" in usage else []
+
+
 def run(binary, m, seconds, warmup, procs, client, server_args=(), think_ms=0):
     """One figure: a fresh server, m tables spread over procs client processes (or the C client)."""
-    srv = Server(binary, args=["--workers", "1"] + list(server_args)).start()
+    srv = Server(binary, args=["--workers", "1"] + limits_off(binary) + list(server_args)).start()
     try:
         out = multiprocessing.Queue()
         children = []

@@ -12,7 +12,8 @@
  * K, the N-th of its legal actions by id, so that inputs reach deep into a
  * game. The properties, after every message (docs/server.md):
  *  - a refusal gives a code and a message, and changed nothing: the
- *    table's summary and state are byte-identical;
+ *    table's summary and state are byte-identical; it echoes at most
+ *    SRV_ECHO_ID_MAX bytes of the message's id;
  *  - an acceptance added the sender's action (bots may follow), or at a
  *    finished table made one rematch where every person keeps their seat
  *    and token;
@@ -111,6 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(json_is_object(reply));
             fuzz_check_refusal(reply, &e);
             json_object_set_new(reply, "type", json_string("error"));
+            /* a refusal echoes at most a capped part of the id (srv_echo_id) */
+            FUZZ_CHECK(!json_is_string(msg_id) || json_string_length(msg_id) <= SRV_ECHO_ID_MAX);
+            FUZZ_CHECK(!(json_is_array(msg_id) || json_is_object(msg_id)) ||
+                       json_dumpb(msg_id, NULL, 0, JSON_COMPACT) <= SRV_ECHO_ID_MAX);
             json_object_set(reply, "id", msg_id ? msg_id : json_null());
             char *text = json_dumps(reply, JSON_COMPACT);
             FUZZ_CHECK(text);

@@ -71,5 +71,15 @@ printf '\x02\x02\x00{"type":"act","action":"play 3","id":1}\ns{"type":"act","act
 printf '\x01\x06\x00#0\n\x00#1\n\x03{"type":"act","action":"pass","seat":0}\n\x00#3\n\x03#0\n' > $c/ws_message/seed-octal.bin
 printf '\x00\x00\x00#0\n\x01#0\n\x00#0\n\x01#1\n\x00[1,2]\n\x01{"type":"act","action":99999}\n' > $c/ws_message/seed-ninja.bin
 printf '\x03\x00\x00#0\n\x00#1\n\x01#0\n\x01{"type":"act","action":"done"}\n\x00#2\n' > $c/ws_message/seed-timemasters.bin
+# ids a refusal echoes only in part (issue 31): a long string, a long array, a string cut inside a character
+python3 - "$c/ws_message/seed-long-ids.bin" <<'PY'
+import sys
+lines = [b'0{"type":"dance","id":"' + b"x" * 200 + b'"}',
+         b's{"type":"act","id":[' + b",".join(str(i).encode() for i in range(100)) + b']}',
+         b'1{"type":"act","action":"fly","id":"' + "\u3042".encode() * 30 + b'"}',
+         b'0{"type":"act","action":"pass","id":{"k":"' + b"y" * 70 + b'"}}',
+         b'0{"type":"act","action":"pass","id":{"k":1}}']
+open(sys.argv[1], "wb").write(b"\x00\x00" + b"\n".join(lines) + b"\n")
+PY
 
 echo "corpora in $c:" $(for d in $c/*; do echo "$(basename $d)=$(ls $d | wc -l)"; done)
