@@ -354,7 +354,9 @@ static void release_pending(server *s, int fd)
  * --max-connections-per-address from its address or past --max-connections
  * in all, and any on the last FD_RESERVE descriptors. Not logged one by one
  * (a flood of them would fill the disk): counted, and summed up in the log
- * once a second (on_tick). */
+ * once a second (on_tick). The library's own limits per peer (ip_limit_wsi)
+ * are not in Debian's build (LWS_WITH_PEER_LIMITS is off), hence limits.c;
+ * the hook and the per-connection pointer are the library's. */
 static int admit_connection(server *s, int fd)
 {
     release_pending(s, fd);
