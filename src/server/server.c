@@ -42,7 +42,7 @@
  * disconnected. */
 
 #define MESSAGE_MAX SERVER_MESSAGE_MAX
-#define RATE_MAX 20               /* messages a second a connection may send (a seat's: --messages-per-second-per-seat) */
+#define RATE_MAX 20               /* messages a second one connection may send */
 #define RATE_CLOSE 100            /* ... and the count that closes it */
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
 #define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
@@ -700,7 +700,8 @@ static bool origin_allowed(server *s, struct lws *wsi)
     for (int i = 0; i < s->n_origins; i++)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
-    srv_log("refused a %s from origin %.100s (bad_origin)", lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 ? "POST" : "WebSocket", origin);
+    bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    srv_log("refused a %s from origin %.100s (bad_origin)", post ? "POST" : "WebSocket", origin);
     return false;
 }
 
