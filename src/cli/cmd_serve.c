@@ -23,6 +23,7 @@
 #define SPECTATORS 64
 #define MESSAGES_PER_ADDRESS 200
 #define MESSAGES_PER_SEAT 20
+#define LOG_LINES 10
 
 static void usage(FILE *out)
 {
@@ -33,7 +34,7 @@ static void usage(FILE *out)
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
             "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
-            "                   [--messages-per-second-per-seat R]\n\n"
+            "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -58,9 +59,11 @@ static void usage(FILE *out)
             "                    worth (default %d)\n"
             "  --messages-per-second-per-seat R  a seat's messages a second over all its connections\n"
             "                    (default %d)\n"
+            "  --log-lines-per-second-per-address R  log lines of its refusals, a burst of five seconds'\n"
+            "                    worth (default %d; the rest are counted and summed up once a second)\n"
             "See docs/server.md (\"Limits\").\n",
             ASOBI_WEB_DIR, CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS,
-            MESSAGES_PER_ADDRESS, MESSAGES_PER_SEAT);
+            MESSAGES_PER_ADDRESS, MESSAGES_PER_SEAT, LOG_LINES);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -90,6 +93,7 @@ int cli_serve(int argc, char **argv)
         {"max-spectators-per-address", required_argument, NULL, 1004},
         {"messages-per-second-per-address", required_argument, NULL, 1005},
         {"messages-per-second-per-seat", required_argument, NULL, 1006},
+        {"log-lines-per-second-per-address", required_argument, NULL, 1007},
         CLI_CARD_SETS_OPTION,
         {NULL, 0, NULL, 0},
     };
@@ -108,7 +112,8 @@ int cli_serve(int argc, char **argv)
                    .bot_tables_per_address = BOT_TABLES,
                    .spectators_per_address = SPECTATORS,
                    .messages_per_address = MESSAGES_PER_ADDRESS,
-                   .messages_per_seat = MESSAGES_PER_SEAT},
+                   .messages_per_seat = MESSAGES_PER_SEAT,
+                   .log_lines_per_address = LOG_LINES},
     };
     int c;
     long v;
@@ -177,11 +182,13 @@ int cli_serve(int argc, char **argv)
         case 1001:
         case 1005:
         case 1006:
+        case 1007:
             if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
                 return 2;
-            *(c == 1001 ? &cfg.limits.tables_per_minute
+            *(c == 1001   ? &cfg.limits.tables_per_minute
               : c == 1005 ? &cfg.limits.messages_per_address
-                          : &cfg.limits.messages_per_seat) = seconds;
+              : c == 1006 ? &cfg.limits.messages_per_seat
+                          : &cfg.limits.log_lines_per_address) = seconds;
             break;
         case 'h':
             usage(stdout);

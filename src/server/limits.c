@@ -10,6 +10,7 @@
 static const char *const kind_names[LIMIT_KINDS] = {
     "connections_per_address", "connections", "tables_per_address", "bot_tables_per_address",
     "spectators_per_address", "messages_per_connection", "messages_per_seat", "messages_per_address",
+    "log_lines_per_address",
 };
 
 const char *limits_kind_name(limits_kind k)
@@ -235,6 +236,15 @@ bool limits_message(limits *l, limits_address *a, limits_bucket *seat_bucket, do
     return true;
 }
 
+bool limits_log_line(limits *l, limits_address *a, double now)
+{
+    double rate = l->cfg.log_lines_per_address;
+    if (!a || limits_bucket_take(&a->log_lines, rate, 5 * rate, now, NULL))
+        return true;
+    limits_refused(l, LIMIT_LOG_LINES, a);
+    return false;
+}
+
 bool limits_summary(limits *l, double now, char *line, size_t cap)
 {
     if (now - l->summary_at < 1.0)
@@ -265,7 +275,8 @@ void limits_sweep(limits *l, double now)
             limits_address *a = *p;
             bool idle = !a->connections && !a->spectators && !a->n_bot_tables &&
                         bucket_full(&a->tables, tables_rate, l->cfg.table_burst, now) &&
-                        bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now);
+                        bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now) &&
+                        bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now);
             if (!idle) {
                 p = &a->next;
                 continue;

@@ -38,6 +38,7 @@ typedef struct limits_config {
     int spectators_per_address;  /* --max-spectators-per-address: spectators' sockets at once */
     double messages_per_address; /* --messages-per-second-per-address (a burst of two seconds' worth) */
     double messages_per_seat;    /* --messages-per-second-per-seat (a burst of one second's worth) */
+    double log_lines_per_address; /* --log-lines-per-second-per-address: its refusals' lines (a burst of 5 s) */
 } limits_config;
 
 /* What the limits refuse, for /metrics and the log's summary. */
@@ -50,6 +51,7 @@ typedef enum limits_kind {
     LIMIT_MESSAGES_CONNECTION,
     LIMIT_MESSAGES_SEAT,
     LIMIT_MESSAGES_ADDRESS,
+    LIMIT_LOG_LINES,
     LIMIT_KINDS
 } limits_kind;
 /* Its name in /metrics ({limit="..."}) and in the log. */
@@ -67,6 +69,7 @@ typedef struct limits_address {
     int spectators;
     limits_bucket tables;
     limits_bucket messages;
+    limits_bucket log_lines;
     int64_t bot_tables[LIMITS_BOT_TABLES_MAX]; /* all-bot tables it created that may still play */
     int n_bot_tables;
     double used_at;              /* last taken or let go of something */
@@ -117,6 +120,11 @@ void limits_unspectate(limits *l, limits_address *a, double now);
 /* A message from a seat's connection (seat_bucket: that seat's, NULL for a
  * spectator or the lobby) from address a: true if it may be handled. */
 bool limits_message(limits *l, limits_address *a, limits_bucket *seat_bucket, double now);
+
+/* May a refusal of address a (NULL: not counted) have a line in the log?
+ * Beyond its share it is only counted (LIMIT_LOG_LINES) and summed up: a
+ * client cannot fill the disk by being refused. */
+bool limits_log_line(limits *l, limits_address *a, double now);
 
 /* Count a refusal (the callers above count their own). */
 void limits_refused(limits *l, limits_kind k, const limits_address *a);

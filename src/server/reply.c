@@ -14,13 +14,18 @@ bool srv_log_quiet;
  * can forge a log line or drive the terminal that shows it. */
 void srv_log(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    srv_vlog(fmt, ap);
+    va_end(ap);
+}
+
+void srv_vlog(const char *fmt, va_list ap)
+{
     if (srv_log_quiet)
         return;
     char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     for (char *p = line; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';

@@ -2,6 +2,7 @@
 #ifndef ASOBI_SERVER_REPLY_H
 #define ASOBI_SERVER_REPLY_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "asobi/asobi.h"
@@ -41,6 +42,8 @@ void srv_log(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The same with the arguments in a va_list. */
+void srv_vlog(const char *fmt, va_list ap);
 /* Set by tests and fuzz targets that drive the server without wanting its log. */
 extern bool srv_log_quiet;
 

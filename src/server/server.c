@@ -325,6 +325,25 @@ static int reload_started(server *s, int64_t id)
 /* ---------------------------------------------------------------------------
  * Connections per client address (limits.c keeps the counts).
  * ------------------------------------------------------------------------- */
+/* A refusal's line in the log, within its address's share of lines
+ * (--log-lines-per-second-per-address); beyond it the refusal is counted
+ * and summed up once a second with the limits' (limits_tick): a client
+ * looping on bad requests cannot fill the disk. a NULL: always logged. */
+static void log_refusal(server *s, limits_address *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void log_refusal(server *s, limits_address *a, const char *fmt, ...)
+{
+    if (!limits_log_line(&s->limits, a, now_s()))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    srv_vlog(fmt, ap);
+    va_end(ap);
+}
+
 /* A refused connection is told why in a few bytes, best effort (it is
  * closed right after, whatever the socket took). */
 static void refuse_socket(int fd, const char *code, const char *message)
@@ -532,11 +551,11 @@ static void queue_error(server *s, conn *c, const json_t *id, const srv_error *e
     lws_callback_on_writable(c->wsi);
 }
 
-/* A refusal to this connection, logged. */
+/* A refusal to this connection, logged (log_refusal). */
 static void send_error(server *s, conn *c, const json_t *id, const srv_error *e)
 {
-    srv_log("refused (table %lld, %s %d): %s: %s", (long long)c->table, c->seat < 0 ? "spectator" : "seat",
-            c->seat, e->code, e->message);
+    log_refusal(s, c->addr, "refused (table %lld, %s %d): %s: %s", (long long)c->table,
+                c->seat < 0 ? "spectator" : "seat", c->seat, e->code, e->message);
     queue_error(s, c, id, e);
 }
 
@@ -701,7 +720,8 @@ static bool origin_allowed(server *s, struct lws *wsi)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
     bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-    srv_log("refused a %s from origin %.100s (bad_origin)", post ? "POST" : "WebSocket", origin);
+    log_refusal(s, lws_get_opaque_user_data(wsi), "refused a %s from origin %.100s (bad_origin)",
+                post ? "POST" : "WebSocket", origin);
     return false;
 }
 
@@ -717,11 +737,12 @@ static int ws_filter(server *s, struct lws *wsi)
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
         reload = reload_started(s, id);
     if (reload == HALL_RELOAD_NONE) {
-        srv_log("refused a WebSocket to %.100s (not_found)", path);
+        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     if (reload == HALL_RELOAD_BUSY) {
-        srv_log("refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
+        log_refusal(s, lws_get_opaque_user_data(wsi),
+                    "refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
                 HALL_RELOADS_MAX);
         return 1;
     }
@@ -1022,7 +1043,8 @@ static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
 {
     s->refusals++;
-    srv_log("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e->status, e->code, e->message);
+    log_refusal(s, lws_get_opaque_user_data(wsi), "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path,
+                e->status, e->code, e->message);
     return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
 
@@ -1175,7 +1197,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     status = hall_http(&s->hall, r->post, r->path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     if (status >= 400) {
         s->refusals++;
-        srv_log("refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code, e.message);
+        log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,
+                    e.message);
     }
     if (!reply)
         return -1;

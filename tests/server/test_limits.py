@@ -308,6 +308,38 @@ async def test_messages_per_seat_and_address():
         srv.stop()
 
 
+async def test_refusals_do_not_fill_the_log():
+    """A loop of refused requests from one address writes --log-lines-per-second-per-address lines (a burst
+    of five seconds' worth), then only counts them (summed up once a second); another address's refusals are
+    still logged. Before: a line per refusal, as fast as the client asked."""
+    srv = Server(BINARY, args=["--workers", "1"]).start()
+    try:
+        log0 = log_size(srv)
+        con = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        end = time.monotonic() + 1.5
+        sent = 0
+        for _ in range(3000):  # bounded by count and by time
+            if time.monotonic() > end:
+                break
+            con.request("GET", "/api/nothing")
+            r = con.getresponse()
+            r.read()
+            check(r.status == 404, r.status)
+            sent += 1
+        con.close()
+        check(sent >= 300, "too few requests to mean anything", sent)
+        status, _, _ = request(srv, "GET", "/api/elsewhere", source="127.0.0.2")
+        await asyncio.sleep(1.2)  # the tick's summary
+        log = srv.log_text()
+        lines = log.count("refused GET /api/nothing")
+        check(lines <= 80, "%d refusals, %d lines in the log" % (sent, lines))
+        check(os.path.getsize(os.path.join(srv.dir, "server.log")) - log0 < 20_000, "the log grew")
+        check("log_lines_per_address" in log, "no summary of the lines left out")
+        check("refused GET /api/elsewhere" in log, "another address's refusal was not logged")
+    finally:
+        srv.stop()
+
+
 # ---------------------------------------------------------------------------
 # Point 10: the smaller HTTP findings
 # ---------------------------------------------------------------------------
@@ -418,7 +450,8 @@ async def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))  # 600 sockets of our own
     tests = [test_idle_sockets_lock_nobody_out, test_a_full_server_does_not_spin, test_table_creation_loop_is_held_back, test_bot_tables_per_address,
-             test_spectators_per_address, test_messages_per_seat_and_address, test_http_findings,
+             test_spectators_per_address, test_messages_per_seat_and_address, test_refusals_do_not_fill_the_log,
+             test_http_findings,
              test_a_club_behind_one_address_is_untouched]
     only = os.environ.get("ASOBI_LIMITS_TESTS")
     if only:
