@@ -23,6 +23,7 @@ static const limits_config defaults = {
     .spectators_per_address = 64,
     .messages_per_address = 200,
     .messages_per_seat = 20,
+    .log_lines_per_address = 10,
 };
 
 static limits_address *address(limits *l, const char *text)
@@ -194,6 +195,25 @@ static void test_the_summary_is_one_line_a_second(void **state)
     limits_free(&l);
 }
 
+/* A flood of refusals from one address: a burst of five seconds' lines,
+ * then ten a second; the rest only counted. Another address is not held
+ * back, nor a refusal without an address. */
+static void test_a_flood_of_refusals_has_few_log_lines(void **state)
+{
+    (void)state;
+    limits l;
+    limits_init(&l, &defaults, 1);
+    limits_address *a = address(&l, "10.0.0.1");
+    int lines = 0;
+    for (int i = 0; i < 10000; i++) /* 10,000 refusals in 2 s */
+        lines += limits_log_line(&l, a, 10 + i / 5000.0);
+    assert_true(lines >= 69 && lines <= 71);
+    assert_int_equal(l.refused[LIMIT_LOG_LINES], 10000 - lines);
+    assert_true(limits_log_line(&l, address(&l, "10.0.0.2"), 12));
+    assert_true(limits_log_line(&l, NULL, 12));
+    limits_free(&l);
+}
+
 /* Addresses that hold nothing and whose buckets are full again are
  * forgotten: the memory follows the clients present. */
 static void test_idle_addresses_are_forgotten(void **state)
@@ -254,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_bot_tables_that_ended_are_let_go),
         cmocka_unit_test(test_messages_per_seat_and_per_address),
         cmocka_unit_test(test_the_summary_is_one_line_a_second),
+        cmocka_unit_test(test_a_flood_of_refusals_has_few_log_lines),
         cmocka_unit_test(test_idle_addresses_are_forgotten),
         cmocka_unit_test(test_a_refusal_echoes_a_capped_id),
     };
