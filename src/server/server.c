@@ -1701,8 +1701,11 @@ static int keepalive_on_listener(int port)
  * 1,048,576 some containers give, it would be milliseconds per close. So
  * the limit is what --max-connections needs (raised to it when the soft
  * limit is lower, as far as the hard limit allows), plus room for the
- * database, the log and the workers. A connection past the limit is
- * refused by the kernel (accept fails) and the server goes on. */
+ * database, the log and the workers. Connections never reach it: one
+ * past --max-connections, or on the last FD_RESERVE descriptors, is closed
+ * as soon as it is accepted (admit_connection), since an accept() failing
+ * for want of a descriptor would leave the loop spinning. Returns the
+ * limit in force. */
 static int set_file_limit(int max_connections)
 {
     struct rlimit rl;
