@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "asobi/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,6 +34,15 @@ void asobi_rng_shuffle(asobi_rng *rng, void *base, size_t n, size_t size);
 
 /* A fresh generator split off from rng: seeded by rng's next output. */
 asobi_rng asobi_rng_split(asobi_rng *rng);
+
+/* A seed nobody can predict, for a game whose seed its caller does not
+ * choose: 63 random bits from the operating system (getrandom(2)), below
+ * 2^63 so that it is easy to type back (`--seed`). The seed decides every
+ * hidden card, so it must say nothing about the process or the time it was
+ * made. ASOBI_E_IO when the system gives no random bits: never a weaker
+ * seed in its place. Every command, the engine protocol and the server take
+ * their fresh seeds from here. */
+int asobi_fresh_seed(uint64_t *seed, asobi_error *err);
 
 #ifdef __cplusplus
 }

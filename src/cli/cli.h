@@ -67,9 +67,6 @@ const asobi_game_def *cli_game_operand(int argc, char **argv, cli_game_args *arg
 /* Print the result of a finished game: ranks, scores, winners. */
 void cli_print_result(const asobi_state *state);
 
-/* A seed for when the user gives none: from the clock and the process id. */
-uint64_t cli_fresh_seed(void);
-
 /* Write a record (JSON, indented) to path; false after printing why. */
 bool cli_write_record(const asobi_match *match, const char *path);
 

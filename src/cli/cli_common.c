@@ -123,8 +123,6 @@ int cli_parse_bot_list(const char *list, char **specs, int cap)
     return n > 0 ? n : -1;
 }
 
-uint64_t cli_fresh_seed(void) { return protocol_fresh_seed(); }
-
 bool cli_write_record(const asobi_match *match, const char *path)
 {
     json_t *rec = asobi_match_record(match);

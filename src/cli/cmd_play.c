@@ -442,8 +442,12 @@ int cli_play(int argc, char **argv)
         default: play_usage(stderr); goto done;
         }
     }
-    if (!ga.seeded)
-        ga.seed = cli_fresh_seed();
+    asobi_error seed_err;
+    if (!ga.seeded && asobi_fresh_seed(&ga.seed, &seed_err) != ASOBI_OK) {
+        fprintf(stderr, "asobi: %s\n", seed_err.message);
+        status = 1;
+        goto done;
+    }
     const asobi_game_def *game = cli_game_operand(argc, argv, &ga, play_usage);
     if (!game)
         goto done;

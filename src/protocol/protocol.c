@@ -3,8 +3,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "protocol/protocol.h"
 #include "text.h"
@@ -152,8 +150,12 @@ static json_t *cmd_new(protocol_session *e, const json_t *req)
         return protocol_errorf(ASOBI_E_BAD_PLAYERS, "%s is for %d to %d players, not %lld", asobi_game_title(def),
                       asobi_game_min_players(def), asobi_game_max_players(def), (long long)np);
     }
-    uint64_t s = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed();
+    uint64_t s = 0;
     asobi_error err;
+    if (json_is_integer(seed))
+        s = (uint64_t)json_integer_value(seed);
+    else if (asobi_fresh_seed(&s, &err) != ASOBI_OK)
+        return protocol_error_from(&err);
     /* a card set named by a client: one the person running the engine
      * loaded (--card-sets), never a path */
     json_t *opts = json_is_object(options) ? json_deep_copy(options) : NULL;
@@ -329,10 +331,13 @@ static json_t *cmd_suggest(protocol_session *e, const json_t *req)
     asobi_error err;
     if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
         return protocol_error_from(&err);
+    uint64_t bot_seed = 0;
+    if (seed)
+        bot_seed = (uint64_t)json_integer_value(seed);
+    else if (asobi_fresh_seed(&bot_seed, &err) != ASOBI_OK)
+        return protocol_error_from(&err);
     asobi_bot *bot = asobi_bot_new_within(spec ? json_string_value(spec) : "random", asobi_state_game(s),
-                                          asobi_state_players(s), seat,
-                                          seed ? (uint64_t)json_integer_value(seed) : protocol_fresh_seed(),
-                                          e->bot_limits, &err);
+                                          asobi_state_players(s), seat, bot_seed, e->bot_limits, &err);
     if (!bot)
         return protocol_error_from(&err);
     int id = asobi_bot_choose(bot, s, &err);
@@ -467,16 +472,6 @@ void protocol_session_free(protocol_session *e)
 bool protocol_session_quit(const protocol_session *e) { return e->quit; }
 
 const asobi_match *protocol_session_match(const protocol_session *e) { return e->match; }
-
-uint64_t protocol_fresh_seed(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t x = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
-    asobi_rng r;
-    asobi_rng_seed(&r, x);
-    return asobi_rng_next(&r) >> 1; /* below 2^63: easy to type back */
-}
 
 char *protocol_reply_text(const json_t *reply)
 {

@@ -70,7 +70,5 @@ void protocol_vw_legal(struct asobi_vw *w, const char *key, const asobi_state *s
 int protocol_act(asobi_match *match, int seat, const json_t *action, asobi_error *err);
 /* {"terminal","scores","ranks","winners"} */
 json_t *protocol_result(const asobi_state *state);
-/* A seed for when the client gives none: from the clock and the process id. */
-uint64_t protocol_fresh_seed(void);
 
 #endif

@@ -224,7 +224,14 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
         srv_fail(e, 400, "bad_request", "\"seed\" is an integer from 0 to 2^63-1");
         return NULL;
     }
-    json_int_t s = json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)protocol_fresh_seed();
+    uint64_t fresh = 0;
+    asobi_error err;
+    if (!json_is_integer(seed) && asobi_fresh_seed(&fresh, &err) != ASOBI_OK) {
+        json_decref(bot_list);
+        srv_fail(e, 500, "internal", "%s", err.message);
+        return NULL;
+    }
+    json_int_t s = json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)fresh;
     json_t *spec = json_pack("{s:s, s:I, s:o, s:I, s:o, s:O, s:I}", "game", asobi_game_name(def), "players",
                              (json_int_t)n, "options",
                              json_is_object(options) ? json_copy((json_t *)options) : json_object(),
@@ -234,7 +241,6 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
     if (t) {
         /* the full options (defaults filled in) are what the table plays */
         json_object_set(t->spec, "options", (json_t *)asobi_match_options(t->match));
-        asobi_error err;
         if (store_create_table(st, t->spec, &t->id, &err) != ASOBI_OK) {
             srv_fail_asobi(e, 500, &err);
             table_free(t);
