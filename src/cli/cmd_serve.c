@@ -30,7 +30,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
             "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
-            "                   [--allow-origin URL]... [--card-sets DIR]\n"
+            "                   [--allow-origin URL]... [--card-sets DIR] [--allow-chosen-seeds]\n"
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
             "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
@@ -48,6 +48,9 @@ static void usage(FILE *out)
             "                    plugins), or poll (libwebsockets' own loop)\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
             "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
+            "  --allow-chosen-seeds  a client may choose a table's seed (\"seed\" at creation; whoever\n"
+            "                    chooses it knows every hand): for tests, benchmarks and research only;\n"
+            "                    such a table says so to everyone (\"seed_chosen\")\n"
             "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
             "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
             "                    --max-connections if that is fewer)\n"
@@ -94,6 +97,7 @@ int cli_serve(int argc, char **argv)
         {"messages-per-second-per-address", required_argument, NULL, 1005},
         {"messages-per-second-per-seat", required_argument, NULL, 1006},
         {"log-lines-per-second-per-address", required_argument, NULL, 1007},
+        {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
         {NULL, 0, NULL, 0},
     };
@@ -120,7 +124,7 @@ int cli_serve(int argc, char **argv)
     const char *sets_dir = NULL;
     double seconds;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:C:m:l:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:H:d:w:j:g:a:C:m:l:Sh", longopts, NULL)) != -1) {
         switch (c) {
         case 'p':
             if (!cli_parse_long(optarg, 0, 65535, "--port", &v))
@@ -189,6 +193,9 @@ int cli_serve(int argc, char **argv)
               : c == 1005 ? &cfg.limits.messages_per_address
               : c == 1006 ? &cfg.limits.messages_per_seat
                           : &cfg.limits.log_lines_per_address) = seconds;
+            break;
+        case 'S':
+            cfg.allow_chosen_seeds = true;
             break;
         case 'h':
             usage(stdout);

@@ -170,7 +170,7 @@ json_t *hall_tables_json(const hall *h)
 {
     json_t *list = json_array();
     for (int64_t i = h->n_slots - 1; i >= 0; i--)
-        if (h->slots[i].t && h->slots[i].t->status != TABLE_OVER)
+        if (h->slots[i].t && h->slots[i].t->status != TABLE_OVER && !h->slots[i].t->private_table)
             json_array_append_new(list, table_summary(h->slots[i].t));
     return json_pack("{s:o}", "tables", list);
 }
@@ -227,12 +227,44 @@ static json_t *resolve_card_sets(const hall *h, const json_t *body, srv_error *e
     return copy;
 }
 
+/* Whoever chooses a table's seed knows every hand and the deck's order
+ * (the seed decides them all): a client may choose one only on a server
+ * started with --allow-chosen-seeds, for tests, benchmarks and research,
+ * and such a table tells everyone (seed_chosen). */
+static bool seed_allowed(const hall *h, const json_t *body, srv_error *e)
+{
+    const json_t *seed = json_object_get(body, "seed");
+    if (h->allow_chosen_seeds || !seed || json_is_null(seed))
+        return true;
+    srv_fail(e, 400, "seed_not_allowed",
+             "a table's seed is drawn by the server (one chosen by a client is taken only by a server started "
+             "with --allow-chosen-seeds)");
+    return false;
+}
+
+/* {"table":ID}, and a private table's invite codes ("invites": a code or
+ * null per seat), the one time they are shown. */
+static json_t *created_reply(const table *t, const table_invites *invites)
+{
+    json_t *reply = json_pack("{s:I}", "table", (json_int_t)t->id);
+    if (!t->private_table || !reply)
+        return reply;
+    json_t *codes = json_array();
+    for (int s = 0; s < t->players; s++)
+        json_array_append_new(codes, invites->code[s][0] ? json_string(invites->code[s]) : json_null());
+    json_object_set_new(reply, "invites", codes);
+    return reply;
+}
+
 static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
 {
+    if (json_is_object(body) && !seed_allowed(h, body, e))
+        return refuse(reply, e);
     json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
     if (!resolved && json_is_object(body))
         return refuse(reply, e);
-    table *t = table_create(h->store, resolved, now_ms, e);
+    table_invites invites;
+    table *t = table_create_invited(h->store, resolved, now_ms, &invites, e);
     json_decref(resolved);
     if (!t)
         return refuse(reply, e);
@@ -242,10 +274,11 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
         srv_fail(e, 500, "no_memory", "out of memory");
         return refuse(reply, e);
     }
-    srv_log("table %lld created: %s for %d", (long long)t->id, json_string_value(json_object_get(t->spec, "game")),
-            t->players);
+    srv_log("table %lld created: %s for %d%s%s", (long long)t->id,
+            json_string_value(json_object_get(t->spec, "game")), t->players, t->private_table ? ", private" : "",
+            t->seed_chosen ? ", seed chosen" : "");
     changed(h, sl);
-    *reply = json_pack("{s:I}", "table", (json_int_t)t->id);
+    *reply = created_reply(t, &invites);
     return 201;
 }
 

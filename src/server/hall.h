@@ -49,6 +49,7 @@ typedef struct hall {
     int64_t tables_in_memory;
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
+    bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];
     int n_reloading;
@@ -105,7 +106,8 @@ hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms);
 /* Free every table and the slots (not the store). */
 void hall_close(hall *h);
 
-/* GET /api/tables: {"tables":[summary...]}, open or playing, newest first. */
+/* GET /api/tables: {"tables":[summary...]}, open or playing, newest first;
+ * never a private table. */
 json_t *hall_tables_json(const hall *h);
 
 /* An HTTP request under /api (method GET or POST, path without the query,

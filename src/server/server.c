@@ -1782,6 +1782,7 @@ int server_run(const server_config *cfg)
     }
     s->hall.store = s->store;
     s->hall.card_sets = cfg->card_sets;
+    s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
     if (store_load_unfinished(s->store, restore_one, s, &err) != ASOBI_OK) {

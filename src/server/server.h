@@ -30,6 +30,7 @@ typedef struct server_config {
     int origins;
     const struct asobi_data_sets *card_sets; /* --card-sets: names a table's options may use; NULL: none */
     limits_config limits; /* what one client address may hold and do (its `connections` is max_connections) */
+    bool allow_chosen_seeds; /* --allow-chosen-seeds: a client may choose a table's seed (docs/server.md) */
 } server_config;
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.

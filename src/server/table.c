@@ -147,6 +147,8 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
         return NULL;
     }
     t->players = players;
+    t->seed_chosen = json_is_true(json_object_get(spec, "seed_chosen"));
+    t->private_table = json_is_true(json_object_get(spec, "private"));
     if (parse_clock(t, json_object_get(spec, "clock"), e) != 0) {
         table_free(t);
         return NULL;
@@ -156,6 +158,9 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
         const char *bot = json_string_value(json_array_get(bots, (size_t)s));
         table_seat *seat = &t->seat[s];
         seat->bank_ms = t->base_ms;
+        const char *invite = json_string_value(json_array_get(json_object_get(spec, "invites"), (size_t)s));
+        if (t->private_table && invite)
+            snprintf(seat->invite_hash, sizeof seat->invite_hash, "%s", invite);
         if (!bot)
             continue;
         /* a server's bots are held to the server's tighter budgets */
@@ -172,7 +177,37 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
     return t;
 }
 
+/* A private table's invite codes: a fresh one per person's seat into
+ * invites (when the caller wants them), their hashes into the description
+ * ("invites": [hash or null per seat]), which is all the store and the
+ * table keep. false when the system gives no random bits. */
+static bool make_invites(json_t *spec, const json_t *bot_list, table_invites *invites)
+{
+    json_t *hashes = json_array();
+    for (size_t s = 0; s < json_array_size(bot_list); s++) {
+        char code[TOKEN_CHARS + 1] = "", hash[TOKEN_HASH_CHARS + 1];
+        if (json_is_string(json_array_get(bot_list, s))) {
+            json_array_append_new(hashes, json_null());
+        } else if (token_new(code)) {
+            token_hash(code, hash);
+            json_array_append_new(hashes, json_string(hash));
+        } else {
+            json_decref(hashes);
+            return false;
+        }
+        if (invites)
+            memcpy(invites->code[s], code, sizeof code);
+    }
+    json_object_set_new(spec, "invites", hashes);
+    return true;
+}
+
 table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
+{
+    return table_create_invited(st, req, now, NULL, e);
+}
+
+table *table_create_invited(store *st, const json_t *req, int64_t now, table_invites *invites, srv_error *e)
 {
     if (!json_is_object(req)) {
         srv_fail(e, 400, "bad_request", "the body must be a JSON object");
@@ -181,6 +216,7 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
     const json_t *game = json_object_get(req, "game"), *players = json_object_get(req, "players");
     const json_t *options = json_object_get(req, "options"), *seed = json_object_get(req, "seed");
     const json_t *bots = json_object_get(req, "bots"), *clock = json_object_get(req, "clock");
+    const json_t *private_ = json_object_get(req, "private");
     if (!json_is_string(game)) {
         srv_fail(e, 400, "bad_request", "\"game\" (a string) is required");
         return NULL;
@@ -192,9 +228,11 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
     }
     if ((players && !json_is_integer(players)) || (options && !json_is_object(options) && !json_is_null(options)) ||
         (seed && !json_is_integer(seed) && !json_is_null(seed)) ||
-        (bots && !json_is_array(bots) && !json_is_null(bots))) {
+        (bots && !json_is_array(bots) && !json_is_null(bots)) ||
+        (private_ && !json_is_boolean(private_) && !json_is_null(private_))) {
         srv_fail(e, 400, "bad_request",
-                 "\"players\" is an integer, \"options\" an object, \"seed\" an integer, \"bots\" an array");
+                 "\"players\" is an integer, \"options\" an object, \"seed\" an integer, \"bots\" an array, "
+                 "\"private\" true or false");
         return NULL;
     }
     json_int_t n = players ? json_integer_value(players) : asobi_game_min_players(def);
@@ -232,12 +270,26 @@ table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
         return NULL;
     }
     json_int_t s = json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)fresh;
-    json_t *spec = json_pack("{s:s, s:I, s:o, s:I, s:o, s:O, s:I}", "game", asobi_game_name(def), "players",
+    json_t *spec = json_pack("{s:s, s:I, s:o, s:I, s:O, s:O, s:I}", "game", asobi_game_name(def), "players",
                              (json_int_t)n, "options",
                              json_is_object(options) ? json_copy((json_t *)options) : json_object(),
                              "seed", s, "bots", bot_list, "clock", clock ? (json_t *)clock : json_null(), "created",
                              (json_int_t)time(NULL));
-    table *t = table_from_spec(st, spec, e);
+    /* A chosen seed is said to everyone at the table: its creator may know every hand. */
+    if (spec && json_is_integer(seed))
+        json_object_set_new(spec, "seed_chosen", json_true());
+    bool made = !spec || !json_is_true(private_) || make_invites(spec, bot_list, invites);
+    json_decref(bot_list);
+    if (spec && json_is_true(private_))
+        json_object_set_new(spec, "private", json_true());
+    if (!made) {
+        json_decref(spec);
+        srv_fail(e, 500, "internal", "the system gave no random bits for the invite codes");
+        return NULL;
+    }
+    table *t = spec ? table_from_spec(st, spec, e) : NULL;
+    if (!spec)
+        srv_fail(e, 500, "no_memory", "out of memory");
     if (t) {
         /* the full options (defaults filled in) are what the table plays */
         json_object_set(t->spec, "options", (json_t *)asobi_match_options(t->match));
@@ -296,35 +348,75 @@ static int take_seat(table *t, int k, const char *name, const char *hash, int64_
     return 0;
 }
 
+/* The seat of a private table whose invite code this is (-1: none). Every
+ * seat's hash is compared, each in constant time, so the time taken says
+ * nothing about which seat, if any, a guess is near. */
+static int seat_of_invite(const table *t, const char *code)
+{
+    int k = -1;
+    for (int s = 0; s < t->players; s++)
+        if (t->seat[s].invite_hash[0] && token_matches(code, t->seat[s].invite_hash) && k < 0)
+            k = s;
+    return k;
+}
+
+/* At a private table a person's seat is taken with its invite code only:
+ * the seat asked for (want >= 0) must be the code's, and without a seat the
+ * code names it. The seat into *k; -1 and e on refusal. */
+static int invited_seat(const table *t, const json_t *invite, int want, int *k, srv_error *e)
+{
+    if (!invite || json_is_null(invite))
+        return srv_fail(e, 403, "invite_required",
+                        "table %lld is private: a seat is joined with its invite code (\"invite\")", (long long)t->id);
+    int of = seat_of_invite(t, json_string_value(invite));
+    if (of < 0 || (want >= 0 && of != want))
+        return srv_fail(e, 403, "bad_invite", "this is not the invite code of %s of table %lld",
+                        want >= 0 ? "that seat" : "a seat", (long long)t->id);
+    *k = of;
+    return 0;
+}
+
+/* The seat a join takes: the one asked for (want >= 0), or the first free
+ * one; at a private table, the one its invite code opens. -1 and e when it
+ * cannot be taken. */
+static int seat_to_take(const table *t, int want, const json_t *invite, int *k, srv_error *e)
+{
+    *k = want;
+    if (t->private_table && invited_seat(t, invite, want, k, e) != 0)
+        return -1;
+    for (int s = 0; s < t->players && *k < 0; s++)
+        if (!t->seat[s].taken)
+            *k = s;
+    if (*k < 0)
+        return srv_fail(e, 409, "table_full", "every seat of table %lld is taken", (long long)t->id);
+    if (t->seat[*k].bot)
+        return srv_fail(e, 409, "seat_taken", "seat %d is played by a bot", *k);
+    if (t->seat[*k].taken)
+        return srv_fail(e, 409, "seat_taken", "seat %d is taken", *k);
+    return 0;
+}
+
 int table_join(table *t, const json_t *req, int64_t now, int *seat, char token[TOKEN_CHARS + 1], srv_error *e)
 {
     if (!json_is_object(req))
         return srv_fail(e, 400, "bad_request", "the body must be a JSON object");
     const json_t *name = json_object_get(req, "name"), *want = json_object_get(req, "seat");
+    const json_t *invite = json_object_get(req, "invite");
     if (!json_is_string(name))
         return srv_fail(e, 400, "bad_name", "\"name\" (a string) is required");
     if (!table_name_valid(json_string_value(name), e))
         return -1;
     if (want && !json_is_null(want) && !json_is_integer(want))
         return srv_fail(e, 400, "bad_request", "\"seat\" must be an integer");
-    int k = -1;
-    if (want && json_is_integer(want)) {
-        json_int_t w = json_integer_value(want);
-        if (w < 0 || w >= t->players)
-            return srv_fail(e, 400, "bad_seat", "seat %lld does not exist (seats are 0 to %d)", (long long)w,
-                            t->players - 1);
-        k = (int)w;
-        if (t->seat[k].bot)
-            return srv_fail(e, 409, "seat_taken", "seat %d is played by a bot", k);
-        if (t->seat[k].taken)
-            return srv_fail(e, 409, "seat_taken", "seat %d is taken", k);
-    } else {
-        for (int s = 0; s < t->players && k < 0; s++)
-            if (!t->seat[s].taken)
-                k = s;
-        if (k < 0)
-            return srv_fail(e, 409, "table_full", "every seat of table %lld is taken", (long long)t->id);
-    }
+    if (invite && !json_is_null(invite) && !json_is_string(invite))
+        return srv_fail(e, 400, "bad_request", "\"invite\" must be a string");
+    json_int_t w = json_is_integer(want) ? json_integer_value(want) : -1;
+    if (json_is_integer(want) && (w < 0 || w >= t->players))
+        return srv_fail(e, 400, "bad_seat", "seat %lld does not exist (seats are 0 to %d)", (long long)w,
+                        t->players - 1);
+    int k;
+    if (seat_to_take(t, (int)w, invite, &k, e) != 0)
+        return -1;
     char hash[TOKEN_HASH_CHARS + 1];
     if (!token_new(token))
         return srv_fail(e, 500, "internal", "the system gave no random bits for a token");
@@ -347,6 +439,8 @@ table *table_rematch(table *old, int64_t now, srv_error *e)
                             json_object_get(old->spec, "bots"));
     if (req && clock && !json_is_null(clock))
         json_object_set(req, "clock", (json_t *)clock);
+    if (req && old->private_table) /* still unlisted; its people take their seats below, without codes */
+        json_object_set_new(req, "private", json_true());
     table *t = req ? table_create(old->store, req, now, e) : NULL;
     json_decref(req);
     if (!t)
@@ -788,6 +882,17 @@ json_t *table_clock_json(const table *t, int64_t now)
     return asobi_vw_finish_member(&w, "clock");
 }
 
+/* What everyone at a table and in the lobby is told about how it was made:
+ * its creator chose the seed (and so may know every hand), it is private.
+ * Written only when so: most tables are neither. */
+static void write_flags(asobi_vw *w, const table *t)
+{
+    if (t->seed_chosen)
+        vw_bool(w, "seed_chosen", true);
+    if (t->private_table)
+        vw_bool(w, "private", true);
+}
+
 static void write_summary(asobi_vw *w, const table *t)
 {
     vw_int(w, "table", t->id);
@@ -796,6 +901,7 @@ static void write_summary(asobi_vw *w, const table *t)
     vw_json(w, "options", json_object_get(t->spec, "options"));
     vw_str(w, "status", table_status_name(t->status));
     write_seats(w, "seats", t);
+    write_flags(w, t);
     vw_int(w, "actions", asobi_match_length(t->match));
     vw_int(w, "created", json_integer_value(json_object_get(t->spec, "created")));
     const json_t *clock = json_object_get(t->spec, "clock");
@@ -855,6 +961,7 @@ static void write_update(asobi_vw *w, const table *t, const asobi_state *s, int 
     vw_array_end(w);
     vw_str(w, "status", table_status_name(t->status));
     write_seats(w, "seats", t);
+    write_flags(w, t);
     if (t->status == TABLE_OVER) {
         json_t *result = protocol_result(s); /* real-valued scores: printed by jansson */
         vw_json(w, "result", result);

@@ -27,6 +27,7 @@ typedef struct table_seat {
     bool taken;         /* a person joined (always true for a bot seat) */
     char name[4 * TABLE_NAME_MAX + 1];
     char token_hash[TOKEN_HASH_CHARS + 1];
+    char invite_hash[TOKEN_HASH_CHARS + 1]; /* a private table's person's seat: its invite code's hash; "" otherwise */
     int connections;    /* open WebSockets of this seat */
     int64_t left_ms;    /* when the last one closed (grace starts) */
     int timeouts;       /* timeouts in a row */
@@ -46,7 +47,8 @@ typedef struct table_event {
 
 typedef struct table {
     int64_t id;
-    json_t *spec; /* as stored: game, players, options, seed, bots, clock, created */
+    json_t *spec; /* as stored: game, players, options, seed, bots, clock, created, and when so
+                     seed_chosen, private and invites (the codes' hashes, per seat) */
     asobi_match *match;
     int players;
     table_status status;
@@ -58,6 +60,8 @@ typedef struct table {
     int spectators;
     uint64_t version; /* bumped by every change a client may see */
     int64_t rematch;  /* the table of the rematch, once one was asked for (0: none) */
+    bool seed_chosen; /* its creator chose the seed (a server with --allow-chosen-seeds): everyone is told */
+    bool private_table; /* "private": unlisted, and each person's seat is joined with its invite code */
     store *store;
 } table;
 
@@ -76,8 +80,18 @@ typedef struct table_job {
 } table_job;
 
 /* POST /api/tables: a new table from the request (see docs/server.md),
- * stored before it exists. NULL and e filled on refusal. */
+ * stored before it exists. NULL and e filled on refusal. A request's "seed"
+ * is taken as it is (the hall decides whether a client may choose it) and
+ * marks the table seed_chosen. */
 table *table_create(store *st, const json_t *request, int64_t now_ms, srv_error *e);
+/* The invite codes of a private table, one per person's seat ("" for a bot's
+ * seat): shown once, to its creator; the table keeps only their hashes. */
+typedef struct table_invites {
+    char code[ASOBI_MAX_SEATS][TOKEN_CHARS + 1];
+} table_invites;
+/* table_create, and a private table's codes into *invites (NULL: they are
+ * dropped, as for a rematch, whose people take their seats without them). */
+table *table_create_invited(store *st, const json_t *request, int64_t now_ms, table_invites *invites, srv_error *e);
 /* A table from the store as it was (replaying its actions); NULL on error.
  * finished: the stored summary of a table the store holds as finished (its
  * rematch is taken from it and nothing is written), NULL for an unfinished
@@ -87,7 +101,8 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
 void table_free(table *t);
 
 /* POST /api/tables/ID/join: a person takes a seat (request.seat, or the
- * first free one). token receives the new token, shown once. */
+ * first free one; at a private table, the seat whose code request.invite
+ * is). token receives the new token, shown once. */
 int table_join(table *t, const json_t *request, int64_t now_ms, int *seat, char token[TOKEN_CHARS + 1],
                srv_error *e);
 /* The rematch of a finished table: a new table (stored, with a new seed) of

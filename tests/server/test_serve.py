@@ -604,7 +604,7 @@ async def test_the_database_is_held_by_one_server(binary):
 
 
 async def test_kill9_and_restart(binary):
-    srv = first = Server(binary, args=["--workers", "2"]).start()
+    srv = first = Server(binary, args=["--workers", "2", "--allow-chosen-seeds"]).start()
     try:
         tables = []
         for game, players, bots in GAMES:
@@ -634,7 +634,7 @@ async def test_kill9_and_restart(binary):
                     await c.close()
                 except Exception:
                     pass
-        srv = Server(binary, db=srv.db, args=["--workers", "2"]).start()
+        srv = Server(binary, db=srv.db, args=["--workers", "2", "--allow-chosen-seeds"]).start()
         running = 0
         for t, toks in tables:
             status, body = srv.request("GET", "/api/tables/%d" % t)
@@ -691,7 +691,7 @@ async def test_kill9_and_restart(binary):
 # Clocks and leavers
 # ---------------------------------------------------------------------------
 async def test_clock_timeouts_and_grace(binary):
-    srv = Server(binary, args=["--workers", "1", "--grace", "1"]).start()
+    srv = Server(binary, args=["--workers", "1", "--grace", "1", "--allow-chosen-seeds"]).start()
     try:
         # a move clock of 1 s: the heuristic moves for the idle seat; three
         # timeouts in a row hand it over; reconnecting takes it back
@@ -722,7 +722,9 @@ async def test_clock_timeouts_and_grace(binary):
 
 async def main():
     failures = 0
-    srv = Server(BINARY, args=["--workers", "2", "--allow-origin", "https://friends.example"]).start()
+    # --allow-chosen-seeds: the tests deal the same games every run (issue 31: a server refuses seeds without it)
+    srv = Server(BINARY, args=["--workers", "2", "--allow-origin", "https://friends.example",
+                               "--allow-chosen-seeds"]).start()
     tests = [(test_http_api, srv), (test_full_games_of_every_game, srv), (test_websocket_refusals, srv),
              (test_reconnect_to_the_same_seat, srv), (test_silent_connections_are_probed, srv),
              (test_hidden_choice_is_not_sent, srv),
