@@ -5,35 +5,108 @@
 /* The input is one request a line: its first byte is the method ('P' for
  * POST, anything else GET), then the path up to the first space, then the
  * body (the rest of the line; a body holds no newline, JSON does not need
- * one). The properties, after every request (docs/server.md):
+ * one). Two lines are not requests: one starting with '!' starts the
+ * server's --allow-chosen-seeds for the rest of the input, and in a body
+ * "@I" and a digit K stand for the invite code of seat K of the last
+ * private table made (empty when there is none), so that inputs reach a
+ * private table's seats (its codes are random). The properties, after
+ * every request (docs/server.md):
  *  - the reply is one JSON object; a 2xx reply has its documented shape,
  *    a refusal is {"error":{"code","message"}} with the code the hall gave;
  *  - a refusal changed nothing: every table's summary and state are
  *    byte-identical before and after;
+ *  - a seed is taken only with --allow-chosen-seeds (seed_not_allowed
+ *    otherwise), and a table made with one says so (seed_chosen);
+ *  - a private table's reply holds an invite code per person's seat, and
+ *    the table is in no list;
  *  - at the end, every table's updates for each seat and a spectator can
  *    be built. */
 
 #define REQUESTS_MAX 48
 
-static void check_success(const char *path, bool post, int status, const json_t *reply)
+/* The invite codes of the last private table made ("" where none). */
+static char invites[ASOBI_MAX_SEATS][TOKEN_CHARS + 1];
+
+/* Is table id in GET /api/tables's list? */
+static bool listed(const hall *h, int64_t id)
+{
+    json_t *list = hall_tables_json(h), *entry;
+    size_t i;
+    bool found = false;
+    json_array_foreach(json_object_get(list, "tables"), i, entry)
+        found |= json_integer_value(json_object_get(entry, "table")) == id;
+    json_decref(list);
+    return found;
+}
+
+/* A new table's reply and what it made. */
+static void check_created(hall *h, const json_t *request, const json_t *reply)
+{
+    int64_t id = json_integer_value(json_object_get(reply, "table"));
+    FUZZ_CHECK(id > 0);
+    const table *t = hall_slot_of(h, id)->t;
+    const json_t *seed = json_object_get(request, "seed"), *codes = json_object_get(reply, "invites");
+    FUZZ_CHECK(t->seed_chosen == (seed && !json_is_null(seed)));
+    FUZZ_CHECK(!t->seed_chosen || h->allow_chosen_seeds);
+    FUZZ_CHECK(t->private_table == (codes != NULL));
+    if (!codes)
+        return;
+    FUZZ_CHECK(json_array_size(codes) == (size_t)t->players && !listed(h, id));
+    for (int s = 0; s < t->players; s++) {
+        const char *code = json_string_value(json_array_get(codes, (size_t)s));
+        FUZZ_CHECK(t->seat[s].bot ? code == NULL : code && strlen(code) == TOKEN_CHARS);
+        snprintf(invites[s], sizeof invites[s], "%s", code ? code : "");
+    }
+}
+
+static void check_success(hall *h, const char *path, bool post, int status, const json_t *request,
+                          const json_t *reply)
 {
     FUZZ_CHECK(status == 200 || status == 201);
     if (post && strcmp(path, "/api/tables") == 0) {
-        FUZZ_CHECK(status == 201 && json_integer_value(json_object_get(reply, "table")) > 0);
+        FUZZ_CHECK(status == 201);
+        check_created(h, request, reply);
     } else if (post) { /* a join */
         FUZZ_CHECK(json_is_integer(json_object_get(reply, "seat")));
         FUZZ_CHECK(strlen(json_string_value(json_object_get(reply, "token"))) == TOKEN_CHARS);
     }
 }
 
+/* The body with every "@I" K replaced by seat K's invite code: malloc'd,
+ * its length in *out_len. */
+static char *with_invites(const char *body, size_t len, size_t *out_len)
+{
+    char *out = malloc(len / 3 * TOKEN_CHARS + len + 1), *o = out;
+    FUZZ_CHECK(out);
+    for (size_t i = 0; i < len; i++) {
+        if (i + 2 < len && body[i] == '@' && body[i + 1] == 'I' && body[i + 2] >= '0' && body[i + 2] <= '9') {
+            const char *code = invites[(body[i + 2] - '0') % ASOBI_MAX_SEATS];
+            memcpy(o, code, strlen(code));
+            o += strlen(code);
+            i += 2;
+        } else {
+            *o++ = body[i];
+        }
+    }
+    *o = '\0';
+    *out_len = (size_t)(o - out);
+    return out;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_server fs;
     fuzz_server_open(&fs);
+    memset(invites, 0, sizeof invites);
     const char *p = (const char *)data, *end = p + size;
     for (int n = 0; p < end && n < REQUESTS_MAX; n++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (len > 0 && p[0] == '!') {
+            fs.hall.allow_chosen_seeds = true;
+            p += len + (nl != NULL);
+            continue;
+        }
         bool post = len > 0 && p[0] == 'P';
         const char *path_start = len > 0 ? p + 1 : p;
         const char *sp = memchr(path_start, ' ', (size_t)(p + len - path_start));
@@ -44,8 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             plen = sizeof path - 1;
         memcpy(path, path_start, plen);
         path[plen] = '\0';
-        const char *body = sp ? sp + 1 : p + len;
-        size_t blen = (size_t)(p + len - body);
+        size_t blen;
+        char *body = with_invites(sp ? sp + 1 : p + len, (size_t)(p + len - (sp ? sp + 1 : p + len)), &blen);
+        json_t *request = json_loadb(body, blen, 0, NULL);
 
         fuzz_snapshot before;
         fuzz_snapshot_take(&fs.hall, &before);
@@ -57,14 +131,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(text);
         free(text);
         FUZZ_CHECK(store_flush(fs.hall.store, NULL) == ASOBI_OK);
+        const json_t *seed = json_object_get(request, "seed");
+        if (post && strcmp(path, "/api/tables") == 0 && json_is_object(request) && seed && !json_is_null(seed) &&
+            !fs.hall.allow_chosen_seeds)
+            FUZZ_CHECK(status == 400 && strcmp(e.code, "seed_not_allowed") == 0);
         if (status >= 400) {
             fuzz_check_refusal(reply, &e);
             fuzz_snapshot_check_same(&fs.hall, &before);
         } else {
-            check_success(path, post, status, reply);
+            check_success(&fs.hall, path, post, status, request, reply);
         }
         fuzz_snapshot_free(&before);
         json_decref(reply);
+        json_decref(request);
+        free(body);
         p += len + (nl != NULL);
     }
     for (int64_t i = 0; i < fs.hall.n_slots; i++)

@@ -35,6 +35,7 @@ static int64_t make_table(fuzz_server *fs, uint8_t pick, uint8_t bot_bits)
         json_array_append_new(bots, bot_bits >> k & 1 ? json_string("random") : json_null());
     json_t *req = json_pack("{s:s, s:i, s:i, s:o}", "game", asobi_game_name(g), "players", players, "seed", 7, "bots",
                             bots);
+    fs->hall.allow_chosen_seeds = true; /* one deal per input: an input always means the same */
     char *body = json_dumps(req, JSON_COMPACT);
     json_decref(req);
     json_t *reply = NULL;

@@ -56,13 +56,23 @@ printf '\x03\x00\x02\x00\x03play Energy\nset Small Timer on 1\ndone\ntake 1 seco
 printf '%s\n' 'G/api/games' 'P/api/tables {"game":"psycle","players":2,"bots":[null,"random"]}' \
   'P/api/tables/1/join {"name":"Aki"}' 'G/api/tables/1' 'G/api/tables/1/record' 'G/api/tables' \
   'P/api/tables/1/join {"name":"Ben","seat":0}' 'G/api/tables/2' 'P/api/tables/1 {}' > $c/http_api/seed-psycle.txt
-printf '%s\n' 'P/api/tables {"game":"octal","players":4,"options":{"mode":"single"},"seed":5,"bots":[null,"random","heuristic",null],"clock":{"kind":"fischer","base":60,"increment":2}}' \
+printf '%s\n' '!allow-chosen-seeds' 'P/api/tables {"game":"octal","players":4,"options":{"mode":"single"},"seed":5,"bots":[null,"random","heuristic",null],"clock":{"kind":"fischer","base":60,"increment":2}}' \
   'P/api/tables/1/join {"name":"こんにちは","seat":3}' 'P/api/tables/1/join {"name":"Aki"}' \
   'P/api/tables/1/join {"name":"Cy"}' 'G/api/tables/1' > $c/http_api/seed-octal.txt
 printf '%s\n' 'P/api/tables {"game":"timemasters","players":2,"bots":["random","random"],"clock":{"kind":"move","seconds":5}}' \
   'G/api/tables/1/record' 'P/api/tables {"game":"ninja","players":3,"bots":["ismcts:iters=10",null,null]}' \
   'P/api/tables/2/join {"name":"x"}' 'P/api/tables {"game":"nope"}' 'P/api/tables [1]' 'P/api/tables {' \
   'X/api/tables/1/join' > $c/http_api/seed-mixed.txt
+# issue 31: a seed refused, then allowed; a private table's seats joined with and without their codes
+printf '%s\n' 'P/api/tables {"game":"ninja","players":2,"seed":9,"bots":["random","random"]}' 'G/api/tables' \
+  '!allow-chosen-seeds' 'P/api/tables {"game":"ninja","players":2,"seed":9,"bots":["random","random"]}' \
+  'G/api/tables/1' 'P/api/tables {"game":"psycle","players":2,"seed":null}' 'G/api/tables' > $c/http_api/seed-chosen.txt
+printf '%s\n' 'P/api/tables {"game":"octal","players":3,"private":true,"bots":[null,null,"random"]}' 'G/api/tables' \
+  'P/api/tables/1/join {"name":"Eve"}' 'P/api/tables/1/join {"name":"Eve","invite":"0123"}' \
+  'P/api/tables/1/join {"name":"Eve","seat":1,"invite":"@I0"}' 'P/api/tables/1/join {"name":"Eve","invite":7}' \
+  'P/api/tables/1/join {"name":"Aki","invite":"@I0"}' 'P/api/tables/1/join {"name":"Aki","invite":"@I0"}' \
+  'P/api/tables/1/join {"name":"Ben","seat":1,"invite":"@I1"}' 'G/api/tables/1' \
+  'P/api/tables {"game":"psycle","players":2,"private":"yes"}' > $c/http_api/seed-private.txt
 
 # WebSocket messages to one table: byte 0 the game and players, byte 1 the bot seats (bit k), then one
 # message a line, its first byte the sender (s: a spectator; else byte % players), "#N": the N-th legal action
