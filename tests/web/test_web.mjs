@@ -26,7 +26,7 @@ function startServer() {
   mkdirSync(path.join(dbDir, 'sets'));
   copyFileSync(ourCards, path.join(dbDir, 'sets', 'club.json'));
   const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir, '--workers', '1',
-    '--card-sets', path.join(dbDir, 'sets')],
+    '--card-sets', path.join(dbDir, 'sets'), '--allow-chosen-seeds'],   // the games are dealt from seed 7 (issue 31: refused without)
     { stdio: ['ignore', 'pipe', 'pipe'] });
   srv.stderr.on('data', () => {});
   return new Promise((resolve, reject) => {

@@ -21,3 +21,7 @@ export async function api(path, body) {
 
 /** Where a seat's token is kept in this browser. */
 export const tokenKey = id => `asobi.token.${id}`;
+
+/** Where the invite codes of a private table its creator made are kept in this browser (a JSON array, a code
+ * or null per seat): the table page puts them in the free seats' join links. */
+export const invitesKey = id => `asobi.invites.${id}`;

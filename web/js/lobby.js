@@ -1,11 +1,16 @@
 // lobby.js — the lobby screen: games with descriptions and rules links, the create-table form, live open tables.
 import { t, languageSwitch } from './i18n.js';
-import { el, api, tokenKey } from './dom.js';
+import { el, api, tokenKey, invitesKey } from './dom.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
 const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '',
-  file: null };   // file: the name of the card file read for a data option
+  file: null, private: true };   // file: the name of the card file read for a data option; private: invite only (friends)
+
+/** Playing with friends: more than one person's seat, so others are to be invited. Such a table is private unless
+ * the box is unticked (docs/server.md, "Deals and private tables"): unlisted, and each free seat's join link
+ * carries that seat's invite code, so a stranger reading the lobby cannot take a friend's seat. */
+const withFriends = () => Array.from({ length: form.players }, (_, i) => form.bots[i] || null).filter(b => b === null).length > 1;
 
 function gameInfo(name) { return catalog.games.find(g => g.name === name); }
 
@@ -64,12 +69,16 @@ function createSection() {
   const seats = [];
   for (let i = 0; i < form.players; i++) {
     const sel = el('select', { 'aria-label': `${t('seat')} ${i + 1}`, name: `bot${i}`,
-      onchange: e => { form.bots[i] = e.target.value || null; } },
+      onchange: e => { form.bots[i] = e.target.value || null; document.getElementById('private-choice').hidden = !withFriends(); } },
       el('option', { value: '' }, t('person')),
       catalog.bots.filter(b => b.name !== 'psycle-nash' || (form.game === 'psycle' && form.players === 2))
         .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, `${t('bot')}: ${t(`bot.${b.name}`, b.name)}`)));
     seats.push(el('label', {}, `${t('seat')} ${i + 1} `, sel));
   }
+  // shown while there are friends to invite (a change of the seats shows or hides it without redrawing the form)
+  seats.push(el('label', { class: 'private', id: 'private-choice', hidden: !withFriends() },
+    el('input', { type: 'checkbox', name: 'private', checked: form.private, onchange: e => { form.private = e.target.checked; } }),
+    ` ${t('private_label')}`));
   const opts = g.options.map(o => {
     const key = `opt.${form.game}.${o.name}`;
     return el('div', { class: 'option' }, el('label', {}, `${t(key, o.name)} `, optionInput(o, key)), el('small', {}, t(`${key}.help`, o.help)));
@@ -109,12 +118,19 @@ async function createTable() {
   try {
     const bots = Array.from({ length: form.players }, (_, i) => form.bots[i] || null);
     const request = { game: form.game, players: form.players, options: form.options, bots, clock };
+    if (withFriends() && form.private) request.private = true;
     const key = JSON.stringify(request);
-    if (made?.key !== key) made = { key, table: (await api('/api/tables', request)).table };
-    const { table } = made;
+    if (made?.key !== key) {
+      const reply = await api('/api/tables', request);
+      made = { key, table: reply.table, invites: reply.invites ?? null };
+      // the codes are shown once: kept here for the table page's join links
+      if (made.invites) localStorage.setItem(invitesKey(made.table), JSON.stringify(made.invites));
+    }
+    const { table, invites } = made;
     const firstPerson = bots.indexOf(null);
     if (firstPerson < 0) { location.href = `/t/${table}`; return; }
-    const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson });
+    const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson,
+      ...(invites ? { invite: invites[firstPerson] } : {}) });
     localStorage.setItem(tokenKey(table), j.token);
     location.href = `/t/${table}`;
   } catch (e) {
@@ -126,6 +142,7 @@ async function createTable() {
 function tablesSection() {
   const list = tables.length ? tables.map(tb => el('li', { class: 'open-table' },
     el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
+    tb.seed_chosen ? el('span', { class: 'badge seed-chosen', title: t('seed_chosen') }, `${t('seed_chosen_short')} `) : '',
     el('a', { href: `/t/${tb.table}` }, t('watch')),
     el('ul', {}, tb.seats.map(s => el('li', {}, `${t('seat')} ${s.seat + 1}: `,
       s.bot ? `${t('bot')}: ${t(`bot.${s.bot}`, s.bot)}` : s.name ? s.name

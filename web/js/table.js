@@ -1,6 +1,6 @@
 // table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
 import { t, tf, count, phrase, placed, actionLabel, languageSwitch } from './i18n.js';
-import { el, api, tokenKey } from './dom.js';
+import { el, api, tokenKey, invitesKey } from './dom.js';
 import { qrSvg } from './qr.js';
 
 const app = document.getElementById('app');
@@ -8,6 +8,7 @@ const id = Number(location.pathname.split('/')[2]);
 const games = {};
 let summary = null, last = null, log = [], ws = null, conn = 'connecting', retry = 500, error = '', menu = null;
 let leaving = false;   // on the way to the rematch's table (goToRematch)
+let joinError = '';    // why a join link did not seat this page (kept: the next update clears `error`)
 let sentAt = null;     // when an act went out whose answer (an update or a refusal) has not come yet (act)
 
 /** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
@@ -18,15 +19,18 @@ function takeToken() {
 }
 let token = takeToken();
 
+/** A join link (/t/ID?join=K) takes seat K; a private table's link carries the seat's invite code after '#'
+ * (#invite=CODE: a fragment is never sent to the server in the page's request, nor in a Referer). */
 async function joinFromLink() {
   const seat = new URLSearchParams(location.search).get('join');
+  const invite = location.hash.match(/invite=([0-9a-f]+)/i)?.[1];
   if (token || seat === null) return;
   const name = prompt(t('your_name'), t('name_default'));
   if (!name) return;
   try {
-    const j = await api(`/api/tables/${id}/join`, { name, seat: Number(seat) });
+    const j = await api(`/api/tables/${id}/join`, { name, seat: Number(seat), ...(invite ? { invite } : {}) });
     localStorage.setItem(tokenKey(id), j.token); token = j.token;
-  } catch (e) { error = e.message; }
+  } catch (e) { joinError = /^(invite_required|bad_invite):/.test(e.message) ? t('invite_needed') : e.message; }
   history.replaceState(null, '', location.pathname);
 }
 
@@ -164,14 +168,29 @@ function goToRematch(table) {
   location.href = `/t/${table}`;
 }
 
+/** The invite codes this browser keeps for a private table it created (lobby.js), or null. */
+function invites() {
+  try { return JSON.parse(localStorage.getItem(invitesKey(id))); } catch { return null; }
+}
+
+/** Each free seat's join link while the table is open; a private table's carries the seat's invite code, known
+ * only to the page of whoever created it (elsewhere the page says where the links are). */
 function waitingSection() {
   if (last.status !== 'open') return '';
-  return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, last.seats.filter(s => !s.bot && !s.name).map(s => {
-    const link = `${location.origin}/t/${id}?join=${s.seat}`;
+  const codes = last.private ? invites() : null;
+  const free = last.seats.filter(s => !s.bot && !s.name && (!last.private || codes?.[s.seat]));
+  return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, free.map(s => {
+    const link = `${location.origin}/t/${id}?join=${s.seat}${last.private ? `#invite=${codes[s.seat]}` : ''}`;
     // a QR code per link: friends at the same table scan it with their phones
     return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
       qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
-  })));
+  })), last.private && !codes ? el('p', {}, t('private_no_links')) : '');
+}
+
+/** What everyone at the table is told about how it was made: a deal its creator chose, a private table. */
+function noticesSection() {
+  return [last.seed_chosen ? el('p', { class: 'notice seed-chosen', role: 'note' }, `⚠ ${t('seed_chosen')}`) : '',
+    last.private ? el('p', { class: 'notice private', role: 'note' }, t('private_table')) : ''];
 }
 
 function menuSection() {
@@ -185,7 +204,7 @@ async function draw() {
   document.title = `${t('table')} ${id} — asobi`;
   const header = el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
     el('span', { class: 'conn', 'data-conn': conn }, t(conn)), languageSwitch(draw));
-  if (!last) { app.replaceChildren(header, el('p', {}, t('connecting')), el('p', { class: 'error' }, error)); return; }
+  if (!last) { app.replaceChildren(header, el('p', {}, t('connecting')), el('p', { class: 'error' }, error || joinError)); return; }
   // Keyboard players keep their place across redraws: refocus the element with the same action or id.
   const focused = document.activeElement;
   const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
@@ -199,8 +218,8 @@ async function draw() {
   document.body.dataset.index = lastIndex; document.body.dataset.status = last.status;
   app.replaceChildren(header,
     el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
-    seatsBar(), waitingSection(), resultSection(), menuSection(),
-    el('p', { class: 'error', role: 'alert' }, error),
+    ...noticesSection(), seatsBar(), waitingSection(), resultSection(), menuSection(),
+    el('p', { class: 'error', role: 'alert' }, error || joinError),
     el('section', { class: `board ${g}` }, games[g].render(last.view, ctx)),
     last.seat === null ? '' : legalList(ctx), logSection());   // a spectator has no actions to list
   if (refocus) document.querySelector(refocus)?.focus();

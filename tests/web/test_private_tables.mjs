@@ -1,0 +1,115 @@
+// test_private_tables.mjs — issue 31 in the browser: "play with friends" makes a private table whose join links (and QR codes) carry the seat's invite code; a chosen deal is shown.
+// Usage: node tests/web/test_private_tables.mjs ASOBI_BINARY OUTPUT_DIR   (CTest: tests/web/CMakeLists.txt)
+// The lobby's form with two people makes a private table (the box ticked by default; hidden with one person):
+// it is in no list, the creator's page shows the free seat's link with #invite=CODE and its QR code; a stranger
+// following the link without the code is told the table is private and sits nowhere; a friend following the
+// link sits down and the game begins. A table whose seed its creator chose says so in the lobby and on its page.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const [asobi, outDir] = process.argv.slice(2);
+const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+mkdirSync(outDir, { recursive: true });
+const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-private-'));
+let failures = 0, checks = 0;
+const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
+
+/** `asobi serve` on a free loopback port (seeds allowed, for the chosen deal's notice); resolves to its base URL. */
+function startServer() {
+  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir,
+    '--workers', '1', '--allow-chosen-seeds'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  srv.stderr.on('data', () => {});
+  return new Promise((resolve, reject) => {
+    let out = '';
+    srv.stdout.on('data', d => { out += d; const m = out.match(/listening on (http:\/\/[0-9.:]+)/); if (m) resolve({ srv, base: m[1] }); });
+    srv.on('exit', code => reject(new Error(`asobi serve exited (${code})`)));
+  });
+}
+
+const getJson = async url => (await fetch(url)).json();
+
+/** A page that answers the name prompt of a join link with NAME. */
+async function pageAnswering(browser, locale, name) {
+  const ctx = await browser.newContext({ locale, viewport: { width: 360, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('dialog', d => d.accept(name));
+  return { ctx, page };
+}
+
+async function privateTable(browser, base) {
+  const { ctx, page } = await pageAnswering(browser, 'en-US', 'Aki');
+  await page.goto(base + '/');
+  await page.waitForSelector('input[name=private]');
+  check(await page.isChecked('input[name=private]'), 'two people: the table is private by default');
+  await page.selectOption('select[name=bot1]', 'random');
+  check(!(await page.isVisible('input[name=private]')), 'one person and a bot: nobody to invite, no private box');
+  await page.selectOption('select[name=bot1]', '');
+  check(await page.isVisible('input[name=private]'), 'two people again: the box is back');
+  await page.fill('input[name=name]', 'Aki');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/t\/\d+/);
+  const id = Number(page.url().match(/\/t\/(\d+)/)[1]);
+  await page.waitForSelector('.waiting li.invite a');
+  const link = await page.getAttribute('.waiting li.invite a', 'href');
+  check(new RegExp(`^${base}/t/${id}\\?join=1#invite=[0-9a-f]{32}$`).test(link), `the free seat's link carries its code (${link})`);
+  check(await page.locator('.waiting svg.qr').count() === 1, 'and its QR code');
+  check((await page.textContent('.notice.private'))?.includes('private table'), 'the page says the table is private');
+  const listed = (await getJson(`${base}/api/tables`)).tables.map(x => x.table);
+  check(!listed.includes(id), `the private table is in no list (${listed})`);
+  check((await getJson(`${base}/api/tables/${id}`)).private === true, 'its summary says private');
+  await page.screenshot({ path: path.join(outDir, 'web_private_table.png'), fullPage: true });
+
+  // a stranger with the link but not the code
+  const stranger = await pageAnswering(browser, 'en-US', 'Eve');
+  await stranger.page.goto(`${base}/t/${id}?join=1`);
+  await stranger.page.waitForSelector('.board');
+  const said = await stranger.page.textContent('.error');
+  check(said.includes('This table is private'), `the stranger is told the table is private (${said})`);
+  check(await stranger.page.locator('.waiting li.invite').count() === 0 && (await stranger.page.textContent('.waiting')).includes('created the table'),
+    'and is shown no join link, only where the links are');
+  check((await getJson(`${base}/api/tables/${id}`)).seats[1].name === null, 'the stranger sits nowhere');
+  await stranger.ctx.close();
+
+  // a friend with the link (a Japanese phone)
+  const friend = await pageAnswering(browser, 'ja-JP', 'ベン');
+  await friend.page.goto(link);
+  await friend.page.waitForSelector('body[data-status=playing]');
+  const summary = await getJson(`${base}/api/tables/${id}`);
+  check(summary.seats[1].name === 'ベン' && summary.status === 'playing', `the friend sits at seat 2 (${JSON.stringify(summary.seats)})`);
+  check((await friend.page.textContent('.notice.private'))?.includes('招待制'), 'the friend\'s page says so in Japanese');
+  check(!friend.page.url().includes('invite='), `the code leaves the address bar (${friend.page.url()})`);
+  await friend.ctx.close();
+  await ctx.close();
+}
+
+async function chosenDeal(browser, base) {
+  const r = await fetch(`${base}/api/tables`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game: 'psycle', players: 2, seed: 5 }) });
+  const { table } = await r.json();
+  const { ctx, page } = await pageAnswering(browser, 'en-US', 'x');
+  await page.goto(base + '/');
+  await page.waitForSelector(`#tables li:has(a[href="/t/${table}?join=0"]) .seed-chosen`);
+  check((await page.textContent(`#tables li:has(a[href="/t/${table}?join=0"]) .seed-chosen`)).includes('deal chosen'), 'the lobby marks a chosen deal');
+  await page.goto(`${base}/t/${table}`);
+  await page.waitForSelector('.notice.seed-chosen');
+  check((await page.textContent('.notice.seed-chosen')).includes('chosen by the table\'s creator'), 'the table page says the deal was chosen');
+  await ctx.close();
+}
+
+const { srv, base } = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+  await privateTable(browser, base);
+  await chosenDeal(browser, base);
+} catch (e) {
+  failures++; console.error(e);
+} finally {
+  await browser.close();
+  srv.kill('SIGTERM');
+  rmSync(dbDir, { recursive: true, force: true });
+}
+console.log(`${checks} checks, ${failures} failed`);
+process.exit(failures ? 1 : 0);
