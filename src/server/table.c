@@ -202,6 +202,21 @@ static bool make_invites(json_t *spec, const json_t *bot_list, table_invites *in
     return true;
 }
 
+/* What the description says besides the game: a chosen seed (told to
+ * everyone at the table: its creator may know every hand) and a private
+ * table with its codes' hashes. false when the system gives no random bits
+ * for the codes. */
+static bool mark_spec(json_t *spec, const json_t *seed, const json_t *private_, const json_t *bot_list,
+                      table_invites *invites)
+{
+    if (json_is_integer(seed))
+        json_object_set_new(spec, "seed_chosen", json_true());
+    if (!json_is_true(private_))
+        return true;
+    json_object_set_new(spec, "private", json_true());
+    return make_invites(spec, bot_list, invites);
+}
+
 table *table_create(store *st, const json_t *req, int64_t now, srv_error *e)
 {
     return table_create_invited(st, req, now, NULL, e);
@@ -275,14 +290,9 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
                              json_is_object(options) ? json_copy((json_t *)options) : json_object(),
                              "seed", s, "bots", bot_list, "clock", clock ? (json_t *)clock : json_null(), "created",
                              (json_int_t)time(NULL));
-    /* A chosen seed is said to everyone at the table: its creator may know every hand. */
-    if (spec && json_is_integer(seed))
-        json_object_set_new(spec, "seed_chosen", json_true());
-    bool made = !spec || !json_is_true(private_) || make_invites(spec, bot_list, invites);
+    bool marked = !spec || mark_spec(spec, seed, private_, bot_list, invites);
     json_decref(bot_list);
-    if (spec && json_is_true(private_))
-        json_object_set_new(spec, "private", json_true());
-    if (!made) {
+    if (!marked) {
         json_decref(spec);
         srv_fail(e, 500, "internal", "the system gave no random bits for the invite codes");
         return NULL;
