@@ -10,7 +10,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/resource.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -1748,13 +1747,15 @@ static void library_log(int level, const char *line)
 }
 
 /* The per-address bookkeeping: its limits (the options), a random seed for
- * its hash, and room to carry an accepted socket's address to its
- * connection, one entry per descriptor under the file limit. */
-static bool limits_start(server *s, const server_config *cfg, int fd_limit)
+ * its hash (asobi_fresh_seed, as every seed: one guessed from the clock
+ * would let a client pick addresses that collide), and room to carry an
+ * accepted socket's address to its connection, one entry per descriptor
+ * under the file limit. false (err says why) when either is missing. */
+static bool limits_start(server *s, const server_config *cfg, int fd_limit, asobi_error *err)
 {
     uint64_t seed = 0;
-    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
-        seed = (uint64_t)now_ms() * 0x9e3779b97f4a7c15ULL; /* the hash's seed only: no secret rides on it */
+    if (asobi_fresh_seed(&seed, err) != ASOBI_OK)
+        return false;
     limits_config lc = cfg->limits;
     lc.connections = cfg->max_connections;
     if (lc.connections > fd_limit - 64)
@@ -1762,6 +1763,8 @@ static bool limits_start(server *s, const server_config *cfg, int fd_limit)
     limits_init(&s->limits, &lc, seed);
     s->fd_limit = fd_limit;
     s->pending = calloc((size_t)fd_limit, sizeof *s->pending);
+    if (!s->pending)
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
     return s->pending != NULL;
 }
 
@@ -1799,8 +1802,8 @@ int server_run(const server_config *cfg)
         return 1;
     }
 
-    if (!limits_start(s, cfg, set_file_limit(cfg->max_connections))) {
-        fprintf(stderr, "asobi serve: out of memory\n");
+    if (!limits_start(s, cfg, set_file_limit(cfg->max_connections), &err)) {
+        fprintf(stderr, "asobi serve: %s\n", err.message);
         store_close(s->store);
         free(s);
         return 1;
