@@ -80,7 +80,8 @@ async def test_fresh_seeds_say_nothing_of_the_server(binary):
     """All-bot tables made one after the other: each finished table's record gives its seed, and no seed
     inverts to the server's pid and the second the table was made; the seeds are all different. A client's
     own seed is refused (seed_not_allowed) by a server without --allow-chosen-seeds, and makes no table."""
-    srv = Server(binary, args=["--workers", "1"]).start()
+    # eight all-bot tables made at once: above the default limit per address (docs/server.md, "Limits")
+    srv = Server(binary, args=["--workers", "1", "--max-bot-tables-per-address", "0"]).start()
     try:
         status, body = srv.request("POST", "/api/tables", {"game": "ninja", "players": 2, "seed": 42,
                                                            "bots": ["random", "random"]})
