@@ -21,6 +21,10 @@ function scroll(ctx, s, faceUp) {
 
 const mentions = id => a => a.split(' ').includes(id);
 
+/** Who sits at POS: a seat's name, or the shadow (2 players), which is no seat: its entry has no seat's fields
+ * ("void", "scrolls" of its own) and its number is past the last seat's. */
+const who = (ctx, v, pos) => (v.players.find(p => p.seat === pos)?.shadow ? ctx.t('ninja.shadow') : ctx.name(pos));
+
 export function render(v, ctx) {
   const { el, t, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
@@ -33,15 +37,15 @@ export function render(v, ctx) {
       return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': ctx.label(a) }, `${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
     }));
   const trick = el('div', { class: 'trick' }, el('h3', {}, t('ninja.trick')),
-    v.trick.map(c => el('div', { class: 'played' }, el('small', {}, ctx.name(c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
+    v.trick.map(c => el('div', { class: 'played' }, el('small', {}, who(ctx, v, c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
     v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
       v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${SUITS[c.card.split('-')[0]]}${c.card.split('-')[1]}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
-      ` → ${ctx.name(v.last_trick.winner)}`) : '');
+      ` → ${who(ctx, v, v.last_trick.winner)}`) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
-    el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}${p.shadow ? ` (${t('ninja.shadow')})` : ''}`),
+    el('h3', {}, p.shadow ? t('ninja.shadow') : `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', {}, `${t('hand')}: ${count(p.hand_size, 'cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
       p.won.map(w => el('span', { class: 'scroll up' }, `${w > 0 ? '+' : ''}${w}`)),
-      p.void.length ? ` · ${t('ninja.void')} ${p.void.map(s => SUITS[s]).join('')}` : ''),
+      p.void?.length ? ` · ${t('ninja.void')} ${p.void.map(s => SUITS[s]).join('')}` : ''),
     el('div', { class: 'open' }, p.open.map(o => {
       const n = el('div', { class: 'open-card' }, card(ctx, o.card), scroll(ctx, o.scroll, o.face_up));
       return p.seat === ctx.seat ? ctx.actionable(n, mentions(o.card)) : n;
