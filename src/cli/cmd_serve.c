@@ -1,8 +1,10 @@
 /* cmd_serve.c — `asobi serve`: the game server (HTTP + WebSockets + SQLite); see docs/server.md. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,7 +30,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db asobi.db] [--web DIR]\n"
+            "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--web DIR]\n"
             "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
             "                   [--allow-origin URL]... [--card-sets DIR] [--allow-chosen-seeds]\n"
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
@@ -39,7 +41,8 @@ static void usage(FILE *out)
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
             "  --host A          the address to listen on (127.0.0.1: this machine only)\n"
-            "  --db FILE         the SQLite database (created if missing)\n"
+            "  --db FILE         the SQLite database (created if missing; default\n"
+            "                    $XDG_DATA_HOME/asobi/asobi.db, else ~/.local/share/asobi/asobi.db)\n"
             "  --web DIR         the static files served at / (default %s)\n"
             "  --workers N       threads for bot moves (default: one per core)\n"
             "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
@@ -81,6 +84,49 @@ static const char *longopts_name(const struct option *opts, int val)
     return "option";
 }
 
+/* Creates the folders of PATH's parent, as mkdir -p would (new ones 0700: user data, as the XDG Base
+ * Directory spec asks). False, with a message, when one cannot be made. */
+static bool make_parents(char *path)
+{
+    for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        bool made = mkdir(path, 0700) == 0 || errno == EEXIST;
+        if (!made)
+            fprintf(stderr, "asobi serve: cannot create the folder %s: %s\n", path, strerror(errno));
+        *slash = '/';
+        if (!made)
+            return false;
+    }
+    return true;
+}
+
+/* The database when --db is not given: where a user's data lives, never the current folder (a server started
+ * in a repository would leave asobi.db there): $XDG_DATA_HOME/asobi/asobi.db, else (unset, empty or relative,
+ * which the spec says to ignore) ~/.local/share/asobi/asobi.db, its folders created. NULL, with a message,
+ * when there is neither or a folder cannot be made. The caller frees it. */
+static char *default_db(void)
+{
+    const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME"), *base, *under;
+    if (data && data[0] == '/')
+        base = data, under = "/asobi/asobi.db";
+    else if (home && home[0] == '/')
+        base = home, under = "/.local/share/asobi/asobi.db";
+    else {
+        fprintf(stderr, "asobi serve: neither $XDG_DATA_HOME nor $HOME names a folder: give --db FILE\n");
+        return NULL;
+    }
+    size_t size = strlen(base) + strlen(under) + 1;
+    char *path = malloc(size);
+    if (!path)
+        return NULL;
+    snprintf(path, size, "%s%s", base, under);
+    if (!make_parents(path)) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
 int cli_serve(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -105,7 +151,7 @@ int cli_serve(int argc, char **argv)
     server_config cfg = {
         .host = "127.0.0.1",
         .port = 8080,
-        .db = "asobi.db",
+        .db = NULL, /* default_db() unless --db */
         .web = ASOBI_WEB_DIR,
         .workers = cores > 0 ? (int)cores : 1,
         .grace_ms = 120000,
@@ -213,11 +259,19 @@ int cli_serve(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    asobi_data_sets *sets = sets_dir ? cli_load_card_sets(sets_dir) : NULL;
-    if (sets_dir && !sets)
+    char *db = cfg.db ? NULL : default_db();
+    if (!cfg.db && !db)
         return 1;
+    if (db)
+        cfg.db = db;
+    asobi_data_sets *sets = sets_dir ? cli_load_card_sets(sets_dir) : NULL;
+    if (sets_dir && !sets) {
+        free(db);
+        return 1;
+    }
     cfg.card_sets = sets;
     int status = server_run(&cfg);
     asobi_data_sets_free(sets);
+    free(db);
     return status;
 }

@@ -1227,8 +1227,10 @@ static int serve_static(server *s, struct lws *wsi, http_req *r)
         srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
         return reply_error(s, wsi, r, &e);
     }
-    /* The browser client's table page answers every /t/ID (the table's id is read by the page). */
+    /* The browser client's table page answers every /t/ID (the table's id is read by the page); the icon
+     * the pages link answers /favicon.ico too, which browsers ask for whatever the page says. */
     const char *page = strcmp(r->path, "/") == 0 ? "/index.html"
+                       : strcmp(r->path, "/favicon.ico") == 0 ? "/favicon.svg"
                        : strncmp(r->path, "/t/", 3) == 0 && !strchr(r->path + 3, '/') ? "/table.html"
                                                                                      : r->path;
     char file[1024];

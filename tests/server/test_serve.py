@@ -10,8 +10,10 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_client import Client, Server, play_randomly  # noqa: E402
@@ -603,6 +605,59 @@ async def test_the_database_is_held_by_one_server(binary):
         shutil.rmtree(srv.dir, ignore_errors=True)
 
 
+def serve_once(binary, cwd, env, args=()):
+    """Starts `asobi serve` (no --db) in CWD with ENV; (its start line, the icon's status and type, the pages'
+    links to it), then stops it."""
+    proc = subprocess.Popen([os.path.abspath(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--workers", "1"] + list(args),
+                            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        line = proc.stdout.readline().decode()
+        check("listening on http://127.0.0.1:" in line, line)
+        port = int(line.split("127.0.0.1:")[1].split()[0])
+        with urllib.request.urlopen("http://127.0.0.1:%d/favicon.ico" % port, timeout=10) as r:
+            icon = (r.status, r.headers.get("content-type"), r.read())
+        pages = []
+        for page in ("/", "/t/1", "/rules/ninja.html"):
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, page), timeout=10) as r:
+                pages.append(r.read().decode())
+        return line, icon, pages
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+async def test_default_database_and_icon(binary):
+    """Without --db the database is where user data lives, never the current folder: $XDG_DATA_HOME/asobi/
+    asobi.db, else ~/.local/share/asobi/asobi.db, its folders created, the path printed at start. The icon
+    the pages link is served, and /favicon.ico answers with it (browsers ask for it on every page: a 404
+    was logged for each)."""
+    top = tempfile.mkdtemp(prefix="asobi-default-db-")
+    web = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../web")
+    try:
+        cwd = os.path.join(top, "repo")
+        os.mkdir(cwd)
+        env = dict(os.environ, XDG_DATA_HOME=os.path.join(top, "xdg"), HOME=os.path.join(top, "home"))
+        line, icon, pages = serve_once(binary, cwd, env, ["--web", web])
+        want = os.path.join(top, "xdg", "asobi", "asobi.db")
+        check("(database %s," % want in line, "the default database is printed at start", line)
+        check(os.path.exists(want), "the database and its folders are created", want)
+        check(os.listdir(cwd) == [], "nothing is written into the current folder", os.listdir(cwd))
+        check(icon[0] == 200 and icon[1] == "image/svg+xml" and b"<svg" in icon[2], "/favicon.ico", icon[:2])
+        check(all('rel="icon" href="/favicon.svg"' in p for p in pages), "every page links the icon")
+        for relative in ("", "relative/dir"):  # unset or not absolute: ignored, as the XDG spec says
+            env["XDG_DATA_HOME"] = relative
+            line, _, _ = serve_once(binary, cwd, env, ["--web", web])
+            want = os.path.join(top, "home", ".local", "share", "asobi", "asobi.db")
+            check("(database %s," % want in line and os.path.exists(want), repr(relative), line)
+        check(os.listdir(cwd) == [], "nothing is written into the current folder", os.listdir(cwd))
+        del env["HOME"], env["XDG_DATA_HOME"]
+        bad = subprocess.run([os.path.abspath(binary), "serve", "--port", "0"], cwd=cwd, env=env, capture_output=True, text=True,
+                             timeout=10)
+        check(bad.returncode == 1 and "give --db FILE" in bad.stderr, bad.returncode, bad.stderr)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
 async def test_kill9_and_restart(binary):
     srv = first = Server(binary, args=["--workers", "2", "--allow-chosen-seeds"]).start()
     try:
@@ -731,6 +786,7 @@ async def main():
              (test_hidden_choices_of_every_game_are_not_sent, srv),
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_event_loops_and_stop_signals, BINARY), (test_the_database_is_held_by_one_server, BINARY),
+             (test_default_database_and_icon, BINARY),
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
     if only:
