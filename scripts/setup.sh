@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh — installs the Debian packages asobi needs (only the missing ones) and builds it.
 # Usage: scripts/setup.sh [BUILD_DIR [extra cmake args...]]   (default build dir: build)
+# ASOBI_TARGET=NAME builds that target only (serve.sh and play.sh: asobi), not the tests and benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,5 +35,23 @@ fi
 build_dir=${1:-build}
 shift || true
 jobs=$(nproc 2>/dev/null || echo 2)
+target=${ASOBI_TARGET:-}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-cmake --build "$build_dir" -j "$jobs" >/dev/null
+# A first build takes minutes: say what is built, show CMake's progress on one line while it runs (on a
+# terminal), and how long it took. Nothing to do is said in one line.
+echo "setup: building ${target:-everything} in $build_dir/ ($jobs jobs)..." >&2
+started=$SECONDS
+progress() {   # CMake's "[ 42%] Building C object ..." lines, each over the last, cut to the terminal's width
+  if [ -t 2 ]; then
+    local width line
+    width=$(tput cols 2>/dev/null || echo 80)
+    while IFS= read -r line; do
+      [[ $line == "["*"%]"* ]] && printf '\r\033[K%s' "${line:0:$((width - 1))}" >&2
+    done
+    printf '\r\033[K' >&2
+  else
+    cat >/dev/null
+  fi
+}
+cmake --build "$build_dir" -j "$jobs" ${target:+--target "$target"} | progress
+echo "setup: $build_dir/ is built (${target:-everything}, $((SECONDS - started)) s)" >&2
