@@ -224,12 +224,12 @@ void cli_print_result(const asobi_state *state)
     }
     printf("Result:");
     for (int i = 0; i < r.players; i++)
-        printf("  seat %d: rank %d, score %g", i, r.rank[i], r.score[i]);
+        printf("  seat %d: rank %d, score %g", i + 1, r.rank[i], r.score[i]);
     printf("\nWinner%s:", __builtin_popcount(r.winners) > 1 ? "s (shared victory)" : "");
     if (!r.winners)
         printf(" nobody");
     for (int i = 0; i < r.players; i++)
         if (r.winners & (1u << i))
-            printf(" seat %d", i);
+            printf(" seat %d", i + 1);
     printf("\n");
 }

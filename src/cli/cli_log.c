@@ -61,9 +61,9 @@ bool cli_print_seat_log(const asobi_match *match, int viewer)
         printf("(the history cannot be shown: %s)\n", err.message);
         return false;
     }
-    printf("The game so far, as seat %d saw it (%d action%s):\n", viewer, n, n == 1 ? "" : "s");
+    printf("The game so far, as seat %d saw it (%d action%s):\n", viewer + 1, n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++)
-        printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(match, i), lines[i]);
+        printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(match, i) + 1, lines[i]);
     cli_free_log(lines);
     return true;
 }

@@ -15,6 +15,8 @@ static void play_usage(FILE *out)
             "                       [--opt KEY=VALUE]... [--card-sets DIR] [--options JSON] [--record FILE] [--quiet]\n"
             "\n"
             "Play GAME in the terminal: you at seat K (default 0), bots at the other seats.\n"
+            "Seats are numbered from 0 here (as in records and the engine protocol) and from 1 on\n"
+            "the screen: --seat 0 is the first seat, shown as 'seat 1'.\n"
             "  --players N     how many players (default: the game's smallest count)\n"
             "  --seat K|none   your seat; 'none' lets the bots play each other while you watch;\n"
             "                  several seats (--seat 0,1) seat several people at one terminal,\n"
@@ -201,7 +203,7 @@ static void print_entry(const menu_entry *e, int i, menu_labels labels)
 
 static void print_menu(int seat, const menu_entry *menu, int n, menu_labels labels)
 {
-    printf("\nYour move, seat %d. Legal actions%s:\n", seat,
+    printf("\nYour move, seat %d. Legal actions%s:\n", seat + 1,
            labels == LABEL_NONE ? " (type one)" : labels == LABEL_LETTERS ? " (a letter or the text)" : "");
     for (int i = 0; i < n;) {
         int end = i;
@@ -399,9 +401,9 @@ static void hand_over(int seat)
     bool terminal = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     if (terminal)
         printf("\033[2J\033[H");
-    printf("\n===== Seat %d's turn: only seat %d should look now =====\n", seat, seat);
+    printf("\n===== Seat %d's turn: only seat %d should look now =====\n", seat + 1, seat + 1);
     if (terminal) {
-        printf("Press Enter when seat %d is at the keyboard.", seat);
+        printf("Press Enter when seat %d is at the keyboard.", seat + 1);
         fflush(stdout);
         int c;
         while ((c = getchar()) != EOF && c != '\n') {
@@ -498,7 +500,7 @@ int cli_play(int argc, char **argv)
             printf(", seed %llu", (unsigned long long)seed);
         printf(".");
         for (int i = 0; i < players; i++)
-            printf(" seat %d: %s%s", i, bots[i] ? asobi_bot_spec(bots[i]) : several ? "a person" : "you",
+            printf(" seat %d: %s%s", i + 1, bots[i] ? asobi_bot_spec(bots[i]) : several ? "a person" : "you",
                    i + 1 < players ? "," : "\n");
         if (!spectate)
             printf("Type 'help' at the prompt for the commands.\n");
@@ -532,12 +534,12 @@ int cli_play(int argc, char **argv)
         if (id >= 0 && !quiet)
             asobi_state_public_text(s, actor, id, spectate ? ASOBI_ALL_SEEING : human, text, sizeof text);
         if (id < 0 || asobi_match_act(m, actor, id, &err) != ASOBI_OK) {
-            fprintf(stderr, "asobi: bot at seat %d failed: %s\n", actor, err.message);
+            fprintf(stderr, "asobi: bot at seat %d failed: %s\n", actor + 1, err.message);
             status = 1;
             break;
         }
         if (!quiet) {
-            printf("seat %d (%s): %s\n", actor, asobi_bot_spec(bots[actor]), text);
+            printf("seat %d (%s): %s\n", actor + 1, asobi_bot_spec(bots[actor]), text);
             if (spectate && !(asobi_state_to_move(s) & to_move & ~(1u << actor)))
                 print_render(s, ASOBI_ALL_SEEING);
         }

@@ -14,7 +14,8 @@ static void replay_usage(FILE *out)
             "\n"
             "Replay a record (as written by 'asobi play --record' or the engine's \"record\").\n"
             "  default    print every action, then the final table and result\n"
-            "  --seat K   show only what seat K saw at each step: its view of the table, its own\n"
+            "  --seat K   show only what seat K (from 0, as in the record: --seat 0 is the screen's\n"
+            "             'seat 1') saw at each step: its view of the table, its own\n"
             "             actions in full and the others' as they were announced to it, no seed\n"
             "             (default: all, the all-seeing view and every action in full)\n"
             "  --at N     show the table after the first N actions and stop\n"
@@ -42,7 +43,7 @@ static void show(const asobi_match *m, int seat, bool json)
 /* Action i as the chosen seat saw it: log holds the texts (cli_seat_log). */
 static void print_action(const asobi_match *m, char *const *log, int i)
 {
-    printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i), log[i]);
+    printf("%4d. seat %d: %s\n", i + 1, asobi_match_action_seat(m, i) + 1, log[i]);
 }
 
 /* The record in file path, read whole (it is text: about 30 bytes an
@@ -134,7 +135,7 @@ int cli_replay(int argc, char **argv)
     }
     int total = asobi_match_length(m);
     if (seat >= asobi_state_players(asobi_match_state(m))) {
-        fprintf(stderr, "asobi: this game has seats 0 to %d\n", asobi_state_players(asobi_match_state(m)) - 1);
+        fprintf(stderr, "asobi: --seat is from 0 to %d for this game\n", asobi_state_players(asobi_match_state(m)) - 1);
         asobi_match_free(m);
         return 2;
     }
@@ -159,7 +160,7 @@ int cli_replay(int argc, char **argv)
         if (seat == ASOBI_ALL_SEEING) /* the seed decides every hidden card */
             printf(", seed %llu", (unsigned long long)asobi_match_seed(m));
         else
-            printf(", as seat %ld saw it", seat);
+            printf(", as seat %ld saw it", seat + 1);
         printf(", %d actions\n", total);
         /* one running match, one action at a time: linear (reloading each
          * prefix from the record was quadratic) */

@@ -30,7 +30,7 @@ check "watched game exits 0" test $? -eq 0
 check "watched game has a result" contains "$tmp/watch" "Winner"
 check "record written" test -s "$tmp/game.json"
 "$asobi" replay "$tmp/game.json" >"$tmp/replay"; check "replay exits 0" test $? -eq 0
-check "replay lists actions" contains "$tmp/replay" "seat 0: play"
+check "replay lists actions, seats counted from 1" contains "$tmp/replay" "seat 1: play"
 check "replay shows the result" contains "$tmp/replay" "Winner"
 "$asobi" replay "$tmp/game.json" --at 0 --seat 1 --json >"$tmp/at0"
 check "replay --at 0 --json is the start" contains "$tmp/at0" '"round": 1'
@@ -51,39 +51,40 @@ check "quit leaves" contains "$tmp/human" "You left the game"
 check "the bot's choice is not shown" bash -c "! grep -q 'random): play' '$tmp/human'"
 
 # issue 12, leaks: what play prints for a seat comes from its view and public texts only
-# PSYCLE: 'record' lists the game as seat 0 saw it, the bots' face-down choices as such
+# PSYCLE: 'record' lists the game as the first seat saw it (seat 1 on the screen: people count from 1), the
+# bots' face-down choices as such
 printf '3\nrecord\nquit\n' | "$asobi" play psycle --players 3 --bots random --seed 3 >"$tmp/leak" 2>&1
-check "record at the prompt: the others' choices face down" contains "$tmp/leak" "seat 1: chooses face down"
+check "record at the prompt: the others' choices face down" contains "$tmp/leak" "seat 2: chooses face down"
 check "record at the prompt: never the record itself" bash -c "! grep -q '\"action\"' '$tmp/leak'"
-check "record at the prompt: no other seat's card" bash -c "! grep -qE '^ +[0-9]+\. seat [12]: play' '$tmp/leak'"
+check "record at the prompt: no other seat's card" bash -c "! grep -qE '^ +[0-9]+\. seat [23]: play' '$tmp/leak'"
 # the seed decides every hidden card: told at the end, not at the start
 check "no seed at the start of a game with a person" bash -c "! head -1 '$tmp/leak' | grep -q seed"
 check "the seed at the end" contains "$tmp/leak" "The seed was 3"
 # terminal: a bare number is the card, not a menu line (issue 12)
-check "a bare 3 plays the card 3" contains "$tmp/leak" "seat 0: play 3"
+check "a bare 3 plays the card 3" contains "$tmp/leak" "seat 1: play 3"
 check "PSYCLE's menu uses letters" contains "$tmp/leak" "a) play 0"
-# THE OCTAL (two people at one terminal): seat 1's record shows seat 0's discards face down
+# THE OCTAL (two people at one terminal, --seat 0,1): the second seat's record shows the first's discards face down
 (for i in $(seq 1 12); do echo 1; done; echo record; echo quit) |
   "$asobi" play octal --bots random --seat 0,1 --seed 5 >"$tmp/leak_octal" 2>&1
-sed -n '/The game so far, as seat 1/,/Your move/p' "$tmp/leak_octal" >"$tmp/leak_octal_log"
-check "octal record: another seat's discard is face down" contains "$tmp/leak_octal_log" "seat 0: discard a card face down"
-check "octal record: its own discards in full" grep -qE 'seat 1: discard [1-8A]' "$tmp/leak_octal_log"
-check "octal record: never another seat's discarded card" bash -c "! grep -qE 'seat 0: discard [1-8A]' '$tmp/leak_octal_log'"
+sed -n '/The game so far, as seat 2/,/Your move/p' "$tmp/leak_octal" >"$tmp/leak_octal_log"
+check "octal record: another seat's discard is face down" contains "$tmp/leak_octal_log" "seat 1: discard a card face down"
+check "octal record: its own discards in full" grep -qE 'seat 2: discard [1-8A]' "$tmp/leak_octal_log"
+check "octal record: never another seat's discarded card" bash -c "! grep -qE 'seat 1: discard [1-8A]' '$tmp/leak_octal_log'"
 # Time Masters: a bot's delay card goes face down (public_text)
 yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 3 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
-check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 1 (random): puts a card face down under timer"
-check "tm: never the delay card itself" bash -c "! grep -A1 'seat 1 (random): delay' '$tmp/leak_tm' | grep -q 'seat 1 (random): pick'"
+check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 2 (random): puts a card face down under timer"
+check "tm: never the delay card itself" bash -c "! grep -A1 'seat 2 (random): delay' '$tmp/leak_tm' | grep -q 'seat 2 (random): pick'"
 # replay --seat K: only what seat K saw at each step
 "$asobi" play octal --bots random --seat none --seed 3 --record "$tmp/octal.json" --quiet >/dev/null
 "$asobi" replay "$tmp/octal.json" --seat 1 >"$tmp/replay_seat"
 "$asobi" replay "$tmp/octal.json" >"$tmp/replay_all"
-check "replay (all-seeing) shows discards" grep -qE 'seat [02]: discard [1-8A]' "$tmp/replay_all"
+check "replay (all-seeing) shows discards" grep -qE 'seat [13]: discard [1-8A]' "$tmp/replay_all"
 check "replay --seat 1: the others' discards face down" contains "$tmp/replay_seat" "discard a card face down"
-check "replay --seat 1: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_seat'"
+check "replay --seat 1: no other seat's discarded card" bash -c "! grep -qE 'seat [13]: discard [1-8A]' '$tmp/replay_seat'"
 check "replay --seat 1: no seed" bash -c "! head -1 '$tmp/replay_seat' | grep -q seed"
 printf '\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nq\n' |
   "$asobi" replay "$tmp/octal.json" --seat 1 --step >"$tmp/replay_step"
-check "replay --seat 1 --step: no other seat's discarded card" bash -c "! grep -qE 'seat [02]: discard [1-8A]' '$tmp/replay_step'"
+check "replay --seat 1 --step: no other seat's discarded card" bash -c "! grep -qE 'seat [13]: discard [1-8A]' '$tmp/replay_step'"
 : | "$asobi" play psycle --bots random --seed 3 >/dev/null 2>&1; check "end of input ends the game quietly" test $? -eq 0
 yes 1 | head -400 | "$asobi" play psycle --bots random --seed 4 --record "$tmp/human.json" >"$tmp/full" 2>&1
 check "a full human game ends" contains "$tmp/full" "Result:"
@@ -123,14 +124,21 @@ check "ninja: the last trick is cleared at a new round" bash -c "[ \$(awk '/^NIN
 
 # the default opponents: the strongest practical bot (issue 6)
 echo quit | "$asobi" play psycle --players 3 --seed 2 >"$tmp/default" 2>&1
-check "default bots are ismcts at a second a move" contains "$tmp/default" "seat 1: ismcts:time=1"
+check "default bots are ismcts at a second a move" contains "$tmp/default" "seat 2: ismcts:time=1"
 
 # two people at one terminal (hot seat): both seats prompt in turn
 yes 1 | head -3000 | "$asobi" play psycle --bots random --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
 check "hot seat game ends" contains "$tmp/hotseat" "Result:"
-check "hot seat hands over to seat 1" contains "$tmp/hotseat" "Seat 1's turn"
-check "hot seat prompts seat 1" contains "$tmp/hotseat" "Your move, seat 1"
+check "hot seat hands over to the second seat" contains "$tmp/hotseat" "Seat 2's turn"
+check "hot seat prompts the second seat" contains "$tmp/hotseat" "Your move, seat 2"
 "$asobi" play psycle --bots random --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
+# People count seats from 1 in all they read: the board, prompts, bots' moves, records at the prompt, replays
+# and results (options, records and the engine protocol keep 0: --seat 0 is "seat 1"). Issue 29, point 3.
+for f in watch replay leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu; do
+  check "no 'seat 0' in what people read ($f)" bash -c "! grep -qiE 'seat 0\b' '$tmp/$f'"
+done
+"$asobi" replay "$tmp/octal.json" --seat 0 --at 5 >"$tmp/replay_first"
+check "replay --seat 0 is the first seat, shown as seat 1" grep -qE '^  seat 1: [0-9]+ cards? - .*\(you\)$' "$tmp/replay_first"
 
 # bad arguments: exit 2 with a message
 for args in "play nosuchgame" "play psycle --players 9" "play psycle --seat 5" "play psycle --seed -1" \

@@ -242,7 +242,7 @@ static const char *pos_name(const ninja_state *s, int pos, char *buf, size_t cap
     if (ninja_has_shadow(s) && pos == NINJA_SHADOW)
         snprintf(buf, cap, "shadow");
     else
-        snprintf(buf, cap, "seat %d", pos);
+        snprintf(buf, cap, "seat %d", pos + 1); /* people count seats from 1 */
     return buf;
 }
 
@@ -279,7 +279,7 @@ void ninja_render(const void *st, int seat, FILE *out)
     char name[16];
     fprintf(out, "NINJA SCROLL TRICK - round %d of 3 - %s phase - trump: %s - start player: seat %d\n",
             s->round, phase_names[s->phase], s->trump < 0 ? "not chosen" : ninja_table.kind_names[s->trump],
-            s->start);
+            s->start + 1);
     int out_of_play = __builtin_popcountll(s->leftover);
     fprintf(out, "Scroll pile: %d tile%s. Out of play: %d card%s face down.\n", s->pile_n, s->pile_n == 1 ? "" : "s",
             out_of_play, out_of_play == 1 ? "" : "s");
@@ -308,7 +308,7 @@ void ninja_render(const void *st, int seat, FILE *out)
     }
     for (int p = 0; p < s->players; p++) {
         uint64_t closed = s->hand[p] & ~s->open[p];
-        fprintf(out, "  seat %d%s%s: ", p, p == s->start ? " (start)" : "", p == seat ? " (you)" : "");
+        fprintf(out, "  seat %d%s%s: ", p + 1, p == s->start ? " (start)" : "", p == seat ? " (you)" : "");
         print_won(out, s, p);
         fputs("      hand:", out);
         if ((all || p == seat) && !closed) {
@@ -372,11 +372,11 @@ void ninja_render(const void *st, int seat, FILE *out)
             fputs(__builtin_popcount(s->winners) > 1 ? "s (shared):" : ":", out);
             for (int p = 0; p < s->players; p++)
                 if (s->winners & (1u << p))
-                    fprintf(out, " seat %d", p);
+                    fprintf(out, " seat %d", p + 1);
             fputc('\n', out);
         }
     } else {
-        fprintf(out, "To act: seat %d - ", s->turn);
+        fprintf(out, "To act: seat %d - ", s->turn + 1);
         switch (s->phase) {
         case NINJA_PHASE_TRUMP: fputs("choose the trump kind (trump KIND)\n", out); break;
         case NINJA_PHASE_OPEN: fputs("open a card (open KIND-VALUE)\n", out); break;

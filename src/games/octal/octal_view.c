@@ -175,7 +175,7 @@ void octal_render(const void *st, int seat, FILE *out)
     bool all = seat == ASOBI_ALL_SEEING;
     char text[16];
     if (s->last.seat >= 0) {
-        fprintf(out, "Last: seat %d ", s->last.seat);
+        fprintf(out, "Last: seat %d ", s->last.seat + 1);
         switch (s->last.event) {
         case OCTAL_EV_PASS: fprintf(out, "passed%s", s->last.drew ? " and drew a card" : " (the deck is empty)"); break;
         case OCTAL_EV_DISCARD: fprintf(out, "discarded a card face down"); break;
@@ -192,7 +192,7 @@ void octal_render(const void *st, int seat, FILE *out)
                     s->last.octo ? " - \"Octo!\"" : "");
         }
         if (s->last.penalty)
-            fprintf(out, " - seat %d forgot Octo! and drew %d", s->last.penalty_seat, s->last.penalty);
+            fprintf(out, " - seat %d forgot Octo! and drew %d", s->last.penalty_seat + 1, s->last.penalty);
         if (s->last.refilled)
             fprintf(out, " - %d card%s (%d discard%s, the rest unused question cards) went under the deck",
                     s->last.refilled, s->last.refilled == 1 ? "" : "s", s->last.refilled_discards,
@@ -237,20 +237,20 @@ void octal_render(const void *st, int seat, FILE *out)
                 __builtin_popcount(r.winners) > 1 ? "s" : "");
         for (int i = 0; i < s->players; i++)
             if (r.winners & (1u << i))
-                fprintf(out, " seat %d", i);
+                fprintf(out, " seat %d", i + 1);
         fputc('\n', out);
     } else {
         if (octal_lay_allowed(s, s->seat))
-            fprintf(out, "Two rounds of passes: seat %d may lay any number card on its last card.\n", s->seat);
+            fprintf(out, "Two rounds of passes: seat %d may lay any number card on its last card.\n", s->seat + 1);
         if (s->octo_late >= 0)
             fprintf(out, "Seat %d placed leaving one card without \"Octo!\": it may still declare until seat %d "
-                         "acts, or draws 2 cards then.\n", s->octo_late, s->seat);
+                         "acts, or draws 2 cards then.\n", s->octo_late + 1, s->seat + 1);
         if (seat == s->seat && s->phase == OCTAL_PHASE_PLAY && octo_needed_soon(s, seat))
             fprintf(out, "A placing that leaves you one card needs \"Octo!\": without it you draw 2 cards "
                          "unless you declare before the next player acts.\n");
     }
     for (int i = 0; i < s->players; i++) {
-        fprintf(out, "  seat %d: %d card%s", i, octal_hand_size(s, i), octal_hand_size(s, i) == 1 ? "" : "s");
+        fprintf(out, "  seat %d: %d card%s", i + 1, octal_hand_size(s, i), octal_hand_size(s, i) == 1 ? "" : "s");
         if (s->finished_rank[i])
             fprintf(out, " - finished %d%s", s->finished_rank[i],
                     s->finished_rank[i] == 1 ? "st" : s->finished_rank[i] == 2 ? "nd" : "rd");

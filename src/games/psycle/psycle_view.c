@@ -124,7 +124,7 @@ void psycle_render(const void *st, int seat, FILE *out)
     if (s->played[0] >= 0) {
         fprintf(out, "Last round (target %d, bonus +%d):", s->last_target, s->last_bonus);
         for (int i = 0; i < s->players; i++) {
-            fprintf(out, "  seat %d played %d", i, s->played[i]);
+            fprintf(out, "  seat %d played %d", i + 1, s->played[i]);
             if (s->last_points[i])
                 fprintf(out, " (+%d pt%s)", s->last_points[i], s->last_points[i] == 1 ? "" : "s");
             if (s->played[i] == 0 && s->last_gems[i] > 0)
@@ -142,7 +142,7 @@ void psycle_render(const void *st, int seat, FILE *out)
             fprintf(out, " - victory tile to seat");
             for (int i = 0; i < s->players; i++)
                 if (s->last_cycle_winners & (1u << i))
-                    fprintf(out, " %d", i);
+                    fprintf(out, " %d", i + 1);
             fputc('\n', out);
         }
     }
@@ -151,7 +151,7 @@ void psycle_render(const void *st, int seat, FILE *out)
                 __builtin_popcount(s->winners) > 1 ? "s (shared victory)" : "");
         for (int i = 0; i < s->players; i++)
             if (s->winners & (1u << i))
-                fprintf(out, " seat %d", i);
+                fprintf(out, " seat %d", i + 1);
         fputc('\n', out);
     } else {
         fprintf(out, "PSYCLE - cycle %d, round %d of 5 - target %d, bonus +%d - supply %d gem%s\n",
@@ -166,7 +166,7 @@ void psycle_render(const void *st, int seat, FILE *out)
     }
     fprintf(out, "  seat  gems  points  tiles  status\n");
     for (int i = 0; i < s->players; i++) {
-        fprintf(out, "  %-4d  %4d  %6d  %5d  ", i, s->gems[i], s->points[i], s->victory[i]);
+        fprintf(out, "  %-4d  %4d  %6d  %5d  ", i + 1, s->gems[i], s->points[i], s->victory[i]);
         if (s->pending[i] >= 0)
             (all || i == seat) ? fprintf(out, "chose %d", s->pending[i]) : fprintf(out, "has chosen");
         else if (!s->over)

@@ -196,7 +196,7 @@ void tm_render(const void *st, int seat, FILE *out)
     bool all = seat == ASOBI_ALL_SEEING;
     char text[160];
     fprintf(out, "Time Masters - turn %d%s - seat %d, %s phase - card set: %s\n", s->turn,
-            s->capped ? " (turn cap reached)" : "", s->seat, phase_names[s->phase], s->table.title);
+            s->capped ? " (turn cap reached)" : "", s->seat + 1, phase_names[s->phase], s->table.title);
     fprintf(out, "Spheres (take N: N access points; take N second: N+1, unseen):\n");
     for (int l = 0; l < TM_LEVELS; l++) {
         int n = s->n_sphere[l];
@@ -213,7 +213,7 @@ void tm_render(const void *st, int seat, FILE *out)
     for (int i = 0; i < s->players; i++) {
         const tm_player *p = &s->p[i];
         bool mine = all || i == seat;
-        fprintf(out, "Seat %d%s: Kè %d gold, %d grey, %d ephemeral", i, i == seat ? " (you)" : "", p->ke_ready,
+        fprintf(out, "Seat %d%s: Kè %d gold, %d grey, %d ephemeral", i + 1, i == seat ? " (you)" : "", p->ke_ready,
                 p->ke_spent, p->ke_eph);
         if (p->cost_mod)
             fprintf(out, ", next spell %+d", p->cost_mod);
@@ -264,7 +264,7 @@ void tm_render(const void *st, int seat, FILE *out)
     if (s->over) {
         fprintf(out, "GAME OVER - points:");
         for (int i = 0; i < s->players; i++)
-            fprintf(out, " seat %d %d (Kè %d, level-5 %d)", i, tm_points(s, i), tm_total_ke(&s->p[i]),
+            fprintf(out, " seat %d %d (Kè %d, level-5 %d)", i + 1, tm_points(s, i), tm_total_ke(&s->p[i]),
                     tm_level5(s, i));
         fputc('\n', out);
     }

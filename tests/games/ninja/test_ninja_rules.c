@@ -252,7 +252,7 @@ static void test_follow_open_cards_first(void **unused)
     asobi_state *st = battle3();
     apply_all(st, "0:play fire-1; 1:play fire-2; 2:play fire-6"); /* seat 2 wins, leads */
     char *text = asobi_state_render(st, 2);
-    assert_non_null(strstr(text, "To act: seat 2 - lead any card"));
+    assert_non_null(strstr(text, "To act: seat 3 - lead any card")); /* people count seats from 1 */
     free(text);
     apply_text(st, 2, "play water-3");
     /* the terminal says what the rule asks of the seat to act */
