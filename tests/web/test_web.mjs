@@ -509,6 +509,16 @@ async function everyTable(browser, base) {
   check(only || all.length >= 14, `every game at every player count (${all.length} tables)`);
 }
 
+/** What spills out of a card as PAGE draws it now (a line of PSYCLE's "beats 0 1 2 3" wrapped under a phone's
+ * 50 px card): the text of every part of a card that reaches past the card's edges. */
+const spilled = page => page.evaluate(() => [...document.querySelectorAll('.card')].flatMap(card => {
+  const box = card.getBoundingClientRect();
+  return [...card.children].filter(part => {
+    const r = part.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1);
+  }).map(part => `${card.dataset.c}: "${part.textContent}"`);
+}));
+
 /** Opens PAGE at URL and waits for its board; false (a failed check) when it never draws. */
 async function drawn(page, url, what) {
   await page.goto(url);
@@ -554,6 +564,8 @@ async function oneTable(browser, base, game, players, k) {
     await p.setViewportSize({ width: 390, height: 844 });
     const wider = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check(wider <= 0, `${p === page ? name : `${name}, spectator`}: the page fits 390 px (${wider} px too wide)`);
+    const out = await spilled(p);
+    check(out.length === 0, `${p === page ? name : `${name}, spectator`}: nothing spills out of a card at 390 px: ${[...new Set(out)].slice(0, 4)}`);
   }
   lap('at 1280 px', started);
   let clicks = 0, compared = 0;
@@ -563,7 +575,11 @@ async function oneTable(browser, base, game, players, k) {
     if (st.status === 'over') break;
     if (i >= 1500 || st.actions === 0) { check(false, `${name}: the game goes on (${st.actions} actions after ${clicks} clicks)`); break; }
     // The seat is to move: the bots wait for it, and the spectator's page comes to the same moment.
-    if (clicks % 4 === 0) compared += await checkHidden({ game }, pages);
+    if (clicks % 4 === 0) {
+      compared += await checkHidden({ game }, pages);
+      const out = await spilled(page);
+      check(out.length === 0, `${name}: nothing spills out of a card at 390 px: ${[...new Set(out)].slice(0, 4)}`);
+    }
     // One random click, chosen and made inside the page (one round trip; playGame clicks as a mouse does).
     await page.evaluate(([r1, r2]) => {
       const onBoard = [...document.querySelectorAll('.board [data-action]')];
