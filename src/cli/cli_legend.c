@@ -59,7 +59,8 @@ static const legend legends[] = {
      "  ALL answers any question but may not be your last card; the covered card's condition\n"
      "  stays in force and the next player may lay any number card exactly on the ALL.\n"
      "  A turn: play a card, or pass (draw 1). With exactly 5 cards: override, 2-4 cards that\n"
-     "  answer the same question, highest first. Leaving 1 card in hand: say Octo! (add Octo!),\n"
+     "  answer the same question, highest first. Leaving 1 card in hand: say Octo! (add Octo!);\n"
+     "  forgotten, say it (Octo!) before another player puts out a card or you act again,\n"
      "  or draw 2. Above 5 cards: discard one face down at once.\n"
      "  ASCII: G L S X M D for 大 小 同 異 倍 約, ^ for ↑, | for ↕ (4G| is 4大↕).\n",
      "オクタル - 竜の問い掛けに答えて手札をなくしましょう。\n"
@@ -74,7 +75,8 @@ static const legend legends[] = {
      "  使われ、次のプレイヤーは好きな数値カードをALLにぴったり重ねて置けます。\n"
      "  手番: 1枚配置するか、パス（1枚引く）。手札がちょうど5枚ならオーバーライド: 同じ\n"
      "  問い掛けを満たす2～4枚を大きい順に。残り1枚になる配置では「オクト！」（Octo!）、\n"
-     "  忘れると2枚引きます。手札が5枚を超えたら即座に1枚を裏向きで捨てます。\n"
+     "  忘れたら、他のプレイヤーがカードを出すか自分が次に行動するまでに宣言（Octo!）しないと\n"
+     "  2枚引きます。手札が5枚を超えたら即座に1枚を裏向きで捨てます。\n"
      "  ASCII: 大小同異倍約 = G L S X M D、↑ = ^、↕ = |（4G| は 4大↕）。\n"},
     {"ninja",
      "NINJA SCROLL TRICK - 3 rounds of 7 tricks; win tricks to take the scroll tiles on the cards.\n"
@@ -112,8 +114,8 @@ static const legend legends[] = {
      "    3 sphere access: each spell played into the spell zone is 1 access point; sphere N's\n"
      "      top card costs N points, its unseen second card N+1; one card per sphere\n"
      "    4 end phase: draw up to 5 cards minus your delay cards\n"
-     "  The game ends after the turn in which a second sphere runs empty; each card is worth\n"
-     "  its level. Ties: most Kè, then most level-5 cards.\n",
+     "  The game ends the moment a second sphere runs empty (nothing more is taken); each card\n"
+     "  is worth its level. Ties: most Kè, then most level-5 cards.\n",
      "タイムマスターズ - スペルをプレイして意識スフィアにアクセスし、カードの勝利点を集めます。\n"
      "  Kè(ケー)でスペルのコストを払います: 金色の循環のKè（使うと灰色）と一時的なKè（青、\n"
      "  4つまで、使うとなくなる）。灰色のKèが金色に戻るのはパス、フォーカス、Kè回復、効果だけ。\n"
@@ -126,7 +128,7 @@ static const legend legends[] = {
      "    3 スフィアアクセスフェイズ: スペルゾーンにプレイしたスペル1枚につき1アクセス\n"
      "      ポイント。レベルNの一番上はNポイント、見えない2番目はN+1。1スフィア1枚まで\n"
      "    4 エンドフェイズ: 手札を「5枚 - 遅延カードの枚数」まで補充\n"
-     "  2つ目の意識スフィアの山札が尽きた手番の終わりに終了。カードの勝利点はそのレベル。\n"
+     "  2つ目の意識スフィアの山札が尽きたら即座に終了（それ以上は獲得しない）。勝利点はレベル。\n"
      "  同点: Kèの多い方、次にレベル5のカードの多い方。\n"},
 };
 

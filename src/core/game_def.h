@@ -124,6 +124,11 @@ struct asobi_game_def {
      * for a person ("5 costs 5 gems and you hold 3"). */
     void (*explain_illegal)(const void *st, int seat, int id, char *buf, size_t cap);
 
+    /* Optional. Once terminal: how the game ended, naming the rule ("the
+     * second sphere ran out: ...", ruling 1), so that an action refused
+     * because the game is over says why it is over. */
+    void (*over_text)(const void *st, char *buf, size_t cap);
+
     /* Scores now; ranks and winners once terminal. core fills terminal and
      * players before calling. */
     void (*result)(const void *st, asobi_result *out);

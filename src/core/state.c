@@ -95,8 +95,12 @@ int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
         return asobi_fail(err, ASOBI_E_BAD_SEAT, "seat %d does not exist (seats are 0 to %d)", seat,
                           s->players - 1);
     uint32_t to_move = asobi_state_to_move(s);
-    if (to_move == 0)
-        return asobi_fail(err, ASOBI_E_GAME_OVER, "the game is over");
+    if (to_move == 0) {
+        char why[200] = "";
+        if (s->def->over_text)
+            s->def->over_text(s->data, why, sizeof why);
+        return asobi_fail(err, ASOBI_E_GAME_OVER, "the game is over%s%s", why[0] ? ": " : "", why);
+    }
     if (!(to_move & (1u << seat))) {
         /* say whose turn it is: "not your turn: seat 2 is to move" */
         char who[96] = "";

@@ -275,6 +275,18 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
     snprintf(buf, cap, "\"%s\" is not allowed now (%s phase)", what, phase_names[s->phase]);
 }
 
+/* Why the game is over, for an action refused then (an old record's take
+ * after the second sphere ran out, ruling 1). */
+static void tm_over_text(const void *st, char *buf, size_t cap)
+{
+    const tm_state *s = st;
+    if (s->capped)
+        snprintf(buf, cap, "the turn cap (max_turns %d) was reached", s->max_turns);
+    else
+        snprintf(buf, cap, "a second sphere ran out, which ends the game at once, nothing more taken "
+                 "(ruling 1: \"ゲームは即座に終了します\")");
+}
+
 /* ---------------------------------------------------------------- results */
 
 /* Most points; ties: most Kè (ephemeral included), then most level-5 cards
@@ -522,6 +534,7 @@ const asobi_game_def asobi_game_timemasters = {
     .public_text = tm_public_text,
     .parse_action = tm_parse_action,
     .explain_illegal = tm_explain_illegal,
+    .over_text = tm_over_text,
     .result = tm_result,
     .view = tm_view,
     .render = tm_render,

@@ -349,8 +349,9 @@ static void start_turn(tm_state *s)
 }
 
 /* 4. End phase: played spells to the discard, refill the hand to 5 minus the
- * delay cards (a larger hand is kept), then the end of the game or the next
- * player's turn. */
+ * delay cards (a larger hand is kept), then the turn cap's end of the game
+ * or the next player's turn. (The spheres end the game at the take that
+ * empties the second one, before any end phase: tm_apply.) */
 static void end_turn(tm_state *s)
 {
     tm_player *p = &s->p[s->seat];
@@ -364,10 +365,7 @@ static void end_turn(tm_state *s)
     p->spent_turn = 0;
     s->access = 0;
     s->taken = 0;
-    if (tm_empty_spheres(s) >= 2) {
-        s->over = 1;
-        s->phase = TM_PH_OVER;
-    } else if (s->turn >= s->max_turns) {
+    if (s->turn >= s->max_turns) {
         s->over = 1;
         s->capped = 1;
         s->phase = TM_PH_OVER;
@@ -642,6 +640,15 @@ void tm_apply(void *st, int seat, int id)
         s->n_sphere[l - 1]--;
         s->access = (uint8_t)(s->access - l - second);
         s->taken |= (uint8_t)(1u << (l - 1));
+        /* "少なくとも2つ以上(2つも含む)の意識スフィアの山札が尽きたらゲームは即座に終了します":
+         * the take that empties a second sphere ends the game there and
+         * then (ruling 1): nothing more is taken, no end phase runs (the
+         * spell zone's cards are still this player's and count). */
+        if (tm_empty_spheres(s) >= 2) {
+            s->over = 1;
+            s->phase = TM_PH_OVER;
+            return;
+        }
     }
     advance(s);
 }

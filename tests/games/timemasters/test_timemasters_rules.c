@@ -504,20 +504,41 @@ static void test_end_phase_refill_reshuffle_and_large_hand(void **unused)
     asobi_state_free(s);
 }
 
-/* §ゲーム終了: "少なくとも2つ以上(2つも含む)の意識スフィアの山札が尽きたらゲームは即座に終了します" —
- * ../shared/reconstructions.md: at the end of the turn in which the second sphere runs empty. */
-static void test_game_ends_after_the_turn_a_second_sphere_empties(void **unused)
+/* §ゲーム終了: "少なくとも2つ以上(2つも含む)の意識スフィアの山札が尽きたらゲームは即座に終了します"
+ * (issue 30, point 1; ruling 1): the take that empties the second sphere ends the game at once —
+ * nothing more is taken, no end phase runs (the spell zone is not discarded, the hand not refilled).
+ * The issue's case: one card per sphere, 10 access points: take 1, take 2, and then take 3 used to
+ * count too (10-0 instead of 3-0). */
+static void test_game_ends_the_moment_a_second_sphere_empties(void **unused)
 {
     (void)unused;
     tm_state *t;
     asobi_state *s = access_game(&t, 4);
+    for (int l = 0; l < TM_LEVELS; l++)
+        t->n_sphere[l] = 1;
+    t->access = 10;
+    int hand = t->p[0].n_hand;
+    apply_text(s, 0, "take 1"); /* only one sphere empty: the phase goes on */
+    assert_false(asobi_state_terminal(s));
+    apply_text(s, 0, "take 2"); /* sphere 2 empties: the second one */
+    assert_true(asobi_state_terminal(s));
+    assert_int_equal(t->phase, TM_PH_OVER);
+    assert_int_equal(t->p[0].n_hand, hand + 2); /* no refill */
+    assert_int_equal(t->n_zone, 4);             /* no end phase: the spells still lie in the zone */
+    assert_int_equal(tm_points(t, 0), 3);       /* 1 + 2, not 1 + 2 + 3 + 4 */
+    int id;
+    asobi_error err;
+    assert_int_equal(asobi_state_parse_action(s, 0, "take 3", &id, &err), ASOBI_E_GAME_OVER);
+    assert_non_null(strstr(err.message, "ruling 1")); /* an old record's later take: the refusal names the rule */
+    assert_int_equal(asobi_state_apply(s, 0, TM_ID_TAKE + 2, &err), ASOBI_E_GAME_OVER);
+    assert_non_null(strstr(err.message, "a second sphere ran out"));
+    asobi_state_free(s);
+
+    s = access_game(&t, 4);
     t->n_sphere[4] = 0; /* one sphere already empty */
     t->n_sphere[0] = 1;
     t->n_sphere[2] = 2;
     apply_text(s, 0, "take 1"); /* sphere 1 empties: the second one */
-    assert_false(asobi_state_terminal(s));
-    assert_true(tm_text_legal(s, "take 3")); /* the turn goes on */
-    apply_text(s, 0, "take 3");
     assert_true(asobi_state_terminal(s));
     asobi_state_free(s);
 
@@ -544,7 +565,8 @@ static void test_score_and_tie_breaks(void **unused)
     TM_HAND(t, 0, "Infinity", "Insight", "Insight", "Insight", "Insight", "Insight");
     TM_HAND(t, 1, "Vision", "Vision", "Time Heaviness", "Cerebral Cleaning");
     TM_DISCARD(t, 1, "Cerebral Cleaning");
-    apply_text(s, 0, "done");
+    t->over = 1; /* two spheres empty: over (the take that empties the second ends it: ruling 1) */
+    t->phase = TM_PH_OVER;
     assert_true(asobi_state_terminal(s));
     asobi_result r;
     /* 10 each: seat 0 wins on nothing yet; equal Kè, seat 0 has a level-5 card */
@@ -936,7 +958,7 @@ int main(void)
         cmocka_unit_test(test_access_one_card_per_sphere),
         cmocka_unit_test(test_access_hidden_second_card),
         cmocka_unit_test(test_end_phase_refill_reshuffle_and_large_hand),
-        cmocka_unit_test(test_game_ends_after_the_turn_a_second_sphere_empties),
+        cmocka_unit_test(test_game_ends_the_moment_a_second_sphere_empties),
         cmocka_unit_test(test_score_and_tie_breaks),
         cmocka_unit_test(test_fx_ephemeral_capped_at_4),
         cmocka_unit_test(test_fx_ready),
