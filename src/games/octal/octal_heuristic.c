@@ -63,10 +63,12 @@ int octal_heuristic(const void *st, int seat, asobi_rng *rng)
     const octal_state *s = st;
     int ids[OCTAL_MAX_ACTIONS];
     int n = octal_legal(s, seat, ids);
-    /* Out of turn the only action is the late Octo! (§⑦). The heuristic
-     * itself never needs it: it declares with the placing (score_move). */
-    if (seat != s->seat)
-        return ids[0];
+    /* Out of turn the only action is the late Octo! (§⑦), and a seat whose
+     * own turn comes with the window still open (everybody else passed:
+     * ruling 12) declares it first. The heuristic itself never needs it: it
+     * declares with the placing (score_move). */
+    if (seat != s->seat || seat == s->octo_late)
+        return OCTAL_ID_DECLARE;
     if (s->phase == OCTAL_PHASE_DISCARD) {
         int best = ids[0], worst = 1 << 30;
         for (int i = 0; i < n; i++) {

@@ -311,10 +311,15 @@ static bool check(const octal_state *s, int seat, const octal_action *a, char *b
                    false;
         return true;
     }
-    if (a->event == OCTAL_EV_DECLARE)
-        return WHY("a late Octo! is for a player who placed leaving one card without declaring it, until the "
-                   "next player acts (seed §⑦)"),
+    if (a->event == OCTAL_EV_DECLARE) {
+        /* Everybody else may have passed since: the forgetful seat's own
+         * turn is still in the window, until it acts (docs ruling 12). */
+        if (seat == s->octo_late)
+            return true;
+        return WHY("a late Octo! is for a player who placed leaving one card without declaring it, until "
+                   "another player puts out a card or that player acts again (seed §⑦)"),
                false;
+    }
     if (s->phase == OCTAL_PHASE_DISCARD) {
         if (a->event != OCTAL_EV_DISCARD)
             return WHY("you hold %d cards: discard one first (seed §⑤ 上限を超えた場合は即座に…捨てる)",
@@ -650,6 +655,8 @@ int octal_legal(const void *st, int seat, int *ids)
     int n = legal_placings(s, seat, &p, ids);
     if (may_override(&p))
         n += legal_overrides(s, seat, ids + n);
+    if (seat == s->octo_late) /* its own turn came with the window still open (ruling 12): the highest id */
+        ids[n++] = OCTAL_ID_DECLARE;
     return n;
 }
 
@@ -720,9 +727,12 @@ int octal_random_action(const void *st, int seat, asobi_rng *rng)
         override_hand_of(s, seat, &h);
         overrides = count_overrides(&h);
     }
-    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(1 + plays + lays + overrides));
+    int late = seat == s->octo_late; /* the late Octo!, last in legal()'s list */
+    int r = (int)asobi_rng_below_inline(rng, (uint32_t)(1 + plays + lays + overrides + late));
     if (r == 0)
         return OCTAL_ID_PASS;
+    if (late && r == plays + lays + overrides + 1)
+        return OCTAL_ID_DECLARE;
     if ((r -= 1) < plays)
         return nth_play(s, &p, r);
     if ((r -= plays) < lays)
@@ -900,8 +910,9 @@ static void push(octal_state *s, int q, int card, int cond_from, bool exact)
 /* Common to every placing: who placed last, an emptied hand (§遊び方 ③),
  * Octo! (§⑦). A placing that leaves one card without the declaration opens
  * the window "（次のプレイヤーがカードを出すまでに宣言すればOK）": the seat may
- * still declare while the next player is to move; the penalty "山札からカード
- * を2枚引き" falls when the next player acts (docs ruling 12). */
+ * still declare until a card is put out; the penalty "山札からカードを2枚
+ * 引き" falls when another player places, overrides or lays, or when the
+ * forgetful seat acts again without declaring (docs ruling 12). */
 static void after_placing(octal_state *s, int seat, int q, bool octo)
 {
     s->last_placer = (int8_t)seat;
@@ -921,8 +932,19 @@ static void after_placing(octal_state *s, int seat, int q, bool octo)
     after_draws(s, seat);
 }
 
-/* The late declaration's window closes when the player to move acts: the
- * seat that forgot draws its 2 cards now, before that action takes effect. */
+/* Does this action close the late declaration's window (docs ruling 12)?
+ * "次のプレイヤーがカードを出すまで": a card put out by another player (a
+ * play, an override, a lay) closes it; a pass or a discard puts none out and
+ * leaves it open. The forgetful seat's own next action closes it too: that
+ * is the last moment it could have declared. */
+static bool closes_octo_window(const octal_state *s, int seat, int event)
+{
+    return s->octo_late >= 0 && (seat == s->octo_late || event == OCTAL_EV_PLAY || event == OCTAL_EV_LAY ||
+                                 event == OCTAL_EV_OVERRIDE);
+}
+
+/* The window closes: the seat that forgot draws its 2 cards now, before the
+ * action that closed it takes effect. */
 static void close_octo_window(octal_state *s)
 {
     int late = s->octo_late;
@@ -950,7 +972,8 @@ void octal_apply(void *st, int seat, int id)
         s->octo_late = -1;
         return;
     }
-    close_octo_window(s);
+    if (closes_octo_window(s, seat, a.event))
+        close_octo_window(s);
     if (a.event == OCTAL_EV_DISCARD) {
         /* §⑤ face down, to the discards: a discard keeps no card to show. */
         int card = held_card(s, seat, a.kind);

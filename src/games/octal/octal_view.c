@@ -243,11 +243,11 @@ void octal_render(const void *st, int seat, FILE *out)
         if (octal_lay_allowed(s, s->seat))
             fprintf(out, "Two rounds of passes: seat %d may lay any number card on its last card.\n", s->seat + 1);
         if (s->octo_late >= 0)
-            fprintf(out, "Seat %d placed leaving one card without \"Octo!\": it may still declare until seat %d "
-                         "acts, or draws 2 cards then.\n", s->octo_late + 1, s->seat + 1);
+            fprintf(out, "Seat %d placed leaving one card without \"Octo!\": it may still declare until another "
+                         "player puts out a card or it acts again, or draws 2 cards then.\n", s->octo_late + 1);
         if (seat == s->seat && s->phase == OCTAL_PHASE_PLAY && octo_needed_soon(s, seat))
             fprintf(out, "A placing that leaves you one card needs \"Octo!\": without it you draw 2 cards "
-                         "unless you declare before the next player acts.\n");
+                         "unless you declare before another player puts out a card.\n");
     }
     for (int i = 0; i < s->players; i++) {
         fprintf(out, "  seat %d: %d card%s", i + 1, octal_hand_size(s, i), octal_hand_size(s, i) == 1 ? "" : "s");

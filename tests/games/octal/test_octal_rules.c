@@ -596,12 +596,75 @@ static void test_octo_may_be_declared_late(void **unused)
     refused_because(st, 2, "Octo!", NULL); /* too late: not to move any more */
     asobi_state_free(st);
 
-    /* a pass is the next player's move too: the window closes with it */
-    st = late_octo_position(2, 42);
-    apply_text(st, 2, "play 7大↑");
-    apply_text(st, 0, "pass");
-    assert_true(holds(st, 2, "6大↑") && holds(st, 2, "5大↕")); /* the penalty is drawn first */
-    assert_true(holds(st, 0, "4約↕"));
+}
+
+/* Issue 30 point 5, §⑦ "（次のプレイヤーがカードを出すまでに宣言すればOK）": until the next player
+ * puts out a card. A pass draws a card and puts none out, so it leaves the window open (ruling
+ * 12): the forgetful seat may still declare; the 2 cards fall when another player puts out a card
+ * (here a play after a pass), or when the forgetful seat acts again without declaring (its own
+ * next turn, everybody else having passed); at that turn it may still declare first. */
+static asobi_state *late_octo_after_passes(uint64_t seed)
+{
+    asobi_state *st = new_state("octal", 3, SINGLE, seed);
+    octal_position p = {.hand = {"7同↕ 2小↑", "6約↑ 3同↑ 7異↕", "5倍↑ 7大↑"},
+                        .stack = {"1異↕ 1同↕"}, /* 異1: anything but 1 */
+                        .cond_from = {0},
+                        .deck_top = "4約↕ 5大↕ 6大↑",
+                        .seat = 2};
+    arrange(st, &p);
+    apply_text(st, 2, "play 7大↑"); /* leaves one card, no Octo!; ↑ at 1同↕: 同7 */
+    apply_text(st, 0, "pass");      /* the next player passes: it draws 6大↑ */
+    return st;
+}
+
+static void test_a_pass_does_not_close_the_late_octo_window(void **unused)
+{
+    (void)unused;
+    /* after the pass, the window is still open: declared now, no penalty */
+    asobi_state *st = late_octo_after_passes(44);
+    assert_true(holds(st, 0, "6大↑"));
+    assert_int_equal(hand_size(st, 2), 1);
+    assert_int_equal(data(st)->last.penalty, 0);
+    assert_int_equal(asobi_state_to_move(st), (1u << 1) | (1u << 2));
+    json_t *v = asobi_state_view(st, 0);
+    assert_int_equal(json_integer_value(json_object_get(v, "undeclared_octo")), 2);
+    json_decref(v);
+    apply_text(st, 2, "Octo!");
+    assert_int_equal(hand_size(st, 2), 1);
+    assert_int_equal(asobi_state_to_move(st), 1u << 1);
+    asobi_state_free(st);
+
+    /* a card put out by another player after the pass: the penalty falls, before that play */
+    st = late_octo_after_passes(45);
+    apply_text(st, 1, "play 7異↕");
+    assert_int_equal(hand_size(st, 2), 3);
+    assert_true(holds(st, 2, "5大↕") && holds(st, 2, "4約↕"));
+    assert_int_equal(data(st)->last.penalty, 2);
+    assert_int_equal(data(st)->last.penalty_seat, 2);
+    refused_because(st, 2, "Octo!", NULL); /* too late */
+    asobi_state_free(st);
+
+    /* everybody passed: the forgetful seat's own turn; acting without declaring costs the 2 cards */
+    st = late_octo_after_passes(46);
+    apply_text(st, 1, "pass");
+    assert_int_equal(asobi_state_to_move(st), 1u << 2);
+    int ids[OCTAL_MAX_ACTIONS];
+    int n = asobi_state_legal(st, 2, ids);
+    assert_int_equal(ids[n - 1], OCTAL_ID_DECLARE); /* it may still declare first (the last of its menu) */
+    apply_text(st, 2, "pass");
+    assert_int_equal(data(st)->last.penalty, 2);
+    assert_int_equal(data(st)->last.penalty_seat, 2);
+    assert_int_equal(hand_size(st, 2), 4); /* 1 + 2 + the pass's card */
+    asobi_state_free(st);
+
+    /* ... or it declares at that turn, then acts: no penalty */
+    st = late_octo_after_passes(47);
+    apply_text(st, 1, "pass");
+    apply_text(st, 2, "Octo!");
+    assert_int_equal(asobi_state_to_move(st), 1u << 2);
+    apply_text(st, 2, "pass");
+    assert_int_equal(data(st)->last.penalty, 0);
+    assert_int_equal(hand_size(st, 2), 2);
     asobi_state_free(st);
 }
 
@@ -737,10 +800,11 @@ static void test_override_equal_numbers_and_all(void **unused)
     assert_int_equal(hand_size(st, 0), 1);
     apply_text(other, 0, "override ALL 5倍↑ 3異↑ 3約↕ on 1");
     assert_int_equal(data(other)->stack[0].e[5].card, card_named("3約↕"));
-    assert_int_equal(hand_size(other, 0), 1); /* forgot Octo!: 1 + 2 once the next player acts */
+    assert_int_equal(hand_size(other, 0), 1); /* forgot Octo!: 1 + 2 once a card is put out by another */
     assert_int_equal(data(other)->octo_late, 0);
-    apply_text(other, 1, "pass");
-    assert_int_equal(hand_size(other, 0), 3);
+    apply_text(other, 1, "pass"); /* a pass puts out no card: the window stays open (issue 30 point 5) */
+    assert_int_equal(hand_size(other, 0), 1);
+    assert_int_equal(data(other)->octo_late, 0);
     asobi_state_free(other);
     asobi_state_free(st);
 }
@@ -896,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_discards_refill_an_empty_deck),
         cmocka_unit_test(test_octo_declaration),
         cmocka_unit_test(test_octo_may_be_declared_late),
+        cmocka_unit_test(test_a_pass_does_not_close_the_late_octo_window),
         cmocka_unit_test(test_menus_offer_octo_first),
         cmocka_unit_test(test_two_rounds_of_passes_allow_the_lay),
         cmocka_unit_test(test_override),
