@@ -25,7 +25,8 @@
 #define TM_ZONE 128          /* room in one zone of one player (>= start + 5 spheres) */
 #define TM_MAX_TIMERS 6      /* timers in play per player */
 #define TM_MAX_SLOTS 2       /* slots on a timer (the seed: 1 or 2) */
-#define TM_MAX_DELAY 4       /* delay cards under one timer */
+#define TM_MAX_DELAY 32      /* delay cards under one timer: a bound no real game reaches (a timer is delayed at
+                              * most once a round; docs/rules/timemasters.md, ruling 9) */
 #define TM_MAX_TURN_PLAYS 200 /* plays, sets, activations and recoveries in one main phase (docs/rules/timemasters.md, ruling 25) */
 #define TM_MAX_RELEASED (TM_MAX_TIMERS * TM_MAX_SLOTS)
 #define TM_HAND_SIZE 5       /* the hand refilled at the end of a turn */

@@ -215,6 +215,18 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
                                                    : "that card cannot be picked now");
         return;
     }
+    if (id >= TM_ID_DELAY && id < TM_ID_DROP && (s->phase == TM_PH_TIMER || s->phase == TM_PH_PASS)) {
+        int tmr = id - TM_ID_DELAY;
+        if (tmr < p->n_timers && p->timers[tmr].n_delay >= TM_MAX_DELAY) {
+            snprintf(buf, cap, "timer %d already holds %d delay cards, the most one timer holds (ruling 9): "
+                     "activate it", tm_timer_number(p, tmr), TM_MAX_DELAY);
+            return;
+        }
+        if (tmr < p->n_timers && p->n_hand == 0) {
+            snprintf(buf, cap, "delaying a timer puts a card from your hand under it, and your hand is empty");
+            return;
+        }
+    }
     if (s->phase == TM_PH_TIMER && (id < TM_ID_ACTIVATE || id >= TM_ID_DROP)) {
         snprintf(buf, cap, "timer phase: each full timer must first be activated or delayed");
         return;

@@ -150,6 +150,7 @@ static void no_peeking(const asobi_state *state)
 
 typedef struct stats {
     long steps, turns, games, capped;
+    int most_delay; /* the most delay cards seen under one timer (ruling 9's bound is TM_MAX_DELAY) */
 } stats;
 
 static void on_step(const asobi_state *before, int seat, int id, const asobi_state *after, void *ctx)
@@ -159,6 +160,10 @@ static void on_step(const asobi_state *before, int seat, int id, const asobi_sta
     (void)seat;
     (void)id;
     assert_true(b->turn >= a->turn);
+    for (int i = 0; i < b->players; i++)
+        for (int m = 0; m < b->p[i].n_timers; m++)
+            if (b->p[i].timers[m].n_delay > st->most_delay)
+                st->most_delay = b->p[i].timers[m].n_delay;
     if (++st->steps % 41 == 0) {
         no_peeking(after);
         determinized_invariant(after);
@@ -193,9 +198,11 @@ static void run(int players, int games, int deep)
         .ctx = &st,
     };
     conformance_run(&spec);
-    print_message("%d players: %ld random games, %.1f turns and %.1f actions a game, %ld reached the cap\n",
+    print_message("%d players: %ld random games, %.1f turns and %.1f actions a game, %ld reached the cap, "
+                  "at most %d delay cards under one timer\n",
                   players, st.games, (double)st.turns / (double)st.games, (double)st.steps / (double)st.games,
-                  st.capped);
+                  st.capped, st.most_delay);
+    assert_true(st.most_delay < TM_MAX_DELAY); /* ruling 9: a bound no game reaches */
     assert_true(st.capped * 20 <= st.games); /* the cap is a safety net, rarely reached */
 }
 

@@ -159,6 +159,37 @@ static void test_timer_delay_and_refill_limit(void **unused)
     asobi_state_free(s);
 }
 
+/* §1: "タイマー遅延はラウンドごとに繰り返し行うことができます" (issue 30, point 4; ruling 9): a timer may
+ * be delayed every round while its owner has a card to put under it; the old cap of 4 delay cards
+ * refused the fifth. The state's bound (TM_MAX_DELAY, 32) is one no real game reaches, and the
+ * refusal there names the ruling. */
+static void test_timer_may_be_delayed_every_round(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = full_timer_game(&t);
+    for (int round = 1; round <= 6; round++) {
+        assert_int_equal(t->phase, TM_PH_TIMER);
+        TM_HAND(t, 0, "Suggestion", "Recovery");
+        apply_text(s, 0, "delay 1");
+        apply_text(s, 0, "pick Recovery");
+        assert_int_equal(t->p[0].timers[0].n_delay, round);
+        apply_text(s, 0, "done");
+        apply_text(s, 1, "done");
+    }
+    /* six delay cards: the refill target is 5 - 6, never below 0 (ruling 9) */
+    assert_int_equal(t->p[0].n_hand, 1);
+    /* at the bound: activate */
+    t->p[0].timers[0].n_delay = TM_MAX_DELAY;
+    assert_true(tm_text_legal(s, "activate 1"));
+    assert_false(tm_text_legal(s, "delay 1"));
+    int id;
+    asobi_error err;
+    assert_int_equal(asobi_state_parse_action(s, 0, "delay 1", &id, &err), ASOBI_E_ILLEGAL_ACTION);
+    assert_non_null(strstr(err.message, "ruling 9"));
+    asobi_state_free(s);
+}
+
 /* A fresh game (first turn, main phase: no timer phase yet this turn) whose
  * seat 0 has a Small Timer holding Energy that this turn has not dealt with. */
 static asobi_state *unhandled_full_timer_game(tm_state **out)
@@ -945,6 +976,7 @@ int main(void)
         cmocka_unit_test(test_first_turn_skips_timer_phase_later_turns_do_not),
         cmocka_unit_test(test_timer_phase_activate_releases_spells_free),
         cmocka_unit_test(test_timer_delay_and_refill_limit),
+        cmocka_unit_test(test_timer_may_be_delayed_every_round),
         cmocka_unit_test(test_pass_readies_ke_and_full_timers_take_a_card_or_go),
         cmocka_unit_test(test_pass_after_timer_phase_delay_costs_no_second_card),
         cmocka_unit_test(test_pass_only_instead_of_everything),
