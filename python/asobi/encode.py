@@ -17,7 +17,7 @@ OCTAL_ARROWS = "↑↕"
 OCTAL_BUCKETS = 8 * len(OCTAL_CONDITIONS) * len(OCTAL_ARROWS) + 1  # number x condition x arrow, + ALL
 OCTAL_ACTIONS = ("play", "lay", "override", "pass", "discard", "octo")
 TM_PHASES = ("timer", "main", "pass", "access", "over")
-TM_CHOICES = ("recover", "remove", "delay", "focus_back")
+TM_CHOICES = ("recover", "remove", "delay", "focus_back", "pay")
 # The card names of asobi's own Time Masters set (src/games/timemasters/
 # timemasters_cards.c); any other name (a card file's) counts in a last,
 # shared "other" slot.

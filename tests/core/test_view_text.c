@@ -291,27 +291,27 @@ static const struct golden {
     {2, 3, 0x85d55538619559c9ULL}, /* ninja defaults: 1875 views, 372 steps, 3 terminal */
     {2, 4, 0x65dd022606766579ULL}, /* ninja defaults: 2958 views, 490 steps, 3 terminal */
     {2, 5, 0x89e4d7d2d343fcc3ULL}, /* ninja defaults: 4263 views, 606 steps, 3 terminal */
-    {3, 3, 0xee356b2abac31bb4ULL}, /* octal defaults: 410 views, 79 steps, 3 terminal */
+    {3, 3, 0x343d83e10e3fd310ULL}, /* octal defaults: 410 views, 79 steps, 3 terminal (changed by issue 30) */
     {3, 4, 0x5e01d9f0aac0d2abULL}, /* octal defaults: 324 views, 51 steps, 3 terminal */
-    {3, 5, 0xf9b4dc1ac9157fb7ULL}, /* octal defaults: 714 views, 99 steps, 3 terminal */
-    {3, 6, 0x6c291baa5de55f87ULL}, /* octal defaults: 1392 views, 171 steps, 3 terminal */
-    {4, 3, 0x7a627b65402b4fe9ULL}, /* octal {"mode":"single","max_turns":30}: 440 views, 85 steps, 3 terminal */
-    {4, 4, 0xa5a9acbae685d789ULL}, /* octal {"mode":"single","max_turns":30}: 564 views, 91 steps, 3 terminal */
-    {4, 5, 0xf315ffe7f99d9cf7ULL}, /* octal {"mode":"single","max_turns":30}: 742 views, 103 steps, 3 terminal */
+    {3, 5, 0x12ad58f99dff864bULL}, /* octal defaults: 714 views, 99 steps, 3 terminal (changed by issue 30) */
+    {3, 6, 0xb582e536409079dbULL}, /* octal defaults: 1392 views, 171 steps, 3 terminal (changed by issue 30) */
+    {4, 3, 0xe2aec2779170cb18ULL}, /* octal {"mode":"single","max_turns":30}: 440 views, 85 steps, 3 terminal (changed by issue 30) */
+    {4, 4, 0x2715e09cfe1846d3ULL}, /* octal {"mode":"single","max_turns":30}: 564 views, 91 steps, 3 terminal (changed by issue 30) */
+    {4, 5, 0x67ff3d8791581d6cULL}, /* octal {"mode":"single","max_turns":30}: 742 views, 103 steps, 3 terminal (changed by issue 30) */
     {4, 6, 0xa2f632fba186e355ULL}, /* octal {"mode":"single","max_turns":30}: 872 views, 106 steps, 3 terminal */
     {5, 3, 0xcbf29ce484222325ULL}, /* octal {"ranks":3,"max_turns":60}: refused for 3 players */
     {5, 4, 0xcbf29ce484222325ULL}, /* octal {"ranks":3,"max_turns":60}: refused for 4 players */
-    {5, 5, 0x3e57b53e36145bf0ULL}, /* octal {"ranks":3,"max_turns":60}: 1365 views, 192 steps, 3 terminal */
-    {5, 6, 0xe4364ac83c9100b1ULL}, /* octal {"ranks":3,"max_turns":60}: 1640 views, 202 steps, 3 terminal */
-    {6, 2, 0x088ce9223ddc9d1dULL}, /* timemasters defaults: 3720 views, 927 steps, 3 terminal */
-    {6, 3, 0x6b78b69a40d05f3aULL}, /* timemasters defaults: 5740 views, 1145 steps, 2 terminal */
-    {6, 4, 0xabf2361c1bb2c8d8ULL}, /* timemasters defaults: 6834 views, 1136 steps, 2 terminal */
-    {7, 2, 0xf0d5d27801d06f57ULL}, /* timemasters {"max_turns":6}: 356 views, 86 steps, 3 terminal */
-    {7, 3, 0xc7a3b76c80aff2d8ULL}, /* timemasters {"max_turns":6}: 375 views, 72 steps, 3 terminal */
-    {7, 4, 0x66d4c3d7501fd423ULL}, /* timemasters {"max_turns":6}: 456 views, 73 steps, 3 terminal */
-    {8, 2, 0x89b97dc133cc69a1ULL}, /* timemasters cards: 4476 views, 1116 steps, 1 terminal */
-    {8, 3, 0xc15100a8d018e9a2ULL}, /* timemasters cards: 4970 views, 991 steps, 3 terminal */
-    {8, 4, 0x1a6ff449a3ff9245ULL}, /* timemasters cards: 5940 views, 987 steps, 2 terminal */
+    {5, 5, 0x0ec51597afabf350ULL}, /* octal {"ranks":3,"max_turns":60}: 1365 views, 192 steps, 3 terminal (changed by issue 30) */
+    {5, 6, 0x664efa4608a8772fULL}, /* octal {"ranks":3,"max_turns":60}: 1640 views, 202 steps, 3 terminal (changed by issue 30) */
+    {6, 2, 0x4b87b98207a79e31ULL}, /* timemasters defaults: 3720 views, 927 steps, 3 terminal (changed by issue 30) */
+    {6, 3, 0xab770eeb163f38e0ULL}, /* timemasters defaults: 5740 views, 1145 steps, 2 terminal (changed by issue 30) */
+    {6, 4, 0xcbe503509ddf7b1aULL}, /* timemasters defaults: 6834 views, 1136 steps, 2 terminal (changed by issue 30) */
+    {7, 2, 0x74dc19e1aa44c5f5ULL}, /* timemasters {"max_turns":6}: 356 views, 86 steps, 3 terminal (changed by issue 30) */
+    {7, 3, 0x0c5d07c52b8e12b8ULL}, /* timemasters {"max_turns":6}: 375 views, 72 steps, 3 terminal (changed by issue 30) */
+    {7, 4, 0x9c94ce7121cbee38ULL}, /* timemasters {"max_turns":6}: 456 views, 73 steps, 3 terminal (changed by issue 30) */
+    {8, 2, 0x95b2c4479d547f53ULL}, /* timemasters cards: 4476 views, 1116 steps, 1 terminal (changed by issue 30) */
+    {8, 3, 0xdab70db56314b0e2ULL}, /* timemasters cards: 4970 views, 991 steps, 3 terminal (changed by issue 30) */
+    {8, 4, 0xcf804d1d1a27e4e2ULL}, /* timemasters cards: 5940 views, 987 steps, 2 terminal (changed by issue 30) */
 };
 
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n)

@@ -39,6 +39,13 @@ function octalAct(rest, lang, verb = 'play') {
     override: `Override question ${q} with ${cards}` }[verb];
   return `${what}${below ? ' (pointing below)' : ''}${octo ? ', calling Octo!' : ''}`;
 }
+/** Time Masters' payment (ruling 10), the text after "pay": "2 gold 1 ephemeral" (also "1 ephemeral",
+ * "2 gold") in words: "2 gold and 1 ephemeral Kè", "金のKè 2と一時的なKè 1". */
+function tmPay(rest, lang) {
+  const gold = (rest.match(/(\d+) gold/) || [])[1], eph = (rest.match(/(\d+) eph/) || [])[1];
+  if (lang === 'ja') return [gold && `金のKè ${gold}`, eph && `一時的なKè ${eph}`].filter(Boolean).join('と');
+  return [gold && `${gold} gold`, eph && `${eph} ephemeral`].filter(Boolean).join(' and ') + ' Kè';
+}
 
 const messages = {
   en: {
@@ -132,6 +139,7 @@ const messages = {
     'mode.octal.twin': 'twin (two questions)', 'mode.octal.single': 'single (one question)',
     'choice.timemasters.recover': 'a card to discard (recover)', 'choice.timemasters.remove': 'a card to remove',
     'choice.timemasters.delay': 'a card to put face down under the timer', 'choice.timemasters.focus_back': 'a card to take back (focus)',
+    'choice.timemasters.pay': 'how gold and ephemeral Kè pay for',
     // the log in words: log.GAME.VERB, a template ({who}, {rest}: the text after the verb) or a function (who, rest)
     'log.psycle.play': '{who} plays {rest}', 'log.psycle.chooses': '{who} has chosen a card (face down)',
     'log.ninja.trump': (w, r) => `${w} names ${kindEn(r)} as trump`, 'log.ninja.open': (w, r) => `${w} opens ${cardEn(r)}`,
@@ -149,6 +157,7 @@ const messages = {
     'log.timemasters.delay': '{who} delays timer {rest}', 'log.timemasters.drop': '{who} drops timer {rest} with its spells',
     'log.timemasters.recover': '{who} recovers (discards 2 cards to turn a grey Kè gold)', 'log.timemasters.done': '{who} ends the phase',
     'log.timemasters.end': '{who} ends the phase', 'log.timemasters.pass': '{who} passes', 'log.timemasters.puts': '{who} puts {rest}',
+    'log.timemasters.pay': (w, r) => `${w} pays ${tmPay(r, 'en')}`,
     // Legal actions in words, for buttons and menus (act.GAME.VERB: a template of {rest} or a function of it).
     'act.psycle.play': 'Play {rest}',
     'act.ninja.trump': r => `Name ${kindEn(r)} as trump`, 'act.ninja.open': r => `Open ${cardEn(r)}`,
@@ -163,7 +172,7 @@ const messages = {
     'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `Set ${c} on timer ${n}`; },
     'act.timemasters.delay': 'Delay timer {rest}', 'act.timemasters.drop': 'Drop timer {rest} with its spells',
     'act.timemasters.recover': 'Recover (discard 2 cards to turn a grey Kè gold)', 'act.timemasters.done': 'End the phase',
-    'act.timemasters.pass': 'Pass',
+    'act.timemasters.pass': 'Pass', 'act.timemasters.pay': r => `Pay ${tmPay(r, 'en')}`,
   },
   ja: {
     title: 'asobi — 4つのカードゲーム', lobby: 'ロビー', games: 'ゲーム', players: '人', rules: 'ルール',
@@ -246,6 +255,7 @@ const messages = {
     'mode.octal.twin': 'ツイン(竜の問い2つ)', 'mode.octal.single': 'シングル(竜の問い1つ)',
     'choice.timemasters.recover': '捨てるカード(リカバー)', 'choice.timemasters.remove': '除外するカード',
     'choice.timemasters.delay': 'タイマーの下に伏せるカード', 'choice.timemasters.focus_back': '手札に戻すカード(フォーカス)',
+    'choice.timemasters.pay': '金と一時的なKèでの払い方:',
     'log.psycle.play': '{who}が{rest}を出した', 'log.psycle.chooses': '{who}がカードを伏せて選んだ',
     'log.ninja.trump': (w, r) => `${w}が切り札を${kindJa(r)}にした`, 'log.ninja.open': (w, r) => `${w}が${cardJa(r)}を公開した`,
     'log.ninja.scroll': (w, r) => { const [v, c] = r.split(' on '); return `${w}が${cardJa(c)}に巻物${v}を置いた`; },
@@ -263,6 +273,7 @@ const messages = {
     'log.timemasters.recover': '{who}がリカバーした(手札2枚を捨てて灰のKèを金に)', 'log.timemasters.done': '{who}がフェイズを終えた',
     'log.timemasters.end': '{who}がフェイズを終えた', 'log.timemasters.pass': '{who}はパスした',
     'log.timemasters.puts': (w, r) => `${w}がタイマー${r.split(' ').pop()}の下にカードを1枚伏せて置いた`,
+    'log.timemasters.pay': (w, r) => `${w}が${tmPay(r, 'ja')}で払った`,
     'act.psycle.play': '{rest}を出す',
     'act.ninja.trump': r => `切り札を${kindJa(r)}にする`, 'act.ninja.open': r => `${cardJa(r)}を公開する`,
     'act.ninja.scroll': r => { const [v, c] = r.split(' on '); return `${cardJa(c)}に巻物${v}を置く`; },
@@ -276,7 +287,7 @@ const messages = {
     'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `${c}をタイマー${n}にセットする`; },
     'act.timemasters.delay': 'タイマー{rest}を遅延させる', 'act.timemasters.drop': 'タイマー{rest}を呪文ごと捨てる',
     'act.timemasters.recover': 'リカバーする(手札2枚を捨てて灰のKèを金に)', 'act.timemasters.done': 'フェイズを終える',
-    'act.timemasters.pass': 'パスする',
+    'act.timemasters.pass': 'パスする', 'act.timemasters.pay': r => `${tmPay(r, 'ja')}で払う`,
   },
 };
 

@@ -149,6 +149,7 @@ typedef enum tm_choice {
     TM_CH_REMOVE,     /* remove cards of hand from the game */
     TM_CH_DELAY,      /* put a card from hand under timer choice_timer */
     TM_CH_FOCUS_BACK, /* take a focus from discard to hand */
+    TM_CH_PAY,        /* how to pay choice_left Kè for spell pay_kind: how many ephemeral (ruling 10) */
 } tm_choice;
 
 typedef struct tm_state {
@@ -164,6 +165,7 @@ typedef struct tm_state {
     uint8_t access;       /* access points this turn */
     uint8_t taken;        /* bitmask of spheres (bit L-1) taken from this turn */
     uint8_t choice, choice_left, choice_timer;
+    uint8_t pay_kind;           /* TM_CH_PAY: the spell being paid for */
     uint8_t prog_kind, prog_pc; /* the effect list being resolved (TM_NOCARD: none) */
     uint8_t n_zone;
     uint8_t zone[TM_ZONE];      /* the spell zone of this turn */
@@ -190,8 +192,15 @@ enum {
     TM_ID_PICK = TM_ID_DROP + TM_MAX_TIMERS,           /* + kind */
     TM_ID_TAKE = TM_ID_PICK + TM_MAX_KINDS,            /* + level-1: the top card */
     TM_ID_TAKE2 = TM_ID_TAKE + TM_LEVELS,              /* + level-1: the hidden second card */
-    TM_ACTIONS = TM_ID_TAKE2 + TM_LEVELS
+    TM_ID_PAY = TM_ID_TAKE2 + TM_LEVELS,               /* + e: pay with e ephemeral Kè, the rest gold (ruling 10) */
+    TM_ACTIONS = TM_ID_PAY + TM_MAX_EPHEMERAL + 1
 };
+
+/* The ephemeral Kè a payment of cost may use: from what gold cannot cover
+ * (cost - gold) to all of it the ephemeral tokens can (ruling 10: the
+ * player chooses the mix; asked only when lo < hi). */
+static inline int tm_pay_eph_lo(const tm_player *p, int cost) { return cost > p->ke_ready ? cost - p->ke_ready : 0; }
+static inline int tm_pay_eph_hi(const tm_player *p, int cost) { return cost < p->ke_eph ? cost : p->ke_eph; }
 
 /* The Kè p may spend now: its gold recurrent and ephemeral Kè, and under
  * Slow Down no more than the turn's limit leaves ("次ターンは3Keまでしか使えなく

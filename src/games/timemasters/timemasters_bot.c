@@ -6,6 +6,7 @@
 /* The plan, in the order of the checks below:
  *  - choices: throw away (remove, discard, delay) the weakest card: level 0
  *    first, timers before focuses before spells; take back the best card;
+ *    pay with gold first, ephemeral Kè only where the cap would waste it;
  *  - timer phase: activate every full timer (its spells are free this turn);
  *    after a pass: drop full timers (keeps the hand full);
  *  - main phase: play released spells; pass at once when even its focuses
@@ -25,6 +26,23 @@ static int weakness(const tm_table *t, int k)
     const tm_card *c = &t->card[k];
     int type_rank = c->type == TM_TIMER ? 0 : c->type == TM_FOCUS ? 1 : 2;
     return c->level * 10 + type_rank * 3 + c->cost;
+}
+
+/* How many ephemeral Kè to pay with (ruling 10): gold first (it comes back
+ * gold on a pass, and the Kè tie-break counts grey tokens), but as much
+ * ephemeral Kè as the effect waiting for the payment would otherwise lose
+ * to the cap of 4 (a spell or an on-set timer that gives ephemeral Kè). */
+static int pay_choice(const tm_state *s, int seat)
+{
+    const tm_player *p = &s->p[seat];
+    int lo = tm_pay_eph_lo(p, s->choice_left), hi = tm_pay_eph_hi(p, s->choice_left), gain = 0;
+    if (s->prog_kind != TM_NOCARD) {
+        const tm_card *c = &s->table.card[s->prog_kind];
+        for (int e = 0; e < c->n_effects; e++)
+            gain += c->fx[e][0] == TM_FX_EPHEMERAL ? c->fx[e][1] : 0;
+    }
+    int eph = p->ke_eph + gain - TM_MAX_EPHEMERAL;
+    return eph < lo ? lo : eph > hi ? hi : eph;
 }
 
 static bool legal_has(const int *ids, int n, int id)
@@ -66,6 +84,8 @@ int tm_heuristic(const void *st, int seat, asobi_rng *rng)
     int n = main ? tm_main_legal_head(s, ids) : tm_legal(s, seat, ids);
     (void)rng;
 
+    if (s->choice == TM_CH_PAY)
+        return TM_ID_PAY + pay_choice(s, seat);
     if (s->choice != TM_CH_NONE) {
         bool take_best = s->choice == TM_CH_FOCUS_BACK;
         int best = ids[0], best_w = take_best ? -1 : 1 << 30;

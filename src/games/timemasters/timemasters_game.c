@@ -66,8 +66,15 @@ int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap)
         return snprintf(buf, cap, "pick %s", kind_name(s, id - TM_ID_PICK));
     if (id < TM_ID_TAKE2)
         return snprintf(buf, cap, "take %d", id - TM_ID_TAKE + 1);
-    return snprintf(buf, cap, "take %d second", id - TM_ID_TAKE2 + 1);
+    if (id < TM_ID_PAY)
+        return snprintf(buf, cap, "take %d second", id - TM_ID_TAKE2 + 1);
+    /* "pay 2 gold 1 ephemeral": the whole mix while a payment is chosen */
+    int eph = id - TM_ID_PAY;
+    if (s->choice == TM_CH_PAY)
+        return snprintf(buf, cap, "pay %d gold %d ephemeral", s->choice_left - eph, eph);
+    return snprintf(buf, cap, "pay %d ephemeral", eph);
 }
+
 
 static int find_kind(const tm_state *s, const char *name)
 {
@@ -97,6 +104,37 @@ static int timer_for_number(const tm_player *p, int number)
     if (t >= 0)
         return t;
     return number - 1 >= p->n_timers ? number - 1 : -1;
+}
+
+/* "pay G gold E ephemeral", "pay E ephemeral" or "pay G gold" (ruling 10):
+ * the id TM_ID_PAY + E, the gold being the rest of the cost. */
+static int parse_pay(const tm_state *s, char *arg, int *id, asobi_error *err)
+{
+    int gold = -1, eph = -1;
+    char *save = NULL;
+    for (char *tok = strtok_r(arg, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *word = strtok_r(NULL, " ", &save);
+        int v = strcmp(tok, "0") == 0 ? 0 : small_number(tok, 99);
+        if (v < 0 || !word)
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "write \"pay G gold E ephemeral\" (or \"pay E ephemeral\")");
+        if (strcasecmp(word, "gold") == 0 && gold < 0)
+            gold = v;
+        else if ((strcasecmp(word, "ephemeral") == 0 || strcasecmp(word, "eph") == 0) && eph < 0)
+            eph = v;
+        else
+            return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "write \"pay G gold E ephemeral\" (or \"pay E ephemeral\")");
+    }
+    bool paying = s->choice == TM_CH_PAY;
+    if (gold >= 0 && !paying)
+        return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "there is no payment to choose now");
+    if (eph < 0)
+        eph = gold >= 0 && gold <= s->choice_left ? s->choice_left - gold : -1;
+    if (eph < 0 || eph > TM_MAX_EPHEMERAL || (paying && gold >= 0 && gold + eph != s->choice_left))
+        return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, paying ? "the spell costs %d Kè: gold and ephemeral add up to it"
+                                                              : "at most %d ephemeral Kè",
+                          paying ? s->choice_left : TM_MAX_EPHEMERAL);
+    *id = TM_ID_PAY + eph;
+    return ASOBI_OK;
 }
 
 /* The documented texts (docs/rules/timemasters.md), case and spaces free. */
@@ -165,6 +203,8 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
         if (index < 0)
             return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "you have no timer %d", t);
         return *id = base + index, ASOBI_OK;
+    } else if (strcasecmp(verb, "pay") == 0) {
+        return parse_pay(s, arg, id, err);
     } else if (strcasecmp(verb, "take") == 0) {
         bool second = false;
         char *sp = strchr(arg, ' ');
@@ -179,7 +219,8 @@ static int tm_parse_action(const void *st, int seat, const char *text, int *id, 
     }
     return asobi_fail(err, ASOBI_E_ILLEGAL_ACTION,
                       "\"%.40s\" is not a Time Masters action: pass, done, recover, play CARD, set CARD "
-                      "on T, release CARD, activate T, delay T, drop T, pick CARD, take N [second]",
+                      "on T, release CARD, activate T, delay T, drop T, pick CARD, pay G gold E ephemeral, "
+                      "take N [second]",
                       text);
 }
 
@@ -206,6 +247,18 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
     const tm_player *p = &s->p[seat];
     char what[64];
     tm_action_text(s, seat, id, what, sizeof what);
+    if (s->choice == TM_CH_PAY) {
+        const tm_player *pp = &s->p[s->seat];
+        int lo = tm_pay_eph_lo(pp, s->choice_left), hi = tm_pay_eph_hi(pp, s->choice_left);
+        snprintf(buf, cap, "first choose how to pay the %d Kè of %s (ruling 10): \"pay G gold E ephemeral\", "
+                 "E from %d to %d", s->choice_left, s->table.card[s->pay_kind].name, lo, hi);
+        return;
+    }
+    if (id >= TM_ID_PAY) {
+        snprintf(buf, cap, "there is no payment to choose now: a spell's cost is chosen right after playing it, "
+                 "when gold and ephemeral Kè could both pay");
+        return;
+    }
     if (s->choice != TM_CH_NONE && (id < TM_ID_PICK || id >= TM_ID_TAKE)) {
         snprintf(buf, cap, "first finish choosing cards: write \"pick CARD\"");
         return;

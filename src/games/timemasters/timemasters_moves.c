@@ -74,7 +74,7 @@ static inline void add_plain(tm_moves *mv, uint64_t what, int base) { add_run(mv
 /* ---------------------------------------------------------------- which actions */
 
 /* The kinds among n cards (legal() generates ids from the kinds at hand,
- * not by trying all 607 ids). */
+ * not by trying all 612 ids). */
 static uint64_t kinds_mask(const uint8_t *cards, int n)
 {
     uint64_t m = 0;
@@ -146,11 +146,17 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
 }
 
 /* A choice pending: pick a kind of the hand, or for focus_back (take a
- * focus back from the discard) a kind of the focuses there. */
+ * focus back from the discard) a kind of the focuses there; or how a spell
+ * is paid (TM_CH_PAY). */
 static void pick_moves(const tm_state *s, tm_moves *mv)
 {
     const tm_player *p = &s->p[s->seat];
     uint64_t m;
+    if (s->choice == TM_CH_PAY) { /* how many ephemeral Kè pay: lo..hi (ruling 10) */
+        int lo = tm_pay_eph_lo(p, s->choice_left), hi = tm_pay_eph_hi(p, s->choice_left);
+        add_plain(mv, ((1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1), TM_ID_PAY);
+        return;
+    }
     if (s->choice == TM_CH_FOCUS_BACK) {
         m = 0;
         for (int i = 0; i < p->n_discard; i++)

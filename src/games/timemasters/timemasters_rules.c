@@ -218,17 +218,36 @@ int tm_effective_cost(const tm_state *s, int seat, int kind)
 
 static bool can_pay(const tm_state *s, int seat, int cost) { return cost <= tm_ke_budget(&s->p[seat]); }
 
-/* Pay with gold recurrent Kè first (it comes back on a pass), then
- * ephemeral Kè; the reminder tokens are used up by this spell. */
-static void pay(tm_state *s, int seat, int cost)
+/* Pay cost with eph ephemeral Kè and the rest gold recurrent Kè (which
+ * turns grey). "コストとして使用できるKeは金色の循環のKeか一時的なKeです" */
+static void pay_mix(tm_state *s, int seat, int cost, int eph)
 {
     tm_player *p = &s->p[seat];
-    int from_ready = cost < p->ke_ready ? cost : p->ke_ready;
-    p->ke_ready = (uint8_t)(p->ke_ready - from_ready);
-    p->ke_spent = (uint8_t)(p->ke_spent + from_ready);
-    p->ke_eph = (uint8_t)(p->ke_eph - (cost - from_ready));
+    p->ke_ready = (uint8_t)(p->ke_ready - (cost - eph));
+    p->ke_spent = (uint8_t)(p->ke_spent + (cost - eph));
+    p->ke_eph = (uint8_t)(p->ke_eph - eph);
     p->spent_turn = (uint8_t)(p->spent_turn + cost);
+}
+
+/* A spell is paid for (spell zone or timer slot): the reminder tokens are
+ * used up by it, and the cost is paid at once when only one mix of gold and
+ * ephemeral Kè can pay it; when several can, the player chooses (the
+ * choice TM_CH_PAY, ids TM_ID_PAY + ephemeral used: ruling 10) before the
+ * effect resolves. */
+static void begin_payment(tm_state *s, int seat, int kind)
+{
+    tm_player *p = &s->p[seat];
+    int cost = tm_effective_cost(s, seat, kind);
     p->cost_mod = 0;
+    int lo = tm_pay_eph_lo(p, cost), hi = tm_pay_eph_hi(p, cost);
+    if (lo >= hi) {
+        pay_mix(s, seat, cost, lo);
+        return;
+    }
+    s->choice = TM_CH_PAY;
+    s->choice_left = (uint8_t)cost;
+    s->choice_timer = 0;
+    s->pay_kind = (uint8_t)kind;
 }
 
 static void ready_ke(tm_player *p, int n)
@@ -253,6 +272,7 @@ static bool choice_has_option(const tm_state *s)
             if (s->table.card[p->discard[i]].type == TM_FOCUS)
                 return true;
         return false;
+    case TM_CH_PAY: return true;
     default: return false;
     }
 }
@@ -443,6 +463,10 @@ bool tm_is_legal(const tm_state *s, int id)
         return false;
     const tm_player *p = &s->p[s->seat];
     const tm_table *t = &s->table;
+    if (s->choice == TM_CH_PAY) {
+        int e = id - TM_ID_PAY;
+        return id >= TM_ID_PAY && e >= tm_pay_eph_lo(p, s->choice_left) && e <= tm_pay_eph_hi(p, s->choice_left);
+    }
     if (s->choice != TM_CH_NONE)
         return id >= TM_ID_PICK && id < TM_ID_PICK + t->kinds && pick_legal(s, id - TM_ID_PICK);
     if (id >= TM_ID_ACTIVATE && id < TM_ID_PICK) {
@@ -462,6 +486,8 @@ bool tm_is_legal(const tm_state *s, int id)
         default: return false;
         }
     }
+    if (id >= TM_ID_PAY)
+        return false; /* only while a payment is being chosen */
     if (s->phase == TM_PH_ACCESS) {
         if (id == TM_ID_DONE)
             return true;
@@ -548,7 +574,14 @@ void tm_apply(void *st, int seat, int id)
     tm_state *s = st;
     tm_player *p = &s->p[seat];
     const tm_table *t = &s->table;
-    if (s->choice != TM_CH_NONE) {
+    if (s->choice == TM_CH_PAY) {
+        /* the mix chosen; then the effect the payment was waiting for */
+        pay_mix(s, seat, s->choice_left, id - TM_ID_PAY);
+        s->choice = TM_CH_NONE;
+        s->choice_left = 0;
+        s->pay_kind = 0;
+        run_program(s);
+    } else if (s->choice != TM_CH_NONE) {
         apply_pick(s, id - TM_ID_PICK);
     } else if (id == TM_ID_PASS) {
         /* "循環のKeが全て回復します ... 即座に手番が終了します"; then each
@@ -581,10 +614,10 @@ void tm_apply(void *st, int seat, int id)
             put(p->discard, &p->n_discard, k);
             start_program(s, k);
         } else {
-            pay(s, seat, tm_effective_cost(s, seat, k));
             put(s->zone, &s->n_zone, k);
             s->access++;
-            start_program(s, k);
+            begin_payment(s, seat, k);
+            start_program(s, k); /* waits while the payment is chosen */
         }
     } else if (id >= TM_ID_RELEASE && id < TM_ID_SET) {
         /* A released spell is played into the spell zone at no cost: it
@@ -601,9 +634,9 @@ void tm_apply(void *st, int seat, int id)
         s->main_acted = 1;
         s->turn_plays++;
         take_kind(p->hand, &p->n_hand, k);
-        pay(s, seat, tm_effective_cost(s, seat, k));
         tm->spells[tm->n_spells++] = (uint8_t)k;
-        /* "可能な限りタイマーの効果は即座に解決されます". */
+        begin_payment(s, seat, k);
+        /* "可能な限りタイマーの効果は即座に解決されます" (once paid). */
         if (t->card[tm->kind].trigger == TM_TRIG_SET)
             start_program(s, tm->kind);
     } else if (id >= TM_ID_ACTIVATE && id < TM_ID_DELAY) {

@@ -6,7 +6,7 @@
 #include "timemasters.h"
 
 static const char *const phase_names[] = {"timer", "main", "pass", "access", "over"};
-static const char *const choice_names[] = {"none", "recover", "remove", "delay", "focus_back"};
+static const char *const choice_names[] = {"none", "recover", "remove", "delay", "focus_back", "pay"};
 static const char *const type_names[] = {"spell", "focus", "timer"};
 
 /* "Spark (L1 spell, 1 Kè: ephemeral 2)" — a card for people. */
@@ -96,6 +96,11 @@ void tm_view(const void *st, int seat, asobi_vw *w)
         vw_int(w, "left", s->choice_left);
         int_or_null(w, "timer", s->choice == TM_CH_DELAY,
                     s->choice == TM_CH_DELAY ? tm_timer_number(&s->p[s->seat], s->choice_timer) : 0);
+        if (s->choice == TM_CH_PAY) { /* left: the Kè to pay for card; the ephemeral Kè it may use */
+            vw_str(w, "card", s->table.card[s->pay_kind].name);
+            vw_int(w, "ephemeral_min", tm_pay_eph_lo(&s->p[s->seat], s->choice_left));
+            vw_int(w, "ephemeral_max", tm_pay_eph_hi(&s->p[s->seat], s->choice_left));
+        }
         vw_object_end(w);
     }
     if (s->prog_kind == TM_NOCARD)
@@ -258,7 +263,11 @@ void tm_render(const void *st, int seat, FILE *out)
             }
         }
     }
-    if (s->choice != TM_CH_NONE)
+    if (s->choice == TM_CH_PAY)
+        fprintf(out, "Pay the %d Kè of %s with gold and ephemeral Kè as you like: pay G gold E ephemeral "
+                "(E from %d to %d)\n", s->choice_left, s->table.card[s->pay_kind].name,
+                tm_pay_eph_lo(&s->p[s->seat], s->choice_left), tm_pay_eph_hi(&s->p[s->seat], s->choice_left));
+    else if (s->choice != TM_CH_NONE)
         fprintf(out, "Choose %d more card%s (%s): pick CARD\n", s->choice_left, s->choice_left > 1 ? "s" : "",
                 choice_names[s->choice]);
     if (s->over) {

@@ -317,6 +317,75 @@ static void test_spell_costs_gold_then_ephemeral_never_grey(void **unused)
     asobi_state_free(s);
 }
 
+/* §2-B: "コストとして使用できるKeは金色の循環のKeか一時的なKeです" (issue 30, point 2; ruling 10): the
+ * player chooses the mix whenever both kinds can pay, before the effect resolves. The issue's case:
+ * with 4 ephemeral Kè, a cost-2 spell that gives 1 more (Energy) paid with gold loses the new one to
+ * the cap (5 usable Kè left); paid with ephemeral it leaves 6. Nothing is asked when one kind alone
+ * can pay, nor when the cost takes every Kè there is. */
+static void test_player_chooses_which_ke_pays(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = game_with_hand(&t);
+    TM_HAND(t, 0, "Energy", "Energy", "Suggestion", "Recovery", "Suggestion");
+    t->p[0].ke_ready = 3;
+    t->p[0].ke_spent = 1;
+    t->p[0].ke_eph = 4;
+    apply_text(s, 0, "play Energy");
+    assert_int_equal(t->choice, TM_CH_PAY);
+    assert_int_equal(t->p[0].ke_eph, 4); /* nothing paid, nothing resolved yet */
+    int ids[TM_ACTIONS];
+    int n = asobi_state_legal(s, 0, ids); /* a short menu: 0, 1 or 2 ephemeral */
+    assert_int_equal(n, 3);
+    char text[64];
+    asobi_state_action_text(s, 0, ids[0], text, sizeof text);
+    assert_string_equal(text, "pay 2 gold 0 ephemeral");
+    asobi_state_action_text(s, 0, ids[2], text, sizeof text);
+    assert_string_equal(text, "pay 0 gold 2 ephemeral");
+    refused_text(s, "done");                     /* first the payment */
+    refused_text(s, "pay 1 gold 2 ephemeral");   /* 3 is not the cost */
+    json_t *v = asobi_state_view(s, 1);          /* public: what is being paid, and how it may be */
+    json_t *choice = json_object_get(v, "choice");
+    assert_string_equal(json_string_value(json_object_get(choice, "kind")), "pay");
+    assert_string_equal(json_string_value(json_object_get(choice, "card")), "Energy");
+    assert_int_equal(json_integer_value(json_object_get(choice, "left")), 2);
+    assert_int_equal(json_integer_value(json_object_get(choice, "ephemeral_min")), 0);
+    assert_int_equal(json_integer_value(json_object_get(choice, "ephemeral_max")), 2);
+    json_decref(v);
+    char *board = asobi_state_render(s, 0); /* the terminal says what to type */
+    assert_non_null(strstr(board, "Pay the 2 Kè of Energy"));
+    assert_non_null(strstr(board, "pay G gold E ephemeral (E from 0 to 2)"));
+    free(board);
+    /* the heuristic pays so that the new ephemeral Kè is not lost */
+    const asobi_game_def *def = asobi_state_game(s);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 1);
+    asobi_state_action_text(s, 0, def->heuristic(asobi_state_data_for_ai(s), 0, &rng), text, sizeof text);
+    assert_string_equal(text, "pay 1 gold 1 ephemeral");
+    asobi_state *gold = asobi_state_clone(s);
+    tm_state *g = tm_of(gold);
+    apply_text(s, 0, "pay 0 gold 2 ephemeral");
+    assert_int_equal(t->p[0].ke_ready, 3);
+    assert_int_equal(t->p[0].ke_eph, 3); /* 4 - 2 + 1: 6 usable */
+    apply_text(gold, 0, "pay 2 gold");    /* the earlier engine's only way */
+    assert_int_equal(g->p[0].ke_ready, 1);
+    assert_int_equal(g->p[0].ke_eph, 4); /* 4 + 1, one lost to the cap: 5 usable */
+    asobi_state_free(gold);
+    /* one kind alone can pay: nothing asked */
+    t->p[0].ke_eph = 0;
+    apply_text(s, 0, "play Suggestion");
+    assert_int_equal(t->choice, TM_CH_NONE);
+    assert_int_equal(t->p[0].ke_ready, 2);
+    /* the cost takes every Kè there is: nothing asked either */
+    t->p[0].ke_ready = 1;
+    t->p[0].ke_eph = 1;
+    apply_text(s, 0, "play Recovery");
+    assert_int_equal(t->choice, TM_CH_NONE);
+    assert_int_equal(t->p[0].ke_ready + t->p[0].ke_eph, 1); /* both paid; Recovery readied one */
+    refused_text(s, "pay 1 ephemeral"); /* no payment to choose */
+    asobi_state_free(s);
+}
+
 /* §2-C: "フォーカスカードは、プレイされると手札から直接自分の捨て札置き場に捨てられます ...
  * 自分の灰色の循環のKe1個を金色に戻す". */
 static void test_focus_readies_ke_and_goes_to_discard(void **unused)
@@ -650,6 +719,7 @@ static void test_fx_ephemeral_capped_at_4(void **unused)
     assert_int_equal(t->p[0].ke_eph, 3);
     t->p[0].hand[t->p[0].n_hand++] = (uint8_t)tm_kind(t, "Torrent"); /* ephemeral 4, draw 1 */
     apply_text(s, 0, "play Torrent");
+    apply_text(s, 0, "pay 3 gold 0 ephemeral"); /* 3 + 4: the cap keeps 4 */
     assert_int_equal(t->p[0].ke_eph, 4);
     asobi_state_free(s);
 }
@@ -781,8 +851,10 @@ static void test_fx_slow_down(void **unused)
     t->p[1].ke_ready = 4;
     t->p[1].ke_eph = 2;
     apply_text(s, 1, "play Recovery"); /* 2 Kè, ready 1: spent 2 this turn */
+    apply_text(s, 1, "pay 1 gold 1 ephemeral");    /* the mix does not matter to the limit */
     assert_false(tm_text_legal(s, "play Energy")); /* 2 more would make 4 > 3 */
     apply_text(s, 1, "play Suggestion");           /* 3: allowed */
+    apply_text(s, 1, "pay 1 ephemeral");
     assert_false(tm_text_legal(s, "play Energy"));
     apply_text(s, 1, "done");
     apply_text(s, 1, "done");
@@ -981,6 +1053,7 @@ int main(void)
         cmocka_unit_test(test_pass_after_timer_phase_delay_costs_no_second_card),
         cmocka_unit_test(test_pass_only_instead_of_everything),
         cmocka_unit_test(test_spell_costs_gold_then_ephemeral_never_grey),
+        cmocka_unit_test(test_player_chooses_which_ke_pays),
         cmocka_unit_test(test_focus_readies_ke_and_goes_to_discard),
         cmocka_unit_test(test_new_timer_activates_at_once),
         cmocka_unit_test(test_timer_on_set_effect),

@@ -5,6 +5,15 @@ function card(ctx, name, extra = {}) {
 
 const mentions = name => a => a.endsWith(` ${name}`) || a.includes(` ${name} on `);
 
+/** The pending choice: cards to pick, or how a spell's Kè is paid ("pay 2 gold 1 ephemeral", ruling 10):
+ * the line, which opens the menu of the mixes that can pay. */
+function choice(c, ctx) {
+  const { el, t } = ctx;
+  const what = c.kind === 'pay' ? `${c.card} (${c.left} Kè)` : c.card ?? '';
+  return ctx.actionable(el('p', { class: 'choice' }, `${t('choose')}: ${t(`choice.timemasters.${c.kind}`)} ${what}`),
+    a => c.kind === 'pay' && a.startsWith('pay '));
+}
+
 export function render(v, ctx) {
   const { el, t } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
@@ -15,7 +24,7 @@ export function render(v, ctx) {
     a => a === `take ${s.level}` || a === `take ${s.level} second`)));
   const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${t(`phase.timemasters.${v.phase}`)} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
     v.spell_zone.map(c => el('span', { class: 'mini' }, typeof c === 'string' ? c : JSON.stringify(c))),
-    v.choice ? el('p', { class: 'choice' }, `${t('choose')}: ${t(`choice.timemasters.${v.choice.kind}`)} ${v.choice.card ?? ''}`) : '');
+    v.choice ? choice(v.choice, ctx) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', { class: 'ke' }, `${t('tm.ke')}: `, el('span', { class: 'ke-gold' }, `● ${p.ke_ready} ${t('tm.ke_ready')}`), ' ',
