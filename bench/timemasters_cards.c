@@ -104,7 +104,17 @@ int main(int argc, char **argv)
     snprintf(spec[1], sizeof spec[1], "%s", comma ? comma + 1 : bots);
 
     const asobi_game_def *g = asobi_game_find("timemasters");
-    json_t *options = cards ? json_pack("{s:s}", "cards", cards) : NULL;
+    /* the option holds the set's JSON content (a record is self-contained); read the file here */
+    json_t *options = NULL;
+    if (cards) {
+        json_error_t jerr;
+        json_t *set = json_load_file(cards, 0, &jerr);
+        if (!set) {
+            fprintf(stderr, "%s: %s (line %d)\n", cards, jerr.text, jerr.line);
+            return 2;
+        }
+        options = json_pack("{s:o}", "cards", set);
+    }
     tally card[TM_MAX_KINDS] = {{0}}, level[TM_LEVELS + 1] = {{0}}, per_spec[2] = {{0}};
     tm_table table = {0};
     long turns = 0, capped = 0, seat0_won = 0;
