@@ -303,15 +303,15 @@ static const struct golden {
     {5, 4, 0xcbf29ce484222325ULL}, /* octal {"ranks":3,"max_turns":60}: refused for 4 players */
     {5, 5, 0x0ec51597afabf350ULL}, /* octal {"ranks":3,"max_turns":60}: 1365 views, 192 steps, 3 terminal (changed by issue 30) */
     {5, 6, 0x664efa4608a8772fULL}, /* octal {"ranks":3,"max_turns":60}: 1640 views, 202 steps, 3 terminal (changed by issue 30) */
-    {6, 2, 0x4b87b98207a79e31ULL}, /* timemasters defaults: 3720 views, 927 steps, 3 terminal (changed by issue 30) */
-    {6, 3, 0xab770eeb163f38e0ULL}, /* timemasters defaults: 5740 views, 1145 steps, 2 terminal (changed by issue 30) */
-    {6, 4, 0xcbe503509ddf7b1aULL}, /* timemasters defaults: 6834 views, 1136 steps, 2 terminal (changed by issue 30) */
+    {6, 2, 0x0c70e56c2ea0300dULL}, /* timemasters defaults: 3720 views, 927 steps, 3 terminal (changed by issue 30) */
+    {6, 3, 0xd33c626d021fc972ULL}, /* timemasters defaults: 5740 views, 1145 steps, 2 terminal (changed by issue 30) */
+    {6, 4, 0xca7d0a8f7ccbb6d2ULL}, /* timemasters defaults: 6834 views, 1136 steps, 2 terminal (changed by issue 30) */
     {7, 2, 0x74dc19e1aa44c5f5ULL}, /* timemasters {"max_turns":6}: 356 views, 86 steps, 3 terminal (changed by issue 30) */
     {7, 3, 0x0c5d07c52b8e12b8ULL}, /* timemasters {"max_turns":6}: 375 views, 72 steps, 3 terminal (changed by issue 30) */
     {7, 4, 0x9c94ce7121cbee38ULL}, /* timemasters {"max_turns":6}: 456 views, 73 steps, 3 terminal (changed by issue 30) */
-    {8, 2, 0x95b2c4479d547f53ULL}, /* timemasters cards: 4476 views, 1116 steps, 1 terminal (changed by issue 30) */
-    {8, 3, 0xdab70db56314b0e2ULL}, /* timemasters cards: 4970 views, 991 steps, 3 terminal (changed by issue 30) */
-    {8, 4, 0xcf804d1d1a27e4e2ULL}, /* timemasters cards: 5940 views, 987 steps, 2 terminal (changed by issue 30) */
+    {8, 2, 0x7ea210184fd4a87bULL}, /* timemasters cards: 4476 views, 1116 steps, 1 terminal (changed by issue 30) */
+    {8, 3, 0x0a7aa457231aae52ULL}, /* timemasters cards: 4970 views, 991 steps, 3 terminal (changed by issue 30) */
+    {8, 4, 0xd6300e02099da246ULL}, /* timemasters cards: 5940 views, 987 steps, 2 terminal (changed by issue 30) */
 };
 
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n)

@@ -65,7 +65,7 @@ const tm_table tm_default_table = {
         SPELL("Surge", 2, 2, 2, FX(EPHEMERAL, 2), FX(READY, 1)),
         SPELL("Reminiscence", 2, 2, 2, FX(FOCUS_BACK, 1), FX(DRAW, 1)),
         SPELL("Deep Cleaning", 2, 1, 2, FX(REMOVE, 3)),
-        FOCUS("Bright Focus", 2, 2, FX(READY, 2)),
+        FOCUS("Bright Focus", 2, 2, FX(READY, 2), FX(DRAW, 1), FX(REMOVE, 1)),
         TIMER_FX("Clock", 2, 2, 2, TM_TRIG_SET, FX(EPHEMERAL, 1)),
         TIMER_FX("Pendulum", 2, 2, 1, TM_TRIG_DISCARD, FX(DRAW, 2)),
 
@@ -77,7 +77,7 @@ const tm_table tm_default_table = {
         SPELL("Vision", 3, 2, 2, FX(DRAW, 3)),
         SPELL("Heavy Hours", 3, 2, 2, FX(HEAVY, 1), FX(DRAW, 1)),
         SPELL("Recollection", 3, 3, 2, FX(FOCUS_BACK, 2), FX(DRAW, 1)),
-        FOCUS("Deep Focus", 3, 2, FX(READY, 2)),
+        FOCUS("Deep Focus", 3, 2, FX(READY, 2), FX(DRAW, 2), FX(REMOVE, 1)),
         TIMER_FX("Chronometer", 3, 2, 2, TM_TRIG_SET, FX(READY, 1)),
         TIMER_FX("Sundial", 3, 2, 2, TM_TRIG_DISCARD, FX(EPHEMERAL, 3)),
 
@@ -89,7 +89,7 @@ const tm_table tm_default_table = {
         SPELL("Revelation", 4, 4, 2, FX(DRAW, 3), FX(READY, 1)),
         SPELL("Purge", 4, 2, 2, FX(REMOVE, 2), FX(DRAW, 2)),
         SPELL("Gravity", 4, 3, 2, FX(HEAVY, 2)),
-        FOCUS("Pure Focus", 4, 2, FX(READY, 2)),
+        FOCUS("Pure Focus", 4, 2, FX(READY, 3), FX(DRAW, 2), FX(REMOVE, 1)),
         TIMER_FX("Great Clock", 4, 2, 2, TM_TRIG_SET, FX(EPHEMERAL, 1), FX(READY, 1)),
         TIMER_FX("Water Clock", 4, 2, 2, TM_TRIG_DISCARD, FX(READY, 2), FX(DRAW, 1)),
 

@@ -260,7 +260,12 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
         return;
     }
     if (s->choice != TM_CH_NONE && (id < TM_ID_PICK || id >= TM_ID_TAKE)) {
-        snprintf(buf, cap, "first finish choosing cards: write \"pick CARD\"");
+        /* name the card whose effect asks (an old record of our set meets
+         * the focuses' remove of issue 30 here: ruling 24) */
+        char card[96] = "";
+        if (s->prog_kind != TM_NOCARD)
+            tm_card_text(&s->table, s->prog_kind, card, sizeof card);
+        snprintf(buf, cap, "first finish choosing cards%s%s: write \"pick CARD\"", card[0] ? " for " : "", card);
         return;
     }
     if (id >= TM_ID_PICK && id < TM_ID_TAKE) {

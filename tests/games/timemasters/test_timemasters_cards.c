@@ -65,27 +65,45 @@ static void test_named_cards_keep_the_seed_effects(void **unused)
     assert_int_equal(c->n_effects, 1);
     assert_int_equal(c->fx[0][0], TM_FX_SLOW);
     assert_int_equal(c->fx[0][1], 3);
-    /* focuses recover Kè (§2-C "自分の灰色の循環のKe1個を金色に戻すなど、主にKeを回復することができます"),
-     * and "より高いレベルのフォーカスカードはさらに強力な効果を持っています": each focus above level 0
-     * does more than the starting one, and none does less than a focus of a lower level
-     * (docs/rules/timemasters.md, ruling 24) */
-    int last = 0, last_ready = 0, start_power = -1;
-    for (int k = 0; k < ours()->kinds; k++) {
-        const tm_card *f = &ours()->card[k];
-        if (f->type != TM_FOCUS)
-            continue;
-        assert_int_equal(f->fx[0][0], TM_FX_READY);
-        int power = 0;
-        for (int e = 0; e < f->n_effects; e++)
-            power += f->fx[e][1];
-        if (f->level == 0)
-            start_power = power;
-        else
-            assert_true(power > start_power);
-        assert_true(power >= last);
-        assert_true(f->fx[0][1] >= last_ready);
-        last = power;
-        last_ready = f->fx[0][1];
+}
+
+/* The amount of primitive fx in a card's effect list (0 if none). */
+static int fx_amount(const tm_card *c, int fx)
+{
+    int n = 0;
+    for (int e = 0; e < c->n_effects; e++)
+        n += c->fx[e][0] == fx ? c->fx[e][1] : 0;
+    return n;
+}
+
+/* §2-C: "フォーカスカードをプレイすると、自分の灰色の循環のKe1個を金色に戻すなど、主にKeを回復することが
+ * できます(より高いレベルのフォーカスカードはさらに強力な効果を持っています)" (issue 30, point 3; ruling
+ * 24): one focus per level 0-4, each readying Kè first, and each level's effect stronger than the
+ * level below: every primitive at least as much, and not the same list (the earlier set had
+ * "ready 2" at levels 2, 3 and 4). */
+static void test_higher_focuses_are_stronger(void **unused)
+{
+    (void)unused;
+    const tm_card *below = NULL;
+    for (int level = 0; level <= 4; level++) {
+        const tm_card *f = NULL;
+        for (int k = 0; k < ours()->kinds; k++)
+            if (ours()->card[k].type == TM_FOCUS && ours()->card[k].level == level) {
+                assert_null(f); /* one focus kind per level */
+                f = &ours()->card[k];
+            }
+        assert_non_null(f);
+        assert_int_equal(f->fx[0][0], TM_FX_READY); /* "主にKeを回復" */
+        if (below) {
+            bool more = false;
+            for (int fx = TM_FX_NONE + 1; fx < TM_FX_COUNT; fx++) {
+                assert_true(fx_amount(f, fx) >= fx_amount(below, fx)); /* never weaker */
+                more |= fx_amount(f, fx) > fx_amount(below, fx);
+            }
+            if (!more)
+                fail_msg("%s (level %d) does no more than %s (level %d)", f->name, level, below->name, level - 1);
+        }
+        below = f;
     }
 }
 
@@ -422,6 +440,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_our_set_honours_the_seed),
         cmocka_unit_test(test_named_cards_keep_the_seed_effects),
+        cmocka_unit_test(test_higher_focuses_are_stronger),
         cmocka_unit_test(test_effects_grow_with_level),
         cmocka_unit_test(test_only_the_seeds_mechanisms),
         cmocka_unit_test(test_card_file_of_our_set_loads_identically),

@@ -84,7 +84,8 @@ static void test_bots_leave_the_loop(void **unused)
     }
 }
 
-/* ../shared/cases/tm-ismcts-hang.json (issue 29, copied to tests/data): at
+/* ../shared/cases/tm-ismcts-hang.json (issue 29, copied to tests/data; issue
+ * 30 gave it its payments and the card set it was played with): at
  * this position every ISMCTS search ran for ever, its heuristic playouts
  * replaying a Calm Focus that drew itself back. ismcts:iters=10 answers now. */
 static void test_the_recorded_position_that_hung_answers(void **unused)
