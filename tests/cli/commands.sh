@@ -71,7 +71,7 @@ check "octal record: another seat's discard is face down" contains "$tmp/leak_oc
 check "octal record: its own discards in full" grep -qE 'seat 2: discard [1-8A]' "$tmp/leak_octal_log"
 check "octal record: never another seat's discarded card" bash -c "! grep -qE 'seat 1: discard [1-8A]' '$tmp/leak_octal_log'"
 # Time Masters: a bot's delay card goes face down (public_text)
-yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 3 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
+yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 5 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
 check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 2 (random): puts a card face down under timer"
 check "tm: never the delay card itself" bash -c "! grep -A1 'seat 2 (random): delay' '$tmp/leak_tm' | grep -q 'seat 2 (random): pick'"
 # replay --seat K: only what seat K saw at each step
