@@ -36,7 +36,9 @@ static void usage(FILE *out)
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
             "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
-            "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n\n"
+            "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n"
+            "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
+            "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -54,6 +56,12 @@ static void usage(FILE *out)
             "  --allow-chosen-seeds  a client may choose a table's seed (\"seed\" at creation; whoever\n"
             "                    chooses it knows every hand): for tests, benchmarks and research only;\n"
             "                    such a table says so to everyone (\"seed_chosen\")\n"
+            "  --bot-deadline S  a bot move running longer is abandoned: the heuristic moves instead (default 5)\n"
+            "  --max-bot-tables N  tables only bots play, at most (default 32)\n"
+            "  --bot-table-pace S  such a table's bot moves start at least S seconds apart (default 0.2)\n"
+            "  --open-table-expiry S  an open table nobody joined goes after S seconds (default 1800)\n"
+            "  --idle-table-expiry S  an unfinished table nobody is connected to goes after S seconds (default 7200)\n"
+            "  --max-spectators N  spectators of one table at most (default 100)\n"
             "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
             "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
             "                    --max-connections if that is fewer)\n"
@@ -145,6 +153,9 @@ int cli_serve(int argc, char **argv)
         {"log-lines-per-second-per-address", required_argument, NULL, 1007},
         {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
+        {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
+        {"bot-table-pace", required_argument, NULL, 1102},    {"open-table-expiry", required_argument, NULL, 1103},
+        {"idle-table-expiry", required_argument, NULL, 1104}, {"max-spectators", required_argument, NULL, 1105},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -164,6 +175,12 @@ int cli_serve(int argc, char **argv)
                    .messages_per_address = MESSAGES_PER_ADDRESS,
                    .messages_per_seat = MESSAGES_PER_SEAT,
                    .log_lines_per_address = LOG_LINES},
+        .bot_deadline_ms = SERVER_BOT_DEADLINE_MS,
+        .max_bot_tables = SERVER_MAX_BOT_TABLES,
+        .bot_table_pace_ms = SERVER_BOT_TABLE_PACE_MS,
+        .open_expiry_ms = SERVER_OPEN_EXPIRY_MS,
+        .idle_expiry_ms = SERVER_IDLE_EXPIRY_MS,
+        .max_spectators = SERVER_MAX_SPECTATORS,
     };
     int c;
     long v;
@@ -242,6 +259,36 @@ int cli_serve(int argc, char **argv)
             break;
         case 'S':
             cfg.allow_chosen_seeds = true;
+            break;
+        case 1100:
+            if (!cli_parse_double(optarg, 0.05, 3600, "--bot-deadline", &seconds))
+                return 2;
+            cfg.bot_deadline_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 1101:
+            if (!cli_parse_long(optarg, 1, 1000000, "--max-bot-tables", &v))
+                return 2;
+            cfg.max_bot_tables = (int)v;
+            break;
+        case 1102:
+            if (!cli_parse_double(optarg, 0, 3600, "--bot-table-pace", &seconds))
+                return 2;
+            cfg.bot_table_pace_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 1103:
+            if (!cli_parse_double(optarg, 0.1, 86400.0 * 365, "--open-table-expiry", &seconds))
+                return 2;
+            cfg.open_expiry_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 1104:
+            if (!cli_parse_double(optarg, 0.1, 86400.0 * 365, "--idle-table-expiry", &seconds))
+                return 2;
+            cfg.idle_expiry_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 1105:
+            if (!cli_parse_long(optarg, 0, 1000000, "--max-spectators", &v))
+                return 2;
+            cfg.max_spectators = (int)v;
             break;
         case 'h':
             usage(stdout);

@@ -166,13 +166,31 @@ static void changed(hall *h, hall_slot *sl)
         h->changed(h->ctx, sl);
 }
 
-json_t *hall_tables_json(const hall *h)
+json_t *hall_tables_json(const hall *h, int64_t before)
 {
-    json_t *list = json_array();
-    for (int64_t i = h->n_slots - 1; i >= 0; i--)
-        if (h->slots[i].t && h->slots[i].t->status != TABLE_OVER && !h->slots[i].t->private_table)
-            json_array_append_new(list, table_summary(h->slots[i].t));
-    return json_pack("{s:o}", "tables", list);
+    json_t *list = json_array(), *reply = json_object();
+    int64_t last = 0; /* the last table listed */
+    for (int64_t i = before > 0 ? slot_index(h, before) - 1 : h->n_slots - 1; i >= 0; i--) {
+        const table *t = h->slots[i].t;
+        if (!t || t->status == TABLE_OVER || t->private_table)
+            continue;
+        if (json_array_size(list) == HALL_PAGE_TABLES) { /* one more: the next page starts below the last */
+            json_object_set_new(reply, "next", json_integer(last));
+            break;
+        }
+        json_array_append_new(list, table_summary(t));
+        last = t->id;
+    }
+    json_object_set_new(reply, "tables", list);
+    return reply;
+}
+
+int hall_bot_tables(const hall *h)
+{
+    int n = 0;
+    for (int64_t i = 0; i < h->n_slots; i++)
+        n += h->slots[i].t && h->slots[i].t->status != TABLE_OVER && table_bots_only(h->slots[i].t);
+    return n;
 }
 
 /* GET /api/games: the same entries as the engine protocol's "games". */
@@ -256,10 +274,31 @@ static json_t *created_reply(const table *t, const table_invites *invites)
     return reply;
 }
 
+/* Would the table this request asks for have bots in every seat? */
+static bool asks_bots_only(const json_t *body)
+{
+    const asobi_game_def *def = asobi_game_find(json_string_value(json_object_get(body, "game")));
+    const json_t *players = json_object_get(body, "players"), *bots = json_object_get(body, "bots");
+    if (!def || !json_is_array(bots))
+        return false;
+    json_int_t n = json_is_integer(players) ? json_integer_value(players) : asobi_game_min_players(def);
+    for (json_int_t s = 0; s < n; s++)
+        if (!json_is_string(json_array_get(bots, (size_t)s)))
+            return false;
+    return n > 0;
+}
+
 static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
 {
     if (json_is_object(body) && !seed_allowed(h, body, e))
         return refuse(reply, e);
+    /* Tables only bots play cost workers and nobody waits for them: a few
+     * at most (`--max-bot-tables`), so that they never crowd out people's. */
+    if (h->max_bot_tables > 0 && asks_bots_only(body) && hall_bot_tables(h) >= h->max_bot_tables) {
+        srv_fail(e, 503, "too_many_bot_tables", "this server plays at most %d tables of bots only at once",
+                 h->max_bot_tables);
+        return refuse(reply, e);
+    }
     json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
     if (!resolved && json_is_object(body))
         return refuse(reply, e);
@@ -329,6 +368,24 @@ static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, js
     return 200;
 }
 
+/* The value of before= in a query ("a=1&before=7"): 0 and *before set (0
+ * when absent), -1 when it is not a positive integer. */
+static int query_before(const char *query, int64_t *before)
+{
+    *before = 0;
+    for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL) {
+        if (strncmp(p, "before=", 7) != 0)
+            continue;
+        const char *rest;
+        char arg[40];
+        snprintf(arg, sizeof arg, "/%.*s", (int)strcspn(p + 7, "&"), p + 7);
+        *before = hall_path_id(arg, "/", &rest);
+        if (*before <= 0 || *rest)
+            return -1;
+    }
+    return 0;
+}
+
 int hall_http(hall *h, bool post, const char *path, const char *body_text, size_t len, bool body_too_long,
               int64_t now_ms, json_t **reply, srv_error *e)
 {
@@ -345,6 +402,17 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
             return refuse(reply, e);
         }
     }
+    /* the query: GET /api/tables?before=ID pages the list; other arguments are ignored */
+    char route[256];
+    const char *query = strchr(path, '?');
+    snprintf(route, sizeof route, "%.*s", (int)(query ? query - path : (ptrdiff_t)strlen(path)), path);
+    path = route;
+    int64_t before = 0;
+    if (query && query_before(query + 1, &before) != 0) {
+        json_decref(body);
+        srv_fail(e, 400, "bad_request", "before=ID takes a table's id (a positive integer)");
+        return refuse(reply, e);
+    }
     const char *rest = "";
     int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
@@ -360,7 +428,7 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     } else if (is_tables && post) {
         status = post_table(h, body, now_ms, reply, e);
     } else if (is_tables) {
-        *reply = hall_tables_json(h);
+        *reply = hall_tables_json(h, before);
         status = 200;
     } else if (known_sub && strcmp(rest, "/join") != 0 && !post) {
         status = get_table(h, id, strcmp(rest, "/record") == 0, reply, e);

@@ -34,6 +34,10 @@ typedef struct hall_slot {
     int64_t over_ms; /* when the table was seen over (for eviction) */
     bool send_due;   /* the socket side's: its connections' updates are to be asked for (server.c) */
     limits_bucket seat_rate[ASOBI_MAX_SEATS]; /* each seat's messages, over all its connections (server.c) */
+    /* the socket side's bot pacing and expiry (server.c) */
+    int64_t paced_until_ms; /* a table only bots play starts no bot move before this */
+    bool pace_waiting;      /* ... and has one waiting for it */
+    int64_t quiet_ms;       /* since when nobody is connected (0: someone is) */
 } hall_slot;
 
 typedef struct hall {
@@ -50,6 +54,7 @@ typedef struct hall {
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
+    int max_bot_tables; /* `--max-bot-tables`: unfinished tables only bots play, at most (0: no limit) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];
     int n_reloading;
@@ -106,11 +111,19 @@ hall_slot *hall_slot_or_stored(hall *h, int64_t id, int64_t now_ms);
 /* Free every table and the slots (not the store). */
 void hall_close(hall *h);
 
-/* GET /api/tables: {"tables":[summary...]}, open or playing, newest first;
- * never a private table. */
-json_t *hall_tables_json(const hall *h);
+/* Tables in one page of the list (GET /api/tables, the lobby's socket). */
+#define HALL_PAGE_TABLES 100
 
-/* An HTTP request under /api (method GET or POST, path without the query,
+/* GET /api/tables?before=ID: {"tables":[summary...]}, open or playing,
+ * never a private table, newest first, at most HALL_PAGE_TABLES of them
+ * with ids below before (0: from the newest); "next": the before of the
+ * next page, when there is one. */
+json_t *hall_tables_json(const hall *h, int64_t before);
+
+/* Unfinished tables only bots play (counted against max_bot_tables). */
+int hall_bot_tables(const hall *h);
+
+/* An HTTP request under /api (method GET or POST, path with its query if any,
  * the body as received; body_too_long when more than SERVER_MESSAGE_MAX
  * bytes came). Returns the status; *reply is the JSON body to send (on
  * refusal {"error":{...}} and e says why, for the log). */

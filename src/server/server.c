@@ -46,6 +46,9 @@
 #define ERRORS_QUEUED_MAX 32      /* unread refusals before a connection is closed */
 #define TICK_US (100 * 1000)      /* how often clocks and grace are checked */
 #define HTTP_CHUNK 16384          /* an HTTP reply is written in pieces of at most this */
+#define WORKER_ROOM 3             /* worker threads at most, per thread asked for (stuck ones and their stand-ins) */
+#define REPLY_STALL_S 30          /* a reply's client that takes none of it for this long is closed */
+#define SPECTATOR_CLOCK_MS 5      /* a clock's remaining times in a spectators' update are this fresh at least */
 /* A finished table with nobody watching leaves memory after this (a page
  * reloaded at the end finds it still there); a connection to it later
  * brings it back from the store (reload_started). Its memory is what
@@ -98,9 +101,39 @@ typedef struct outmsg {
     unsigned char *bytes; /* LWS_PRE bytes of headroom, then the message */
 } outmsg;
 
+/* A text sent alike to many connections (the lobby's list): one copy,
+ * counted references, freed by the last connection done with it. */
+typedef struct shared_text {
+    int refs;
+    size_t len;
+    char text[];
+} shared_text;
+
+static void shared_text_drop(shared_text *t)
+{
+    if (t && --t->refs == 0)
+        free(t);
+}
+
+/* m as compact JSON in a new shared text (one reference, the caller's); NULL when out of memory. */
+static shared_text *shared_text_of(const json_t *m)
+{
+    char *text = m ? json_dumps(m, JSON_COMPACT) : NULL;
+    size_t len = text ? strlen(text) : 0;
+    shared_text *t = text ? malloc(sizeof *t + len) : NULL;
+    if (t) {
+        *t = (shared_text){.refs = 1, .len = len};
+        memcpy(t->text, text, len);
+    }
+    free(text);
+    return t;
+}
+
 typedef struct conn {
     struct lws *wsi;
     bool lobby;          /* a /ws/lobby connection: told the list of tables, not a table */
+    shared_text *list;   /* ... the list being sent to it, and how much of it is sent */
+    size_t list_sent;
     int64_t table;
     int seat;            /* a seat, or ASOBI_SPECTATOR */
     struct conn *next;   /* in its table's list (or the server's waiting list) */
@@ -141,6 +174,7 @@ typedef struct http_req {
     bool close_after;    /* ... and the connection closed then (its body's framing is not to be trusted) */
     srv_error refusal;
     char *reply;         /* the response body to write */
+    shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
     size_t reply_len;
     size_t reply_sent;
 } http_req;
@@ -151,7 +185,39 @@ typedef struct job_node {
     struct job_node *next;
     table_job job;
     hall_reload *reload;
+    bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
+    bool bots_only;     /* a move at a table only bots play (they share at most half the workers) */
+    int standin;        /* 0: the seat's own bot; 1: the heuristic standing in for an overdue one; 2: random */
+    int64_t started_ms; /* when a worker took it (0: still queued) */
+    bool abandoned;     /* past its deadline: its result is dropped when it comes (under the lock) */
 } job_node;
+
+/* The bot lane: one queue per table with bot moves waiting, the tables in
+ * a ring. A worker takes the first move of the first table, and that table
+ * goes to the back of the ring: a table's next move waits behind the other
+ * tables' moves, never behind its own backlog. */
+typedef struct table_queue {
+    struct table_queue *next;
+    int64_t table;
+    job_node *head, *tail;
+} table_queue;
+
+typedef struct ring {
+    table_queue *head, *tail;
+} ring;
+
+/* One worker thread (its fields under the lock). A thread whose job was
+ * abandoned (stuck) no longer counts: another takes its place, and the
+ * stuck one, should its job ever end, leaves if its lane is full again. */
+typedef struct worker {
+    struct server *s;
+    pthread_t thread;
+    bool fast_only;    /* serves the fast lane only */
+    bool started;      /* the thread was created (and is to be joined) */
+    bool exited;       /* ... and has left its loop: joined when the entry is used again */
+    bool stuck;        /* its job is past its deadline */
+    job_node *running;
+} worker;
 
 typedef struct server {
     server_config cfg;
@@ -173,12 +239,18 @@ typedef struct server {
     bool send_scheduled;
     char origins[SERVER_MAX_ORIGINS + 3][160];
     int n_origins;
-    /* the worker pool */
-    pthread_t *threads;
-    int n_threads;
+    /* The worker pool (under the lock). Two lanes: the fast one (reloads,
+     * timeouts, handed seats, stand-ins for overdue bots: all quick) goes
+     * first and has a thread of its own that bot searches never hold; the
+     * bot lane is two rings of tables, those with people before those
+     * only bots play, which hold at most bots_only_max workers at once. */
+    worker *workers; /* WORKER_ROOM per worker asked for: room for stuck ones' stand-ins */
+    int n_workers;
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    job_node *todo, *todo_tail, *done, *done_tail;
+    job_node *fast, *fast_tail, *done, *done_tail;
+    ring people, bots_only;
+    int bots_only_running, bots_only_max;
     bool stopping;
     /* the connections that wait for a finished table being brought back
      * (hall_reloading) */
@@ -188,8 +260,17 @@ typedef struct server {
     conn *lobby;
     bool lobby_dirty;
     int64_t lobby_sent_ms;
-    char *lobby_text;
-    size_t lobby_len;
+    shared_text *lobby_text; /* the list as last built (NULL: to build at the next push) */
+    shared_text *list_text;  /* GET /api/tables's first page as last built (NULL: to build) */
+    /* The update every spectator of one table is sent, built once per
+     * change and sent as the same bytes to each (LWS_PRE bytes, then the
+     * text): the table, its version and log, the first event told, and for a
+     * table with a clock the millisecond it was built at. */
+    char *spectator_buf;
+    size_t spectator_cap, spectator_len;
+    int64_t spectator_table, spectator_ms;
+    uint64_t spectator_version;
+    int spectator_log_count, spectator_log_from;
     /* metrics (loop thread only, except bot_time under the lock) */
     uint64_t refusals, connections, bytes_sent, updates_sent;
     /* what each client address holds and does (limits.c); pending[fd]: the
@@ -199,6 +280,7 @@ typedef struct server {
     limits_address **pending;
     int fd_limit;
     double limits_swept_at;
+    uint64_t bots_overdue, tables_expired;
     histogram action_latency, bot_time;
 } server;
 
@@ -247,56 +329,200 @@ static void queue_append(job_node **head, job_node **tail, job_node *n)
     *tail = n;
 }
 
+/* The table's queue in ring r, or NULL. */
+static table_queue *ring_find(ring *r, int64_t id)
+{
+    for (table_queue *q = r->head; q; q = q->next)
+        if (q->table == id)
+            return q;
+    return NULL;
+}
+
+/* The first job of the ring's first table; that table goes to the back. */
+static job_node *ring_take(ring *r)
+{
+    table_queue *q = r->head;
+    if (!q)
+        return NULL;
+    job_node *n = q->head;
+    q->head = n->next;
+    if (!q->head)
+        q->tail = NULL;
+    r->head = q->next;
+    if (!r->head)
+        r->tail = NULL;
+    if (q->head) { /* more moves of this table: behind every other table's */
+        q->next = NULL;
+        if (r->tail)
+            r->tail->next = q;
+        else
+            r->head = q;
+        r->tail = q;
+    } else {
+        free(q);
+    }
+    return n;
+}
+
+/* Append a bot job to its table's queue in ring r (under the lock); false
+ * when out of memory. */
+static bool ring_append(ring *r, job_node *n)
+{
+    table_queue *q = ring_find(r, n->job.table);
+    if (!q) {
+        q = calloc(1, sizeof *q);
+        if (!q)
+            return false;
+        q->table = n->job.table;
+        if (r->tail)
+            r->tail->next = q;
+        else
+            r->head = q;
+        r->tail = q;
+    }
+    queue_append(&q->head, &q->tail, n);
+    return true;
+}
+
+/* The next job for worker w (under the lock), or NULL: the fast lane first,
+ * then tables with people, then tables only bots play while they hold
+ * fewer than bots_only_max workers. */
+static job_node *take_job(server *s, const worker *w)
+{
+    job_node *n = s->fast;
+    if (n) {
+        s->fast = n->next;
+        if (!s->fast)
+            s->fast_tail = NULL;
+        return n;
+    }
+    if (w->fast_only)
+        return NULL;
+    if ((n = ring_take(&s->people)) != NULL)
+        return n;
+    if (s->bots_only_running < s->bots_only_max && (n = ring_take(&s->bots_only)) != NULL)
+        s->bots_only_running++;
+    return n;
+}
+
+/* The threads of a lane that are not stuck (under the lock). */
+static int lane_threads(const server *s, bool fast_only)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_workers; i++) {
+        const worker *w = &s->workers[i];
+        n += w->started && !w->exited && !w->stuck && w->fast_only == fast_only;
+    }
+    return n;
+}
+
+/* How many threads a lane should have: --workers for bot moves, one for the fast lane. */
+static int lane_size(const server *s, bool fast_only) { return fast_only ? 1 : s->cfg.workers; }
+
+static void *worker_main(void *arg);
+
+/* Start a thread for a lane that lacks one (under the lock); false when
+ * there is no room (every entry holds a stuck thread) or no thread. */
+static bool add_worker(server *s, bool fast_only)
+{
+    for (int i = 0; i < s->n_workers; i++) {
+        worker *w = &s->workers[i];
+        if (w->started && !w->exited)
+            continue;
+        if (w->started)
+            pthread_join(w->thread, NULL); /* it has left its loop: at once */
+        *w = (worker){.s = s, .fast_only = fast_only};
+        w->started = pthread_create(&w->thread, NULL, worker_main, w) == 0;
+        return w->started;
+    }
+    return false;
+}
+
 static void *worker_main(void *arg)
 {
-    server *s = arg;
+    worker *w = arg;
+    server *s = w->s;
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->todo && !s->stopping)
+        job_node *n = NULL;
+        while (!s->stopping && !(n = take_job(s, w)))
             pthread_cond_wait(&s->wake, &s->lock);
-        if (s->stopping)
+        if (s->stopping) {
+            if (n) /* taken just now: back to the front, for stop_workers to free */
+                queue_append(&s->done, &s->done_tail, n);
             break;
-        job_node *n = s->todo;
-        s->todo = n->next;
-        if (!s->todo)
-            s->todo_tail = NULL;
+        }
+        n->started_ms = now_ms();
+        w->running = n;
         pthread_mutex_unlock(&s->lock);
         if (n->reload)
             hall_reload_replay(n->reload, s->store, now_ms());
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
+        w->running = NULL;
+        bool was_stuck = w->stuck;
+        w->stuck = false;
+        if (n->bots_only) {
+            s->bots_only_running--;
+            pthread_cond_broadcast(&s->wake); /* a bots-only move may start now */
+        }
         queue_append(&s->done, &s->done_tail, n);
-        pthread_mutex_unlock(&s->lock);
-        lws_cancel_service(s->context); /* the loop picks it up */
-        pthread_mutex_lock(&s->lock);
+        /* the loop picks it up; under the lock, which the loop takes to say
+         * it is stopping before it destroys the context */
+        if (!s->stopping)
+            lws_cancel_service(s->context);
+        if (was_stuck && lane_threads(s, w->fast_only) > lane_size(s, w->fast_only))
+            break; /* back from a stuck job: another thread took its place meanwhile */
     }
+    w->exited = true;
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
-static void enqueue(server *s, job_node *node)
+/* Queue a job in its lane; false when out of memory (the caller keeps it). */
+static bool enqueue(server *s, job_node *node)
 {
+    bool queued = true;
     pthread_mutex_lock(&s->lock);
-    queue_append(&s->todo, &s->todo_tail, node);
-    pthread_cond_signal(&s->wake);
+    if (node->fast || node->reload)
+        queue_append(&s->fast, &s->fast_tail, node);
+    else
+        queued = ring_append(node->bots_only ? &s->bots_only : &s->people, node);
+    if (queued)
+        pthread_cond_broadcast(&s->wake);
     pthread_mutex_unlock(&s->lock);
+    return queued;
 }
 
-/* Hand every bot move now due at this table to the workers. */
-static void schedule_bots(server *s, table *t)
+/* Hand every bot move now due at this table to the workers. A table only
+ * bots play starts its moves at most every --bot-table-pace: the tick
+ * comes back for it (pace_waiting). */
+static void schedule_bots(server *s, slot *sl)
 {
+    table *t = sl->t;
+    bool bots_only = table_bots_only(t);
+    int64_t now = now_ms();
+    if (bots_only && now < sl->paced_until_ms) {
+        sl->pace_waiting = t->status == TABLE_PLAYING;
+        return;
+    }
+    sl->pace_waiting = false;
     table_job jobs[ASOBI_MAX_SEATS];
-    int n = table_due_jobs(t, now_ms(), s->cfg.grace_ms, jobs, ASOBI_MAX_SEATS);
+    int n = table_due_jobs(t, now, s->cfg.grace_ms, jobs, ASOBI_MAX_SEATS);
+    if (n && bots_only)
+        sl->paced_until_ms = now + s->cfg.bot_table_pace_ms;
     for (int i = 0; i < n; i++) {
         job_node *node = malloc(sizeof *node);
-        if (!node) {
+        /* a person's seat (a timeout, a grace move, a handed seat) gets the
+         * heuristic, quick: the fast lane; a bot's seat its own bot */
+        if (node)
+            *node = (job_node){.job = jobs[i], .fast = !t->seat[jobs[i].seat].bot, .bots_only = bots_only};
+        if (!node || !enqueue(s, node)) {
             t->seat[jobs[i].seat].busy = false;
             table_job_release(&jobs[i]);
-            continue;
+            free(node);
         }
-        *node = (job_node){.job = jobs[i]};
-        enqueue(s, node);
     }
 }
 
@@ -317,7 +543,13 @@ static int reload_started(server *s, int64_t id)
         return rc;
     }
     node->reload = r;
-    enqueue(s, node);
+    node->fast = true;
+    if (!enqueue(s, node)) {
+        hall_reload_release(&s->hall, r);
+        free(node);
+        free(r);
+        return HALL_RELOAD_NONE;
+    }
     return HALL_RELOAD_STARTED;
 }
 
@@ -465,9 +697,11 @@ static void on_send_due(lws_sorted_usec_list_t *sul)
 }
 
 /* Every connection of the table gets an update when it can take one. */
+static void tables_changed(server *s);
+
 static void table_changed(server *s, slot *sl)
 {
-    s->lobby_dirty = true;
+    tables_changed(s);
     for (conn *c = sl->conns; c; c = c->next)
         c->due = true;
     if (sl->conns && !sl->send_due) {
@@ -493,7 +727,7 @@ static void table_changed(server *s, slot *sl)
     }
     if (sl->t->status == TABLE_OVER && !sl->over_ms)
         sl->over_ms = now_ms();
-    schedule_bots(s, sl->t);
+    schedule_bots(s, sl);
 }
 
 /* The hall's hook: a request changed a table. */
@@ -575,23 +809,73 @@ static int write_copied(server *s, struct lws *wsi, const char *bytes, size_t le
     return lws_write(wsi, (unsigned char *)s->send_buf + LWS_PRE, len, kind);
 }
 
-/* A lobby socket can take the list of tables: {"type":"tables","tables":[...]},
- * the same entries as GET /api/tables, built once for every socket. */
+/* The lobby's list as one shared text: {"type":"tables","tables":[...]},
+ * the first page of GET /api/tables, built once per change for every socket. */
+static shared_text *lobby_list(server *s)
+{
+    if (s->lobby_text)
+        return s->lobby_text;
+    json_t *m = hall_tables_json(&s->hall, 0);
+    json_object_set_new(m, "type", json_string("tables"));
+    s->lobby_text = shared_text_of(m);
+    json_decref(m);
+    return s->lobby_text;
+}
+
+/* The first page of GET /api/tables as one shared text, built once per
+ * change of any table (table_changed lets it go) for every request: a loop
+ * of requests does not build the list each time, and slow readers share
+ * one copy instead of holding one each. */
+static shared_text *tables_page(server *s)
+{
+    if (!s->list_text) {
+        json_t *m = hall_tables_json(&s->hall, 0);
+        s->list_text = shared_text_of(m);
+        json_decref(m);
+    }
+    return s->list_text;
+}
+
+/* The tables changed: the list is built again when it is next asked for. */
+static void tables_changed(server *s)
+{
+    s->lobby_dirty = true;
+    shared_text_drop(s->list_text);
+    s->list_text = NULL;
+}
+
+/* A lobby socket can take more of the list. It is written in frames of at
+ * most HTTP_CHUNK bytes, each when the socket has taken the one before: a
+ * socket that does not read holds a reference to the shared list and at
+ * most one frame of its own in the library's buffer, never a copy of the
+ * whole list (20 such sockets held 380 MB of their own copies when the
+ * list was 31.5 MB). */
 static int lobby_writable(server *s, conn *c)
 {
-    if (!s->lobby_text) {
-        json_t *m = hall_tables_json(&s->hall);
-        json_object_set_new(m, "type", json_string("tables"));
-        s->lobby_text = json_dumps(m, JSON_COMPACT);
-        json_decref(m);
-        if (!s->lobby_text)
+    if (!c->list) {
+        if (!c->due)
+            return 0;
+        if (!(c->list = lobby_list(s)))
             return -1;
-        s->lobby_len = strlen(s->lobby_text);
+        c->list->refs++;
+        c->list_sent = 0;
+        c->due = false;
     }
-    if (write_copied(s, c->wsi, s->lobby_text, s->lobby_len, LWS_WRITE_TEXT) < 0)
+    size_t chunk = c->list->len - c->list_sent;
+    if (chunk > HTTP_CHUNK)
+        chunk = HTTP_CHUNK;
+    bool last = c->list_sent + chunk == c->list->len;
+    int kind = (c->list_sent ? LWS_WRITE_CONTINUATION : LWS_WRITE_TEXT) | (last ? 0 : LWS_WRITE_NO_FIN);
+    if (write_copied(s, c->wsi, c->list->text + c->list_sent, chunk, (enum lws_write_protocol)kind) < 0)
         return -1;
-    s->bytes_sent += s->lobby_len;
-    c->due = false;
+    s->bytes_sent += chunk;
+    c->list_sent += chunk;
+    if (last) {
+        shared_text_drop(c->list);
+        c->list = NULL;
+    }
+    if (!last || c->due)
+        lws_callback_on_writable(c->wsi);
     return 0;
 }
 
@@ -603,7 +887,7 @@ static void lobby_push(server *s, int64_t now)
         return;
     s->lobby_dirty = false;
     s->lobby_sent_ms = now;
-    free(s->lobby_text);
+    shared_text_drop(s->lobby_text);
     s->lobby_text = NULL;
     for (conn *c = s->lobby; c; c = c->next) {
         c->due = true;
@@ -611,11 +895,38 @@ static void lobby_push(server *s, int64_t now)
     }
 }
 
+/* The update a spectator of t is sent, with the events from log_from on:
+ * built once per change of the table (and again after SPECTATOR_CLOCK_MS
+ * when it has a clock: the remaining times are those of the moment it is
+ * sent, to a few milliseconds), then the
+ * same bytes for every spectator told at once (500 spectators of one table
+ * cost 7.3 ms of CPU per action when each had its own built). Its length
+ * (the text at spectator_buf + LWS_PRE, room for the frame's header before
+ * it, which lws_write fills alike for each), 0 when out of memory. */
+static size_t spectator_update(server *s, const table *t, int log_from)
+{
+    int64_t now = now_ms();
+    if (!s->spectator_len || s->spectator_table != t->id || s->spectator_version != t->version ||
+        s->spectator_log_count != t->log_count || s->spectator_log_from != log_from ||
+        (t->clock != CLOCK_NONE && now - s->spectator_ms > SPECTATOR_CLOCK_MS)) {
+        s->spectator_len = table_update_text_in(t, ASOBI_SPECTATOR, log_from, now, &s->spectator_buf,
+                                                &s->spectator_cap, LWS_PRE);
+        s->spectator_table = t->id;
+        s->spectator_version = t->version;
+        s->spectator_log_count = t->log_count;
+        s->spectator_log_from = log_from;
+        s->spectator_ms = now;
+    }
+    return s->spectator_len;
+}
+
 /* The connection can take one message: a queued refusal first, else the
  * update if one is due. Returns -1 to close. */
 static int conn_writable(server *s, conn *c)
 {
     flush_or_stop(s);
+    if (c->list) /* a list being sent in frames: nothing else in between */
+        return lobby_writable(s, c);
     if (c->errors) {
         outmsg *m = c->errors;
         c->errors = m->next;
@@ -656,17 +967,25 @@ static int conn_writable(server *s, conn *c)
         return 0;
     }
     if (c->lobby)
-        return c->due ? lobby_writable(s, c) : 0;
+        return lobby_writable(s, c);
     slot *sl = hall_slot_of(&s->hall, c->table);
     if (!c->due || !sl)
         return 0;
     /* written into the loop's send buffer, after the room lws_write wants
      * for the frame's header; lws_write keeps what the kernel did not take,
      * so the buffer is free again for the next update */
-    size_t len = table_update_text_in(sl->t, c->seat, c->log_from, now_ms(), &s->send_buf, &s->send_cap, LWS_PRE);
+    char *text;
+    size_t len;
+    if (c->seat == ASOBI_SPECTATOR) {
+        len = spectator_update(s, sl->t, c->log_from);
+        text = s->spectator_buf + LWS_PRE;
+    } else {
+        len = table_update_text_in(sl->t, c->seat, c->log_from, now_ms(), &s->send_buf, &s->send_cap, LWS_PRE);
+        text = s->send_buf + LWS_PRE;
+    }
     if (!len)
         return -1;
-    int n = lws_write(c->wsi, (unsigned char *)s->send_buf + LWS_PRE, len, LWS_WRITE_TEXT);
+    int n = lws_write(c->wsi, (unsigned char *)text, len, LWS_WRITE_TEXT);
     if (n < 0)
         return -1;
     s->bytes_sent += len;
@@ -771,6 +1090,13 @@ static void seat_connection(server *s, conn *c, const char *token)
             return;
         }
         c->seat = seat;
+    } else if (sl->t->spectators >= s->cfg.max_spectators) {
+        srv_error e;
+        srv_fail(&e, 503, "too_many_spectators", "table %lld has %d spectators already, the most it takes",
+                 (long long)id, sl->t->spectators);
+        queue_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too_many_spectators");
+        return;
     } else if (c->addr && !limits_spectate(&s->limits, c->addr, now_s())) {
         srv_error e;
         srv_fail(&e, 429, "too_many_spectators", "at most %d spectators' connections from one address "
@@ -867,6 +1193,7 @@ static void ws_closed(server *s, http_req *pss)
         free(m->bytes);
         free(m);
     }
+    shared_text_drop(c->list);
     free(c->rx);
     free(c->token);
     free(c);
@@ -987,9 +1314,20 @@ static void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size
 /* ---------------------------------------------------------------------------
  * HTTP
  * ------------------------------------------------------------------------- */
+/* Let go of the reply: freed, or one reference less to a shared one. */
+static void reply_drop(http_req *r)
+{
+    if (r->reply_shared)
+        shared_text_drop(r->reply_shared);
+    else
+        free(r->reply);
+    r->reply = NULL;
+    r->reply_shared = NULL;
+}
+
 static void set_reply(http_req *r, json_t *body)
 {
-    free(r->reply);
+    reply_drop(r);
     r->reply = json_dumps(body, JSON_COMPACT);
     r->reply_len = r->reply ? strlen(r->reply) : 0;
     json_decref(body);
@@ -1049,7 +1387,7 @@ static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error 
 
 static int reply_text(server *s, struct lws *wsi, http_req *r, const char *type, char *text)
 {
-    free(r->reply);
+    reply_drop(r);
     r->reply = text;
     r->reply_len = text ? strlen(text) : 0;
     if (!text || send_headers(s, wsi, r, 200, type, r->reply_len) < 0)
@@ -1101,6 +1439,10 @@ static char *metrics_text(server *s)
     metric_value(f, "asobi_client_addresses", "gauge", "Client addresses the limits keep track of.",
                  (uint64_t)s->limits.addresses);
     metric_value(f, "asobi_updates_sent_total", "counter", "Update messages sent.", s->updates_sent);
+    metric_value(f, "asobi_bot_moves_overdue_total", "counter",
+                 "Bot moves abandoned past --bot-deadline (the heuristic moved instead).", s->bots_overdue);
+    metric_value(f, "asobi_tables_expired_total", "counter", "Unfinished tables expired (nobody joined, nobody there).",
+                 s->tables_expired);
     metric_value(f, "asobi_ws_bytes_sent_total", "counter", "WebSocket payload bytes sent.", s->bytes_sent);
     metric_histogram(f, "asobi_action_latency_seconds",
                      "From a person's act message received to the update showing it written to that person's "
@@ -1121,6 +1463,16 @@ static char *metrics_text(server *s)
             (long long)ru.ru_maxrss * 1024);
     fclose(f);
     return text;
+}
+
+/* The request's path with its query ("/api/tables?before=7"), as the hall
+ * takes it: the library keeps the query's arguments apart, one fragment each. */
+static void path_with_query(struct lws *wsi, const char *path, char *out, size_t cap)
+{
+    size_t n = (size_t)snprintf(out, cap, "%s", path);
+    char frag[128];
+    for (int i = 0; n < cap && lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%c%s", i ? '&' : '?', frag);
 }
 
 /* Does a creation request ask for a table of bots only? (Its players
@@ -1193,7 +1545,21 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
         s->refusals++;
         return reply ? reply_json(s, wsi, r, status, reply) : -1;
     }
-    status = hall_http(&s->hall, r->post, r->path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
+    if (!r->post && strcmp(r->path, "/api/tables") == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) <= 0) {
+        shared_text *list = tables_page(s);
+        if (!list || send_headers(s, wsi, r, 200, "application/json", list->len) < 0)
+            return -1;
+        reply_drop(r);
+        list->refs++;
+        r->reply_shared = list;
+        r->reply = list->text;
+        r->reply_len = list->len;
+        r->reply_sent = 0;
+        return send_body(wsi, r);
+    }
+    char path[sizeof r->path + 256];
+    path_with_query(wsi, r->path, path, sizeof path);
+    status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,
@@ -1361,11 +1727,17 @@ static int http_writable(struct lws *wsi, http_req *r)
         return -1;
     r->reply_sent += chunk;
     if (!last) {
+        /* The library holds a request's headers under a timeout of its own
+         * (10 s), which a reply written over many turns outlived: a
+         * multi-megabyte reply to a client reading at its pace was cut
+         * mid-body, silently. Each piece the client takes starts the
+         * timeout afresh; a client that takes nothing for REPLY_STALL_S is
+         * closed, and the log says what was cut (http_closed). */
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, REPLY_STALL_S);
         lws_callback_on_writable(wsi);
         return 0;
     }
-    free(r->reply);
-    r->reply = NULL;
+    reply_drop(r);
     if (r->close_after)
         return -1; /* the library sends what it still holds, then closes */
     return lws_http_transaction_completed(wsi) ? -1 : 0;
@@ -1374,7 +1746,7 @@ static int http_writable(struct lws *wsi, http_req *r)
 static void http_reset(http_req *r)
 {
     free(r->body);
-    free(r->reply);
+    reply_drop(r);
     conn *ws = r->ws;
     memset(r, 0, sizeof *r);
     r->ws = ws;
@@ -1421,9 +1793,15 @@ static void drain_done(server *s)
         }
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
+        bool abandoned = n->abandoned;
         pthread_mutex_unlock(&s->lock);
         slot *sl = hall_slot_of(&s->hall, n->job.table);
-        if (sl) {
+        if (abandoned) {
+            /* a stand-in played (or the table moved on): the seat is not this job's any more */
+            srv_log("table %lld: the late move of seat %d's bot (%s, %.0f ms) is dropped", (long long)n->job.table,
+                    n->job.seat, n->job.spec, n->job.ms);
+            table_job_release(&n->job);
+        } else if (sl) {
             if (n->job.id < 0)
                 srv_log("table %lld: the bot of seat %d found no move: %s", (long long)n->job.table, n->job.seat,
                       n->job.err.message);
@@ -1458,19 +1836,117 @@ static void limits_tick(server *s)
     }
 }
 
-/* Every TICK_US: clocks that ran out, seats away past grace, finished
+/* A bot move past --bot-deadline cannot be stopped (a worker thread that
+ * is stuck cannot be killed safely), so it is left to finish and its
+ * result dropped (abandoned); the seat plays a stand-in at once, on the
+ * fast lane: the heuristic, or random when the heuristic itself overran.
+ * A table never waits behind a bot for more than the deadline. */
+static void stand_in_for_overdue_bots(server *s, int64_t now)
+{
+    table_job late[64];
+    int standin[64], n = 0;
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < s->n_workers && n < 64; i++) {
+        worker *w = &s->workers[i];
+        job_node *r = w->running;
+        if (!r || r->reload || r->abandoned || r->standin >= 2 || now - r->started_ms <= s->cfg.bot_deadline_ms)
+            continue;
+        r->abandoned = true;
+        /* what names the move (the worker writes the result's fields meanwhile; the state and spec stay its) */
+        late[n] = (table_job){.table = r->job.table, .seat = r->job.seat, .at = r->job.at, .by = r->job.by,
+                              .seed = r->job.seed};
+        /* the heuristic stands in, unless it is the heuristic that overran */
+        standin[n++] = r->standin == 0 && strcmp(r->job.spec, "heuristic") != 0 ? 1 : 2;
+        /* the thread may never come back: another takes its place in its lane, and
+         * a move at a table only bots play no longer counts against their share */
+        w->stuck = true;
+        if (r->bots_only) {
+            r->bots_only = false;
+            s->bots_only_running--;
+        }
+        if (lane_threads(s, w->fast_only) < lane_size(s, w->fast_only) && !add_worker(s, w->fast_only))
+            srv_log("no thread can take the place of a stuck worker: %d are stuck", s->n_workers);
+    }
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < n; i++) {
+        const char *spec = standin[i] == 1 ? "heuristic" : "random";
+        slot *sl = hall_slot_of(&s->hall, late[i].table);
+        if (!sl)
+            continue;
+        s->bots_overdue++;
+        srv_log("table %lld: the bot of seat %d is past its deadline of %.1f s: %s moves instead",
+                (long long)late[i].table, late[i].seat, (double)s->cfg.bot_deadline_ms / 1000.0, spec);
+        job_node *node = malloc(sizeof *node);
+        if (node) {
+            *node = (job_node){.fast = true, .standin = standin[i]};
+            if (table_standin_job(sl->t, &late[i], spec, &node->job) != 0 || !enqueue(s, node)) {
+                table_job_release(&node->job);
+                free(node);
+                node = NULL;
+            }
+        }
+        if (!node) { /* the table moved on (or no memory): the seat is free for its next move */
+            sl->t->seat[late[i].seat].busy = false;
+            schedule_bots(s, sl);
+        }
+    }
+}
+
+/* An unfinished table goes when nobody joined it for --open-table-expiry
+ * (since it was made) or nobody was connected to it for
+ * --idle-table-expiry: marked in the store (never restored again) and freed. */
+static bool expired(server *s, slot *sl, int64_t now)
+{
+    table *t = sl->t;
+    if (t->status == TABLE_OVER)
+        return false;
+    if (sl->conns)
+        sl->quiet_ms = 0;
+    else if (!sl->quiet_ms)
+        sl->quiet_ms = now;
+    const char *why = NULL;
+    if (sl->quiet_ms && now - sl->quiet_ms >= s->cfg.idle_expiry_ms)
+        why = "nobody was connected to it";
+    if (t->status == TABLE_OPEN && !table_joined(t)) {
+        /* from when it was made (the wall clock's seconds: kept in the store, so across restarts) */
+        int64_t created_ms = (int64_t)json_integer_value(json_object_get(t->spec, "created")) * 1000;
+        if ((int64_t)time(NULL) * 1000 - created_ms >= s->cfg.open_expiry_ms)
+            why = "nobody joined it";
+    }
+    if (!why)
+        return false;
+    asobi_error err;
+    if (store_expire(s->store, t->id, &err) != ASOBI_OK) {
+        srv_log("table %lld cannot expire: %s", (long long)t->id, err.message);
+        return false;
+    }
+    srv_log("table %lld expired: %s for too long", (long long)t->id, why);
+    s->tables_expired++;
+    tables_changed(s);
+    return true;
+}
+
+/* Every TICK_US: clocks that ran out, seats away past grace, bots past
+ * their deadline, paced tables of bots, tables that expired, finished
  * tables nobody watches any more. */
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, tick);
     int64_t now = now_ms();
+    stand_in_for_overdue_bots(s, now);
     for (int64_t i = 0; i < s->hall.n_slots; i++) {
         slot *sl = &s->hall.slots[i];
         if (!sl->t)
             continue;
-        if (sl->t->status == TABLE_PLAYING && table_next_deadline(sl->t, now, s->cfg.grace_ms) <= now) {
+        if (expired(s, sl, now)) {
+            for (conn *c = sl->conns; c; c = c->next) /* spectators of a table nobody joined */
+                close_after_sending(c, LWS_CLOSE_STATUS_GOINGAWAY, "table_expired");
+            hall_evict(&s->hall, sl->id);
+        } else if (sl->t->status == TABLE_PLAYING &&
+                   ((sl->pace_waiting && now >= sl->paced_until_ms) ||
+                    table_next_deadline(sl->t, now, s->cfg.grace_ms) <= now)) {
             uint64_t before = sl->t->version;
-            schedule_bots(s, sl->t);
+            schedule_bots(s, sl);
             if (sl->t->version != before)
                 table_changed(s, sl);
         } else if (sl->t->status == TABLE_OVER && !sl->over_ms) {
@@ -1524,10 +2000,14 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return lws_http_transaction_completed(wsi) ? -1 : 0;
     case LWS_CALLBACK_CLOSED_HTTP:
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+        if (r && r->reply && r->reply_sent < r->reply_len)
+            srv_log("%s %.100s: the connection closed %zu bytes into a reply of %zu (the client stopped reading "
+                    "for %d s, or went away)",
+                    r->post ? "POST" : "GET", r->path, r->reply_sent, r->reply_len, REPLY_STALL_S);
         if (r) {
             free(r->body);
-            free(r->reply);
-            r->body = r->reply = NULL;
+            reply_drop(r);
+            r->body = NULL;
         }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -1622,6 +2102,11 @@ static void on_evlib_signal(void *handle, int sig)
     (void)handle;
     (void)sig;
     stop_requested = 1;
+    if (the_server) { /* no worker wakes the loop any more: its context is going */
+        pthread_mutex_lock(&the_server->lock);
+        the_server->stopping = true;
+        pthread_mutex_unlock(&the_server->lock);
+    }
     if (the_server && the_server->context)
         lws_context_destroy(the_server->context);
 }
@@ -1632,27 +2117,60 @@ static void sigterm_as_sigint(int sig)
     kill(getpid(), SIGINT);
 }
 
-static void stop_workers(server *s)
+/* Free a queue of jobs (the workers are stopped). */
+static void free_jobs(server *s, job_node *n)
+{
+    while (n) {
+        job_node *next = n->next;
+        if (n->reload)
+            hall_reload_release(&s->hall, n->reload);
+        else
+            table_job_release(&n->job);
+        free(n->reload);
+        free(n);
+        n = next;
+    }
+}
+
+static void free_ring(server *s, ring *r)
+{
+    while (r->head) {
+        table_queue *q = r->head;
+        r->head = q->next;
+        free_jobs(s, q->head);
+        free(q);
+    }
+    r->tail = NULL;
+}
+
+/* Stop the workers and free what they had not done. A worker still inside
+ * an abandoned bot move (past its deadline: stuck) is waited for a few
+ * seconds, then left to the end of the process; false then, and the server
+ * keeps what that thread may still touch. */
+static bool stop_workers(server *s)
 {
     pthread_mutex_lock(&s->lock);
     s->stopping = true;
     pthread_cond_broadcast(&s->wake);
     pthread_mutex_unlock(&s->lock);
-    for (int i = 0; i < s->n_threads; i++)
-        pthread_join(s->threads[i], NULL);
-    for (job_node **q = &s->todo; q; q = q == &s->todo ? &s->done : NULL) {
-        while (*q) {
-            job_node *n = *q;
-            *q = n->next;
-            if (n->reload)
-                hall_reload_release(&s->hall, n->reload);
-            else
-                table_job_release(&n->job);
-            free(n->reload);
-            free(n);
-        }
+    bool all = true;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 5;
+    for (int i = 0; i < s->n_workers; i++)
+        if (s->workers[i].started)
+            all &= pthread_timedjoin_np(s->workers[i].thread, NULL, &until) == 0;
+    if (!all) {
+        srv_log("a worker is still inside a bot move past its deadline: not waiting for it");
+        return false;
     }
-    free(s->threads);
+    free_jobs(s, s->fast);
+    free_jobs(s, s->done);
+    free_ring(s, &s->people);
+    free_ring(s, &s->bots_only);
+    s->fast = s->done = NULL;
+    free(s->workers);
+    return true;
 }
 
 /* TCP keepalive (see the vhost's creation in server_run) set once, on the
@@ -1788,6 +2306,7 @@ int server_run(const server_config *cfg)
     s->hall.store = s->store;
     s->hall.card_sets = cfg->card_sets;
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
+    s->hall.max_bot_tables = cfg->max_bot_tables;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
     if (store_load_unfinished(s->store, restore_one, s, &err) != ASOBI_OK) {
@@ -1897,10 +2416,16 @@ int server_run(const server_config *cfg)
     for (int i = 0; i < cfg->origins && s->n_origins < (int)(sizeof s->origins / sizeof s->origins[0]); i++)
         snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "%s", cfg->allow_origin[i]);
 
-    s->n_threads = cfg->workers;
-    s->threads = calloc((size_t)s->n_threads, sizeof *s->threads);
-    for (int i = 0; i < s->n_threads; i++)
-        pthread_create(&s->threads[i], NULL, worker_main, s);
+    /* --workers threads for bot moves, and one more for the fast lane */
+    s->n_workers = WORKER_ROOM * (cfg->workers + 1);
+    s->workers = calloc((size_t)s->n_workers, sizeof *s->workers);
+    s->bots_only_max = (cfg->workers + 1) / 2;
+    if (!s->workers)
+        s->n_workers = 0;
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < cfg->workers + 1; i++)
+        add_worker(s, i == cfg->workers);
+    pthread_mutex_unlock(&s->lock);
 
     the_server = s;
     if (s->loop == SERVER_LOOP_POLL) {
@@ -1913,10 +2438,10 @@ int server_run(const server_config *cfg)
     /* the restored tables' bots and clocks pick up where they were */
     for (int64_t i = 0; i < s->hall.n_slots; i++)
         if (s->hall.slots[i].t)
-            schedule_bots(s, s->hall.slots[i].t);
+            schedule_bots(s, &s->hall.slots[i]);
     lws_sul_schedule(s->context, 0, &s->tick, on_tick, TICK_US);
     printf("asobi serve: listening on http://%s:%d (database %s, %d tables restored, %d workers, %s loop)\n",
-           cfg->host, port, cfg->db, restored, s->n_threads, server_event_loop_name(s->loop));
+           cfg->host, port, cfg->db, restored, cfg->workers, server_event_loop_name(s->loop));
     fflush(stdout);
 
     while (!stop_requested)
@@ -1928,18 +2453,25 @@ int server_run(const server_config *cfg)
         lws_sul_cancel(&s->tick);
         lws_sul_cancel(&s->send_sul);
     }
+    pthread_mutex_lock(&s->lock);
+    s->stopping = true; /* no worker wakes the loop any more */
+    pthread_mutex_unlock(&s->lock);
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
-    stop_workers(s);
+    bool stopped = stop_workers(s);
     hall_close(&s->hall);
-    free(s->lobby_text);
+    shared_text_drop(s->lobby_text);
+    shared_text_drop(s->list_text);
+    free(s->spectator_buf);
     free(s->send_due);
     free(s->send_buf);
     limits_free(&s->limits);
     free(s->pending);
     store_close(s->store);
+    the_server = NULL;
+    if (!stopped)
+        return 0; /* a stuck worker still holds the lock and its job: both stay until the process ends */
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);
-    the_server = NULL;
     free(s);
     return 0;
 }

@@ -31,7 +31,22 @@ typedef struct server_config {
     const struct asobi_data_sets *card_sets; /* --card-sets: names a table's options may use; NULL: none */
     limits_config limits; /* what one client address may hold and do (its `connections` is max_connections) */
     bool allow_chosen_seeds; /* --allow-chosen-seeds: a client may choose a table's seed (docs/server.md) */
+    /* The table life cycle and the bot workers (docs/server.md, "Limits"). */
+    int64_t bot_deadline_ms;     /* --bot-deadline: a bot move running longer is abandoned for the heuristic's */
+    int max_bot_tables;          /* --max-bot-tables: tables only bots play, at most (at least 1) */
+    int64_t bot_table_pace_ms;   /* --bot-table-pace: such a table's bot moves start at least this far apart */
+    int64_t open_expiry_ms;      /* --open-table-expiry: an open table nobody joined goes after this */
+    int64_t idle_expiry_ms;      /* --idle-table-expiry: an unfinished table nobody is connected to goes after this */
+    int max_spectators;          /* --max-spectators: spectators of one table at most */
 } server_config;
+
+/* The defaults of the options above (cmd_serve.c, docs/server.md). */
+#define SERVER_BOT_DEADLINE_MS 5000
+#define SERVER_MAX_BOT_TABLES 32
+#define SERVER_BOT_TABLE_PACE_MS 200
+#define SERVER_OPEN_EXPIRY_MS (30 * 60 * 1000)
+#define SERVER_IDLE_EXPIRY_MS (2 * 60 * 60 * 1000)
+#define SERVER_MAX_SPECTATORS 100
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.
  * Returns the process exit status (after printing why on failure). */

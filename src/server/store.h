@@ -41,6 +41,10 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
  * no longer restored. */
 int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);
 
+/* An unfinished table expired (nobody joined it, or nobody came back): it
+ * is neither restored nor loaded again, as if it had never been. */
+int store_expire(store *st, int64_t table, asobi_error *err);
+
 /* A finished table's rematch is table rematch: its stored summary says so
  * ("rematch": ID). */
 int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *err);

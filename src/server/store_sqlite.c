@@ -40,7 +40,7 @@ static const char *const schema =
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
-    Q_TABLE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_TABLE, Q_EXPIRE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
 };
 static const char *const queries[Q_COUNT] = {
@@ -54,6 +54,8 @@ static const char *const queries[Q_COUNT] = {
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
     [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
     [Q_TABLE] = "SELECT spec, finished, summary FROM tables WHERE id = ?1",
+    /* finished = 2: expired (no summary, no record): neither restored nor found */
+    [Q_EXPIRE] = "UPDATE tables SET finished = 2 WHERE id = ?1 AND finished = 0",
     [Q_BEGIN] = "BEGIN",
     [Q_COMMIT] = "COMMIT",
 };
@@ -391,6 +393,13 @@ int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *er
     return run_write(st, q, err, "keeping a rematch");
 }
 
+int store_expire(store *st, int64_t table, asobi_error *err)
+{
+    sqlite3_stmt *q = st->q[Q_EXPIRE];
+    sqlite3_bind_int64(q, 1, table);
+    return run_write(st, q, err, "expiring a table");
+}
+
 int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err)
 {
     sqlite3_stmt *q = st->q[Q_FINISH];
@@ -481,7 +490,13 @@ int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, js
         *summary = sqlite3_column_int(q, 1) ? column_json(q, 2) : NULL;
     }
     bool finished = step == SQLITE_ROW && sqlite3_column_int(q, 1);
+    bool gone = step == SQLITE_ROW && sqlite3_column_int(q, 1) == 2; /* expired */
     sqlite3_reset(q);
+    if (gone) {
+        json_decref(*spec);
+        *spec = NULL;
+        step = SQLITE_DONE;
+    }
     if (step == SQLITE_DONE)
         return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "there is no table %lld", (long long)table);
     if (step != SQLITE_ROW)

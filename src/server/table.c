@@ -720,6 +720,42 @@ int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int ca
     return n;
 }
 
+int table_standin_job(table *t, const table_job *late, const char *spec, table_job *job)
+{
+    memset(job, 0, sizeof *job);
+    if (t->status != TABLE_PLAYING || late->at != asobi_match_length(t->match))
+        return -1;
+    job->state = asobi_state_clone(asobi_match_state(t->match));
+    job->spec = strdup(spec);
+    if (!job->state || !job->spec) {
+        table_job_release(job);
+        return -1;
+    }
+    job->table = late->table;
+    job->seat = late->seat;
+    job->at = late->at;
+    job->by = late->by;
+    job->seed = late->seed;
+    job->id = -1;
+    return 0;
+}
+
+bool table_bots_only(const table *t)
+{
+    for (int s = 0; s < t->players; s++)
+        if (!t->seat[s].bot)
+            return false;
+    return true;
+}
+
+bool table_joined(const table *t)
+{
+    for (int s = 0; s < t->players; s++)
+        if (t->seat[s].taken && !t->seat[s].bot)
+            return true;
+    return table_bots_only(t);
+}
+
 void table_job_run(table_job *job)
 {
     struct timespec a, b;

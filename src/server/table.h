@@ -129,6 +129,15 @@ int table_act(table *t, int seat, const json_t *action, int64_t now_ms, srv_erro
  * away longer than grace_ms on their turn): at most cap jobs, each seat
  * marked busy until table_job_done. */
 int table_due_jobs(table *t, int64_t now_ms, int64_t grace_ms, table_job *jobs, int cap);
+/* A job that stands in for late, whose bot is past its deadline: the same
+ * seat, move and "by", a fresh copy of the state, spec instead of the
+ * seat's bot (the heuristic, or random). The seat stays busy (this job now
+ * holds it). 0, or -1 when out of memory or the table moved on. */
+int table_standin_job(table *t, const table_job *late, const char *spec, table_job *job);
+/* Is every seat a bot's (no person ever plays here)? */
+bool table_bots_only(const table *t);
+/* Has a person taken a seat (or could none ever: a bots-only table)? */
+bool table_joined(const table *t);
 /* Compute a job's move (any thread: touches only the job). */
 void table_job_run(table_job *job);
 /* Play a finished job's move if the table has not moved on meanwhile;

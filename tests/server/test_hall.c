@@ -272,14 +272,60 @@ static void test_the_slots_follow_the_tables_in_memory_not_the_ids(void **unused
     assert_int_equal(kept, h.tables_in_memory);
     assert_true(h.cap_slots < 4 * kept + 128); /* not the 1000 ids given */
 
-    /* the lobby lists exactly those, newest first */
-    json_t *r;
-    assert_int_equal(http(&h, false, "/api/tables", NULL, &r), 200);
-    json_t *list = json_object_get(r, "tables");
+    /* the lobby lists exactly those, newest first, in pages of at most
+     * HALL_PAGE_TABLES (issue 31 point 4: "list at most 100 tables per page
+     * (GET /api/tables?before=ID)") */
+    json_t *list = json_array();
+    char path[64] = "/api/tables";
+    for (int pages = 1;; pages++) {
+        json_t *r;
+        assert_int_equal(http(&h, false, path, NULL, &r), 200);
+        json_t *page = json_object_get(r, "tables"), *next = json_object_get(r, "next");
+        assert_true(json_array_size(page) <= HALL_PAGE_TABLES);
+        json_array_extend(list, page);
+        assert_true(pages <= kept / HALL_PAGE_TABLES + 1);
+        if (next)
+            snprintf(path, sizeof path, "/api/tables?before=%lld", (long long)json_integer_value(next));
+        json_decref(r);
+        if (!next)
+            break;
+    }
     assert_int_equal((int64_t)json_array_size(list), kept);
     for (size_t i = 0; i + 1 < json_array_size(list); i++)
         assert_true(json_integer_value(json_object_get(json_array_get(list, i), "table")) >
                     json_integer_value(json_object_get(json_array_get(list, i + 1), "table")));
+    json_decref(list);
+    close_hall(&h);
+    temp_db_remove(db_path);
+}
+
+/* Issue 31 point 5: "cap all-bot tables ... overall". A table whose every
+ * seat is a bot's is refused past max_bot_tables (503 too_many_bot_tables),
+ * and the refusal makes no table; a table where a person may sit is not. */
+static void test_tables_only_bots_play_are_capped(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "hall_bots");
+    hall h;
+    open_hall(&h);
+    h.changed = NULL; /* the bots do not move: the tables stay unfinished */
+    h.max_bot_tables = 2;
+    const char *bots = "{\"game\":\"psycle\",\"players\":2,\"bots\":[\"random\",\"heuristic\"]}";
+    json_t *r;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(http(&h, true, "/api/tables", bots, &r), 201);
+        json_decref(r);
+    }
+    assert_int_equal(http(&h, true, "/api/tables", bots, &r), 503);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(r, "error"), "code")), "too_many_bot_tables");
+    json_decref(r);
+    assert_int_equal(h.tables_in_memory, 2);
+    assert_int_equal(hall_bot_tables(&h), 2);
+    /* a person's seat (null, or missing from a short list) is no table of bots */
+    assert_int_equal(http(&h, true, "/api/tables", "{\"game\":\"psycle\",\"bots\":[\"random\",null]}", &r), 201);
+    json_decref(r);
+    assert_int_equal(http(&h, true, "/api/tables", "{\"game\":\"psycle\",\"bots\":[\"random\"]}", &r), 201);
+    assert_int_equal(json_integer_value(json_object_get(r, "table")), 4); /* the refusal made none */
     json_decref(r);
     close_hall(&h);
     temp_db_remove(db_path);
@@ -428,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
         cmocka_unit_test(test_finished_tables_come_back_a_bounded_number_at_once),
         cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
+        cmocka_unit_test(test_tables_only_bots_play_are_capped),
         cmocka_unit_test(test_the_wal_is_checkpointed_and_kept_short),
         cmocka_unit_test(test_a_database_is_held_by_one_process),
     };
