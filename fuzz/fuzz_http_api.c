@@ -30,7 +30,7 @@ static char invites[ASOBI_MAX_SEATS][TOKEN_CHARS + 1];
 /* Is table id in GET /api/tables's list? */
 static bool listed(const hall *h, int64_t id)
 {
-    json_t *list = hall_tables_json(h), *entry;
+    json_t *list = hall_tables_json(h, id + 1), *entry; /* the page that starts at id */
     size_t i;
     bool found = false;
     json_array_foreach(json_object_get(list, "tables"), i, entry)
@@ -69,6 +69,17 @@ static void check_success(hall *h, const char *path, bool post, int status, cons
     } else if (post) { /* a join */
         FUZZ_CHECK(json_is_integer(json_object_get(reply, "seat")));
         FUZZ_CHECK(strlen(json_string_value(json_object_get(reply, "token"))) == TOKEN_CHARS);
+    } else if (strncmp(path, "/api/tables?", 12) == 0 || strcmp(path, "/api/tables") == 0) {
+        /* a page of the list: at most HALL_PAGE_TABLES, newest first, below before= and above next */
+        const json_t *list = json_object_get(reply, "tables"), *next = json_object_get(reply, "next");
+        const char *before = strstr(path, "before=");
+        json_int_t below = before ? strtoll(before + 7, NULL, 10) : INT64_MAX;
+        FUZZ_CHECK(json_array_size(list) <= HALL_PAGE_TABLES);
+        for (size_t i = 0; i < json_array_size(list); i++) {
+            json_int_t id = json_integer_value(json_object_get(json_array_get(list, i), "table"));
+            FUZZ_CHECK(id < below && (!next || id >= json_integer_value(next)));
+            below = id;
+        }
     }
 }
 

@@ -73,6 +73,11 @@ printf '%s\n' 'P/api/tables {"game":"octal","players":3,"private":true,"bots":[n
   'P/api/tables/1/join {"name":"Aki","invite":"@I0"}' 'P/api/tables/1/join {"name":"Aki","invite":"@I0"}' \
   'P/api/tables/1/join {"name":"Ben","seat":1,"invite":"@I1"}' 'G/api/tables/1' \
   'P/api/tables {"game":"psycle","players":2,"private":"yes"}' > $c/http_api/seed-private.txt
+# the list's pages (GET /api/tables?before=ID) and malformed befores
+printf '%s\n' 'P/api/tables {"game":"psycle","players":2}' 'P/api/tables {"game":"octal","players":3}' \
+  'P/api/tables {"game":"ninja","players":2,"bots":["random","random"]}' 'G/api/tables?before=3' \
+  'G/api/tables?before=2&x=1' 'G/api/tables?before=x' 'G/api/tables?before=-1' 'G/api/tables?before=' \
+  'G/api/tables?a=b' 'G/api/tables/1?before=1' > $c/http_api/seed-pages.txt
 
 # WebSocket messages to one table: byte 0 the game and players, byte 1 the bot seats (bit k), then one
 # message a line, its first byte the sender (s: a spectator; else byte % players), "#N": the N-th legal action
