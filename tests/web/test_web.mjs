@@ -48,7 +48,8 @@ function startServer() {
   mkdirSync(path.join(dbDir, 'sets'));
   copyFileSync(ourCards, path.join(dbDir, 'sets', 'club.json'));
   const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir, '--workers', '1',
-    '--card-sets', path.join(dbDir, 'sets'), '--allow-chosen-seeds'],   // the games are dealt from seed 7 (issue 31: refused without)
+    '--card-sets', path.join(dbDir, 'sets'), '--allow-chosen-seeds',   // the games are dealt from seed 7 (issue 31: refused without)
+    '--tables-per-minute-per-address', '0'],   // lobbyPages makes 105 tables at once (the default is 60 a minute)
     { stdio: ['ignore', 'pipe', 'pipe'] });
   srv.stderr.on('data', () => {});
   return new Promise((resolve, reject) => {
@@ -393,6 +394,31 @@ async function lobby(browser, base) {
   await ctx.close();
   await scanJoinCode(browser, base);
   await lobbyOptions(browser, base);
+  await lobbyPages(browser, base);
+}
+
+/** The list of tables comes in pages of 100 (issue 31 point 4): the lobby shows the first, live, and "older
+ * tables" brings the next until there is none. */
+async function lobbyPages(browser, base) {
+  for (let i = 0; i < 105; i++) await post(base, '/api/tables', { game: 'psycle', players: 2 });
+  const all = [];
+  for (let before = null; ;) {
+    const page = await (await fetch(`${base}/api/tables${before ? `?before=${before}` : ''}`)).json();
+    all.push(...page.tables);
+    if (!page.next) break;
+    before = page.next;
+  }
+  const ctx = await browser.newContext({ locale: 'ja-JP' });
+  const page = await ctx.newPage();
+  await page.goto(base + '/');
+  await page.waitForSelector('#tables > li');
+  check(await page.locator('#tables > li').count() === 100, `the lobby shows the first 100 tables (${await page.locator('#tables > li').count()})`);
+  check((await page.textContent('button.more-tables')) === 'もっと前のテーブル', 'the button for older tables in the page\'s language');
+  await page.click('button.more-tables');
+  await page.waitForSelector(`#tables > li:nth-child(${all.length})`);
+  check(await page.locator('#tables > li').count() === all.length, `every table once the older ones are asked for (${all.length})`);
+  check(await page.locator('button.more-tables').count() === 0, 'no button once every table is shown');
+  await ctx.close();
 }
 
 /** The create form speaks the page's language: every game's options named and explained in words (no

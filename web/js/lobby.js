@@ -4,6 +4,9 @@ import { el, api, tokenKey, invitesKey } from './dom.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
+/** The list comes in pages of at most 100, newest first (docs/server.md): `tables` is the first, pushed live;
+ * `older` the pages asked for with "older tables" (GET /api/tables?before=ID), `next` where the next one starts. */
+let next = null, older = [], olderNext = undefined;
 const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '',
   file: null, private: true };   // file: the name of the card file read for a data option; private: invite only (friends)
 
@@ -139,8 +142,22 @@ async function createTable() {
   }
 }
 
+async function moreTables() {
+  const before = olderNext === undefined ? next : olderNext;
+  if (before == null) return;
+  try {
+    const page = await api(`/api/tables?before=${before}`);
+    older = older.concat(page.tables);
+    olderNext = page.next ?? null;
+    showTables(tables, next);
+  } catch { /* the button stays: try again */ }
+}
+
 function tablesSection() {
-  const list = tables.length ? tables.map(tb => el('li', { class: 'open-table' },
+  const newest = tables.length ? tables[tables.length - 1].table : Infinity;
+  const shown = tables.concat(older.filter(tb => tb.table < newest));
+  const more = olderNext === undefined ? next : olderNext;
+  const list = shown.length ? shown.map(tb => el('li', { class: 'open-table' },
     el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
     tb.seed_chosen ? el('span', { class: 'badge seed-chosen', title: t('seed_chosen') }, `${t('seed_chosen_short')} `) : '',
     el('a', { href: `/t/${tb.table}` }, t('watch')),
@@ -148,7 +165,8 @@ function tablesSection() {
       s.bot ? `${t('bot')}: ${t(`bot.${s.bot}`, s.bot)}` : s.name ? s.name
         : el('a', { href: `/t/${tb.table}?join=${s.seat}`, class: 'join' }, `${t('join')} (${t('join_link')})`))))))
     : [el('li', {}, t('none_open'))];
-  return el('section', { class: 'tables' }, el('h2', {}, t('open_tables')), el('ul', { id: 'tables' }, list));
+  return el('section', { class: 'tables' }, el('h2', {}, t('open_tables')), el('ul', { id: 'tables' }, list),
+    more != null ? el('button', { type: 'button', class: 'more-tables', onclick: moreTables }, t('more_tables')) : '');
 }
 
 function draw() {
@@ -156,14 +174,15 @@ function draw() {
   app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), gamesSection(), createSection(), tablesSection());
 }
 
-function showTables(list) {
+function showTables(list, after) {
   tables = list;
+  next = after ?? null;
   const old = app.querySelector('section.tables');
   if (old) old.replaceWith(tablesSection());
 }
 
 async function refreshTables() {
-  try { showTables((await api('/api/tables')).tables); } catch { /* the next try */ }
+  try { const page = await api('/api/tables'); showTables(page.tables, page.next); } catch { /* the next try */ }
 }
 
 /** The open tables, live: the server pushes the list on /ws/lobby at every change (docs/server.md);
@@ -173,7 +192,7 @@ function listen() {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const ws = new WebSocket(`${proto}://${location.host}/ws/lobby`);
   ws.onopen = () => { lobbyRetry = 500; if (polling) { clearInterval(polling); polling = null; } };
-  ws.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === 'tables') showTables(m.tables); };
+  ws.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === 'tables') showTables(m.tables, m.next); };
   ws.onclose = () => {
     if (!polling) polling = setInterval(refreshTables, 3000);
     setTimeout(listen, lobbyRetry); lobbyRetry = Math.min(lobbyRetry * 2, 30000);
