@@ -65,6 +65,16 @@ void apply_text(asobi_state *state, int seat, const char *text)
         fail_msg("seat %d \"%s\" refused: %s", seat, text, err.message);
 }
 
+/* "seat 2" or "the spectator", for failure messages. */
+static const char *viewer_name(int viewer, char *buf, size_t cap)
+{
+    if (viewer == ASOBI_SPECTATOR)
+        snprintf(buf, cap, "the spectator");
+    else
+        snprintf(buf, cap, "seat %d", viewer);
+    return buf;
+}
+
 static int pick_seat(uint32_t to_move, asobi_rng *rng)
 {
     int seats[32], n = 0;
@@ -161,6 +171,21 @@ static void free_seen(seen_action *seen, int n)
         free(seen[i].view_after);
 }
 
+/* Another deal viewer cannot tell from s: for a seat, the library's
+ * determinization; for the spectator (asobi serve sends its lines to every
+ * watcher), one for every seat in turn, so that each seat's private cards
+ * and choices are resampled by the others' (the spectator sees less than
+ * any seat, and each step keeps what it sees). */
+static void determinize_for_viewer(asobi_state *s, int viewer, asobi_rng *rng)
+{
+    if (viewer != ASOBI_SPECTATOR) {
+        asobi_state_determinize(s, viewer, rng);
+        return;
+    }
+    for (int k = 0; k < asobi_state_players(s); k++)
+        asobi_state_determinize(s, k, rng);
+}
+
 /* What a command prints for a seat must be built from that seat's view and
  * public texts only (issue 12): every log line a seat is shown. A viewer
  * cannot tell this state from a determinization for it (another deal of
@@ -170,19 +195,20 @@ static void free_seen(seen_action *seen, int n)
  * deal it is in. A line naming a face-down card (a PSYCLE choice, an OCTAL
  * discard, a Time Masters delay card) fails whenever the other deal lacks
  * that card. A card that the action itself reveals (played face up) leaves
- * a view the other deal cannot reach, and is not constrained. */
+ * a view the other deal cannot reach, and is not constrained. Every seat
+ * but the actor is such a viewer, and so is the spectator (issue 32). */
 static void check_public_texts(const asobi_state *s, int seat, asobi_rng *rng)
 {
     int players = asobi_state_players(s);
     int max = asobi_game_max_actions(asobi_state_game(s));
     seen_action *here = malloc((size_t)max * sizeof *here), *there = malloc((size_t)max * sizeof *there);
-    for (int viewer = 0; viewer < players; viewer++) {
-        if (viewer == seat)
+    for (int viewer = ASOBI_SPECTATOR; viewer < players; viewer++) {
+        if (viewer == seat || viewer == ASOBI_ALL_SEEING)
             continue;
         asobi_state *d = asobi_state_clone(s);
         asobi_rng r;
         asobi_rng_seed(&r, asobi_rng_next(rng));
-        asobi_state_determinize(d, viewer, &r);
+        determinize_for_viewer(d, viewer, &r);
         int n = collect_seen(s, seat, viewer, here), m = collect_seen(d, seat, viewer, there);
         asobi_state_free(d);
         for (int i = 0; i < n; i++) {
@@ -192,10 +218,12 @@ static void check_public_texts(const asobi_state *s, int seat, asobi_rng *rng)
                     reachable = true;
                     alike = strcmp(here[i].text, there[j].text) == 0;
                 }
-            if (reachable && !alike)
-                fail_msg("seat %d is shown \"%s\" for action %d of seat %d, but in another deal it cannot "
-                         "tell from this one the same outcome is announced otherwise: the line reveals what "
-                         "its view hides", viewer, here[i].text, here[i].id, seat);
+            if (reachable && !alike) {
+                char who[32];
+                fail_msg("%s is shown \"%s\" for action %d of seat %d, but in another deal it cannot tell from "
+                         "this one the same outcome is announced otherwise: the line reveals what its view hides",
+                         viewer_name(viewer, who, sizeof who), here[i].text, here[i].id, seat);
+            }
         }
         free_seen(here, n);
         free_seen(there, m);
@@ -224,6 +252,27 @@ static bool legal_equal(const asobi_state *a, const asobi_state *b, int seat, in
     int la[max], lb[max];
     int na = asobi_state_legal(a, seat, la), nb = asobi_state_legal(b, seat, lb);
     return na == nb && memcmp(la, lb, (size_t)na * sizeof(int)) == 0;
+}
+
+/* The terminal's board (asobi_state_render: what `play`, `replay --seat` and
+ * the engine's text view show people) is written from the raw state,
+ * separately from the view: it must hide what the view hides. The viewer's
+ * rendering of another deal it cannot tell from this one (d) must be the
+ * same text, byte for byte. */
+static void check_render_hides(const asobi_state *s, const asobi_state *d, int viewer, int determinized_for)
+{
+    char *here = asobi_state_render(s, viewer), *there = asobi_state_render(d, viewer);
+    assert_non_null(here);
+    assert_non_null(there);
+    if (strcmp(here, there) != 0) {
+        char who[32];
+        fail_msg("%s: the board rendered for %s changes when what seat %d cannot see is resampled: it shows "
+                 "hidden information\n--- this deal:\n%s\n--- another deal:\n%s",
+                 asobi_game_name(asobi_state_game(s)), viewer_name(viewer, who, sizeof who), determinized_for,
+                 here, there);
+    }
+    free(here);
+    free(there);
 }
 
 static void check_views(const asobi_state *s, asobi_rng *rng)
@@ -272,6 +321,8 @@ static void check_views(const asobi_state *s, asobi_rng *rng)
         if (!views_equal(s, d1, ASOBI_SPECTATOR))
             fail_msg("determinizing for seat %d changed the spectator's view: it shows hidden information",
                      seat);
+        check_render_hides(s, d1, seat, seat);
+        check_render_hides(s, d1, ASOBI_SPECTATOR, seat);
         /* another hidden state with the same view ... */
         asobi_state *other = asobi_state_clone(s);
         asobi_state_determinize(other, seat, &r2);
