@@ -189,7 +189,7 @@ static json_t *first_legal_id(table *t, int seat)
 /* What each viewer is sent must not change when everything it may not see
  * is resampled (the library's determinization for that seat; for the
  * spectator, determinizations for every seat). */
-static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
+static void check_updates_hide_hidden(const table *t, int log_from, asobi_rng *rng)
 {
     const asobi_state *s = asobi_match_state(t->match);
     /* the server's send buffer, kept from one viewer's update to the next
@@ -200,18 +200,18 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
     for (int viewer = ASOBI_SPECTATOR; viewer < t->players; viewer++) {
         if (viewer == ASOBI_ALL_SEEING)
             continue;
-        json_t *real = table_update(t, viewer, 0, 0);
+        json_t *real = table_update(t, viewer, log_from, 0);
         /* what the server sends: the same bytes, the view written as text */
         char *dumped = json_dumps(real, JSON_COMPACT);
         size_t len = 0;
-        char *sent = table_update_text(t, viewer, 0, 0, &len);
+        char *sent = table_update_text(t, viewer, log_from, 0, &len);
         assert_non_null(sent);
         assert_string_equal(sent, dumped);
         assert_int_equal(len, strlen(dumped));
         bool reused = kept != NULL;
         if (reused)
             memset(kept, 'x', kept_cap);
-        len = table_update_text_in(t, viewer, 0, 0, &kept, &kept_cap, HEADROOM);
+        len = table_update_text_in(t, viewer, log_from, 0, &kept, &kept_cap, HEADROOM);
         assert_int_equal(len, strlen(dumped));
         assert_true(kept_cap > HEADROOM + len);
         if (reused) /* the headroom left as it was */
@@ -224,7 +224,7 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
                 continue;
             asobi_state *d = asobi_state_clone(s);
             asobi_state_determinize(d, k, rng);
-            json_t *other = table_update_of(t, d, viewer, 0, 0);
+            json_t *other = table_update_of(t, d, viewer, log_from, 0);
             if (!json_equal(real, other)) {
                 char *a = json_dumps(real, JSON_SORT_KEYS), *b = json_dumps(other, JSON_SORT_KEYS);
                 fail_msg("viewer %d's update depends on hidden information:\n%s\n%s", viewer, a, b);
@@ -237,15 +237,194 @@ static void check_updates_hide_hidden(const table *t, asobi_rng *rng)
     free(kept);
 }
 
+/* The log of an update cannot be checked by resampling the present alone:
+ * its lines were written when each action was taken, from the state then,
+ * and two updates of one table share them whatever state is passed. So
+ * each viewer (every seat, and the spectator) gets a twin: a table of its
+ * own, whose game lives in another deal the viewer cannot tell from the
+ * real one (a determinization for it), and which plays along. For every
+ * action of the real table, the twin's same seat plays, in its own deal,
+ * an action the viewer cannot tell from it: one that leaves it the very
+ * same view and that the library announces to it in the same words
+ * (test_conformance checks that one exists), another face-down card when
+ * there is one; the twin table writes its own log line for it, from its
+ * own state, as the server does. When no such action exists
+ * (the action showed something the twin's deal lacks), the twin takes the
+ * real state for that action and is dealt anew just after. The viewer's
+ * update at the twin (its log, view, legal actions, result) must then be
+ * the real one, byte for byte: what the server sends anybody depends only
+ * on what it may see (docs/server.md). */
+typedef struct twin {
+    table *t;
+    int viewer;
+} twin;
+
+/* Another deal viewer cannot tell from s: for the spectator, one for every
+ * seat in turn (each keeps what its seat sees, so what is public stays). */
+static void deal_anew(asobi_state *s, int viewer, asobi_rng *rng)
+{
+    if (viewer != ASOBI_SPECTATOR) {
+        asobi_state_determinize(s, viewer, rng);
+        return;
+    }
+    for (int k = 0; k < asobi_state_players(s); k++)
+        asobi_state_determinize(s, k, rng);
+}
+
+/* The twin table's game, to be dealt anew (the test reaches into the table's
+ * match: no server path changes a deal). */
+static asobi_state *twin_state(const twin *tw) { return (asobi_state *)asobi_match_state(tw->t->match); }
+
+static void twin_redeal(twin *tw, const asobi_state *real, asobi_rng *rng)
+{
+    asobi_state *d = asobi_state_clone(real);
+    deal_anew(d, tw->viewer, rng);
+    asobi_state_copy(twin_state(tw), d);
+    asobi_state_free(d);
+}
+
+static void twins_start(twin *tw, int count, const table *t, const char *create_json, store *st, asobi_rng *rng)
+{
+    for (int i = 0; i < count; i++) {
+        srv_error e;
+        tw[i].viewer = i == t->players ? ASOBI_SPECTATOR : i;
+        tw[i].t = create(st, create_json, &e);
+        assert_non_null(tw[i].t);
+        for (int s = 0; s < t->players; s++) {
+            char token[TOKEN_CHARS + 1];
+            if (!tw[i].t->seat[s].bot)
+                assert_int_equal(join(tw[i].t, "P", s, token, &e), s);
+        }
+        assert_int_equal(tw[i].t->status, TABLE_PLAYING);
+        twin_redeal(&tw[i], asobi_match_state(t->match), rng);
+    }
+}
+
+static void twins_free(twin *tw, int count)
+{
+    for (int i = 0; i < count; i++)
+        table_free(tw[i].t);
+}
+
+/* viewer's view of s as compact text (malloc'd). */
+static char *view_of(const asobi_state *s, int viewer) { return asobi_state_view_text(s, viewer, NULL); }
+
+/* The twin's move for the real (seat, id) from pre to post; its own log line
+ * written by the twin table. */
+static void twin_follow(twin *tw, const asobi_state *pre, int seat, int id, const asobi_state *post, const char *by,
+                        asobi_rng *rng)
+{
+    asobi_state *mine = twin_state(tw);
+    char *want = view_of(post, tw->viewer);
+    int max = asobi_game_max_actions(asobi_state_game(pre));
+    int *legal = malloc((size_t)max * sizeof *legal), *alike = malloc((size_t)max * sizeof *alike);
+    int n = asobi_state_to_move(mine) & (1u << seat) ? asobi_state_legal(mine, seat, legal) : 0;
+    int m = 0, other = 0;
+    char real_text[256], text[256], real_line[256], line[256];
+    asobi_state_action_text(pre, seat, id, real_text, sizeof real_text);
+    asobi_state_public_text(pre, seat, id, tw->viewer, real_line, sizeof real_line);
+    for (int i = 0; i < n; i++) {
+        asobi_state *next = asobi_state_clone(mine);
+        asobi_state_apply_unchecked(next, seat, legal[i]);
+        char *seen = view_of(next, tw->viewer);
+        asobi_state_public_text(mine, seat, legal[i], tw->viewer, line, sizeof line);
+        if (strcmp(seen, want) == 0 && strcmp(line, real_line) == 0) {
+            /* the actions that differ from the real one first */
+            asobi_state_action_text(mine, seat, legal[i], text, sizeof text);
+            if (strcmp(text, real_text) != 0) {
+                alike[m++] = alike[other];
+                alike[other++] = legal[i];
+            } else {
+                alike[m++] = legal[i];
+            }
+        }
+        free(seen);
+        asobi_state_free(next);
+    }
+    bool redeal = m == 0;
+    int pick = id;
+    if (redeal)
+        asobi_state_copy(mine, pre); /* the real action, in the real state */
+    else
+        pick = alike[asobi_rng_below(rng, (uint32_t)(other ? other : m))];
+    json_t *action = json_integer(pick);
+    srv_error e;
+    if (table_act(tw->t, seat, action, 0, &e) != 0)
+        fail_msg("the twin of viewer %d could not play %d: %s %s", tw->viewer, pick, e.code, e.message);
+    json_decref(action);
+    tw->t->log[tw->t->log_count - 1].by = by; /* a bot's move at the real table, a person's here */
+    if (redeal && !asobi_state_terminal(post))
+        twin_redeal(tw, post, rng);
+    free(want);
+    free(legal);
+    free(alike);
+}
+
+/* The twin's update for its viewer, with the real table's seats, status and
+ * clock (the twin's seats are its own people), must be the real update. */
+static void check_twin_update(const table *t, const twin *tw, int log_from)
+{
+    table shown = *t;
+    shown.log = tw->t->log;
+    shown.log_count = tw->t->log_count;
+    json_t *real = table_update(t, tw->viewer, log_from, 0);
+    json_t *other = table_update_of(&shown, asobi_match_state(tw->t->match), tw->viewer, log_from, 0);
+    if (!json_equal(real, other)) {
+        char *a = json_dumps(real, JSON_SORT_KEYS), *b = json_dumps(other, JSON_SORT_KEYS);
+        size_t at = 0;
+        while (a[at] && a[at] == b[at])
+            at++;
+        at = at > 120 ? at - 120 : 0;
+        fail_msg("viewer %d's update (its log included) depends on hidden information: in another deal it "
+                 "cannot tell from this one, played alike, it would be sent something else, from byte %zu:\n"
+                 "%.300s\n%.300s", tw->viewer, at, a + at, b + at);
+    }
+    json_decref(real);
+    json_decref(other);
+}
+
+/* After the real table moved from pre: every new action followed by every
+ * twin, then every twin's update checked, with the new events (the earlier
+ * ones were checked when they were new, and a log only grows: a whole log
+ * at every step would make a long game's check quadratic). */
+static void twins_follow(twin *tw, int count, const table *t, const asobi_state *pre, int from, asobi_rng *rng)
+{
+    asobi_state *at = asobi_state_clone(pre), *next = asobi_state_clone(pre);
+    for (int i = from; i < t->log_count; i++) {
+        int seat = t->log[i].seat, id = -1;
+        asobi_error err;
+        if (asobi_state_parse_action(at, seat, asobi_match_action_text(t->match, i), &id, &err) != ASOBI_OK)
+            fail_msg("action %d does not parse back: %s", i, err.message);
+        asobi_state_copy(next, at);
+        assert_int_equal(asobi_state_apply(next, seat, id, &err), ASOBI_OK);
+        for (int k = 0; k < count; k++)
+            twin_follow(&tw[k], at, seat, id, next, t->log[i].by, rng);
+        asobi_state_copy(at, next);
+    }
+    assert_true(asobi_state_equal(at, asobi_match_state(t->match)));
+    for (int k = 0; k < count; k++)
+        check_twin_update(t, &tw[k], from);
+    asobi_state_free(at);
+    asobi_state_free(next);
+}
+
 /* A whole game: people at the seats without a bot play random legal moves
- * (ids from their own update's "legal"), bots move through jobs. */
-static void play_out(table *t, asobi_rng *rng, int stop_after, bool check)
+ * (ids from their own update's "legal"), bots move through jobs. With
+ * twins (count > 0: every seat's and the spectator's, see above), every
+ * update of every viewer is checked at every step. */
+static void play_out_twinned(table *t, asobi_rng *rng, int stop_after, twin *tw, int count)
 {
     int steps = 0;
+    asobi_state *pre = asobi_state_clone(asobi_match_state(t->match));
     while (t->status == TABLE_PLAYING && (stop_after < 0 || steps < stop_after)) {
-        if (check && steps % 7 == 0)
-            check_updates_hide_hidden(t, rng);
+        /* every 7th step, the present resampled afresh (the twins check every step) */
+        if (count > 0 && steps % 7 == 0)
+            check_updates_hide_hidden(t, t->log_count > 0 ? t->log_count - 1 : 0, rng);
+        asobi_state_copy(pre, asobi_match_state(t->match));
+        int from = t->log_count;
         if (run_bots(t, 0, -1) > 0) {
+            if (count > 0)
+                twins_follow(tw, count, t, pre, from, rng);
             steps++;
             continue;
         }
@@ -266,8 +445,27 @@ static void play_out(table *t, asobi_rng *rng, int stop_after, bool check)
             fail_msg("seat %d could not play %s: %s %s", seat, json_string_value(json_object_get(pick, "text")), e.code,
                      e.message);
         json_decref(u);
+        if (count > 0)
+            twins_follow(tw, count, t, pre, from, rng);
         steps++;
     }
+    if (count > 0)
+        check_updates_hide_hidden(t, 0, rng);
+    asobi_state_free(pre);
+}
+
+static void play_out(table *t, asobi_rng *rng, int stop_after) { play_out_twinned(t, rng, stop_after, NULL, 0); }
+
+/* play_out with every viewer's update checked at every step (above). */
+static void play_out_checked(table *t, const char *create_json, asobi_rng *rng)
+{
+    twin tw[ASOBI_MAX_SEATS + 1];
+    int count = t->players + 1;
+    twins_start(tw, count, t, create_json, t->store, rng);
+    play_out_twinned(t, rng, -1, tw, count);
+    for (int k = 0; k < count; k++) /* and the whole log, once */
+        check_twin_update(t, &tw[k], 0);
+    twins_free(tw, count);
 }
 
 static void test_full_games_of_every_game_with_people_and_bots(void **unused)
@@ -292,7 +490,7 @@ static void test_full_games_of_every_game_with_people_and_bots(void **unused)
             if (!t->seat[s].bot)
                 assert_int_equal(join(t, "P", s, tokens[s], &e), s);
         assert_int_equal(t->status, TABLE_PLAYING);
-        play_out(t, &rng, -1, true);
+        play_out_checked(t, create_json[g], &rng);
         assert_int_equal(t->status, TABLE_OVER);
         assert_int_equal(t->log_count, asobi_match_length(t->match));
         /* the record and summary are in the store, the table no longer restored */
@@ -316,6 +514,44 @@ static void test_full_games_of_every_game_with_people_and_bots(void **unused)
         json_decref(any);
         table_free(t);
     }
+    remove_temp_store(st);
+}
+
+/* docs/server.md: "every update" a viewer is sent hides what it may not
+ * see. Every game at every player count, a bot at seat 1 and people
+ * elsewhere; every seat's and the spectator's update at every step,
+ * against their twins (play_out_checked). */
+static void test_every_update_hides_hidden_information(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 32);
+    int tables = 0;
+    for (int g = 0; g < asobi_game_count(); g++) {
+        const asobi_game_def *def = asobi_game_at(g);
+        for (int p = asobi_game_min_players(def); p <= asobi_game_max_players(def); p++) {
+            char create_json[256];
+            int len = snprintf(create_json, sizeof create_json, "{\"game\":\"%s\",\"players\":%d,\"seed\":%d,\"bots\":[",
+                               asobi_game_name(def), p, 320 + 10 * g + p);
+            for (int s = 0; s < p; s++)
+                len += snprintf(create_json + len, sizeof create_json - (size_t)len, "%s%s", s ? "," : "",
+                                s == 1 ? "\"random\"" : "null");
+            snprintf(create_json + len, sizeof create_json - (size_t)len, "]}");
+            srv_error e;
+            table *t = create(st, create_json, &e);
+            assert_non_null(t);
+            char token[TOKEN_CHARS + 1];
+            for (int s = 0; s < p; s++)
+                if (!t->seat[s].bot)
+                    assert_int_equal(join(t, "P", s, token, &e), s);
+            play_out_checked(t, create_json, &rng);
+            assert_int_equal(t->status, TABLE_OVER);
+            table_free(t);
+            tables++;
+        }
+    }
+    assert_true(tables >= 14);
     remove_temp_store(st);
 }
 
@@ -386,7 +622,7 @@ static void test_restore_replays_to_the_same_table(void **unused)
         for (int s = 0; s < t->players; s++)
             if (!t->seat[s].bot)
                 assert_int_equal(join(t, "P", s, tokens[s], &e), s);
-        play_out(t, &rng, 25, false);
+        play_out(t, &rng, 25);
         assert_int_equal(t->status, TABLE_PLAYING);
         /* the server flushes before telling anyone; then the process dies */
         asobi_error err;
@@ -418,7 +654,7 @@ static void test_restore_replays_to_the_same_table(void **unused)
         }
         /* the restored table plays on to its end */
         back->store = st;
-        play_out(back, &rng, -1, false);
+        play_out(back, &rng, -1);
         assert_int_equal(back->status, TABLE_OVER);
         table_free(back);
         table_free(t);
@@ -695,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_create_refuses_bad_requests),
         cmocka_unit_test(test_join_checks_names_seats_and_keeps_only_the_hash),
         cmocka_unit_test(test_full_games_of_every_game_with_people_and_bots),
+        cmocka_unit_test(test_every_update_hides_hidden_information),
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_restore_replays_to_the_same_table),
         cmocka_unit_test(test_move_clock_timeouts_hand_the_seat_to_the_bot),
