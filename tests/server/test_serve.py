@@ -790,6 +790,12 @@ async def main():
              (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
     if only:
+        # a name that is no test (renamed, removed, mistyped) fails: it would silently run nothing
+        unknown = set(only.split(",")) - {fn.__name__ for fn, _ in tests}
+        if unknown:
+            print("FAIL ASOBI_SERVE_TESTS names no such test: %s" % ", ".join(sorted(unknown)), flush=True)
+            srv.stop()
+            return 1
         tests = [(fn, arg) for fn, arg in tests if fn.__name__ in only.split(",")]
     try:
         for fn, arg in tests:
