@@ -13,13 +13,16 @@ for config in normal sanitize; do
   else dir=build-asan; args=(-DASOBI_WERROR=ON -DASOBI_SANITIZE=ON); fi
   echo "== $config build ($dir)"
   scripts/setup.sh "$dir" "${args[@]}"
-  if ! ctest --test-dir "$dir" --output-on-failure -j "$jobs"; then status=1; fi
+  # --no-tests=error: a build that registered no test at all fails rather than passing with none
+  if ! ctest --test-dir "$dir" --output-on-failure --no-tests=error -j "$jobs"; then status=1; fi
 done
 # In CI, explore every fuzz target for a short fixed time (the corpus replay ran in CTest above).
+# README.md (Fuzzing) gives the same figure; tests/cli/readme_agrees.sh checks that it does.
+fuzz_seconds=12
 if [ "${CI:-}" = true ]; then
-  echo "== fuzz exploration (scripts/fuzz.sh, 12 s per target)"
+  echo "== fuzz exploration (scripts/fuzz.sh, $fuzz_seconds s per target)"
   ASOBI_FUZZ=1 scripts/setup.sh build # installs clang when missing
-  scripts/fuzz.sh 12 || status=1
+  scripts/fuzz.sh $fuzz_seconds || status=1
 fi
 if [ $status -eq 0 ]; then echo "test.sh: all tests passed in both builds"; else echo "test.sh: FAILURES" >&2; fi
 exit $status
