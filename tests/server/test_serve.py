@@ -134,15 +134,35 @@ GAMES = [
 ]
 
 
+PRIVATE_KEYS = ("hand", "scrolls", "discards", "deck_cards", "choice", "delay_cards")
+
+
 def hidden_fields_of_others(view, seat):
-    """The private fields of other seats in a view: they must all be null."""
+    """The private fields of other seats in a view, at any depth of their entries (a Time Masters timer's
+    delay cards, a NINJA open card's tile): they must all be null; a NINJA tile not face up is "hidden";
+    Time Masters' points are another seat's only at the end."""
     leaks = []
+
+    def walk(node, owner, path):
+        if isinstance(node, list):
+            for i, x in enumerate(node):
+                walk(x, owner, path + [i])
+            return
+        if not isinstance(node, dict):
+            return
+        for key, value in node.items():
+            if key in PRIVATE_KEYS and value is not None:
+                leaks.append((owner, "/".join(map(str, path + [key])), value))
+            walk(value, owner, path + [key])
+        if node.get("face_up") is False and node.get("scroll") not in (None, "hidden"):
+            leaks.append((owner, "/".join(map(str, path + ["scroll"])), node["scroll"]))
+
     for p in view.get("players", []):
         if p.get("seat") == seat:
             continue
-        for key in ("hand", "scrolls", "discards", "deck_cards", "choice"):
-            if p.get(key) is not None:
-                leaks.append((p.get("seat"), key, p.get(key)))
+        walk(p, p.get("seat"), [])
+        if view.get("game") == "timemasters" and not view.get("terminal") and p.get("points") is not None:
+            leaks.append((p.get("seat"), "points", p["points"]))
     return leaks
 
 
