@@ -56,27 +56,36 @@ class TestEncoding(unittest.TestCase):
         self.assertEqual(a[head + block - 6:head + block], b[head + 2 * block - 6:])  # seat 0's played card
         self.assertEqual(a[head + block - 6:head + block], [0, 0, 1, 0, 0, 0])
 
-    def test_numpy_arrays_when_numpy_is_present(self):
+    def test_lists_without_numpy(self):
+        s = asobi.new_game("octal", players=3, seed=1)
+        kept, encode.numpy = encode.numpy, None
+        try:
+            v = s.observation_tensor(0)
+        finally:
+            encode.numpy = kept
+        self.assertIsInstance(v, list)
+        self.assertEqual(len(v), encode.size("octal", 3))
+
+    def test_numpy_arrays(self):
+        # scripts/setup.sh installs python3-numpy: without it this path would never run (issue 32)
+        self.assertIsNotNone(encode.numpy, "numpy is missing: install python3-numpy (scripts/setup.sh does)")
         s = asobi.new_game("octal", players=3, seed=1)
         v = s.observation_tensor(0)
-        if encode.numpy is None:
-            self.assertIsInstance(v, list)
-        else:
-            self.assertEqual(v.shape, (encode.size("octal", 3),))
-            self.assertEqual(str(v.dtype), "float32")
-            env = asobi.env("octal", players=3)
-            env.reset(seed=1)
-            self.assertEqual(str(env.observe("player_0")["action_mask"].dtype), "int8")
-            # numpy integers work wherever ints do (seats, ids, env actions)
-            np = encode.numpy
-            seat = np.int64(s.current_players()[0])
-            ids = s.legal_actions(seat)
-            self.assertEqual(s.action_to_string(seat, np.int32(ids[0])), s.legal_action_texts(seat)[0])
-            s.apply(seat, np.int64(ids[0]))
-            self.assertEqual(s.history(), [(int(seat), ids[0])])
-            agent = env.agent_selection
-            env.step(np.argmax(env.observe(agent)["action_mask"]))
-            self.assertNotEqual(env.agent_selection, agent)
+        self.assertEqual(v.shape, (encode.size("octal", 3),))
+        self.assertEqual(str(v.dtype), "float32")
+        env = asobi.env("octal", players=3)
+        env.reset(seed=1)
+        self.assertEqual(str(env.observe("player_0")["action_mask"].dtype), "int8")
+        # numpy integers work wherever ints do (seats, ids, env actions)
+        np = encode.numpy
+        seat = np.int64(s.current_players()[0])
+        ids = s.legal_actions(seat)
+        self.assertEqual(s.action_to_string(seat, np.int32(ids[0])), s.legal_action_texts(seat)[0])
+        s.apply(seat, np.int64(ids[0]))
+        self.assertEqual(s.history(), [(int(seat), ids[0])])
+        agent = env.agent_selection
+        env.step(np.argmax(env.observe(agent)["action_mask"]))
+        self.assertNotEqual(env.agent_selection, agent)
 
 
 if __name__ == "__main__":
