@@ -118,6 +118,7 @@ class Client:
         self.raw = []        # every message as sent (text)
         self.events = {}     # log index -> event, as this client was told
         self.last = None     # the latest update
+        self.on_update = None  # called with (client, update, new events in it) the instant an update is read
 
     async def connect(self):
         # max_queue=None: a client that reads nothing still drains the socket, so
@@ -133,10 +134,13 @@ class Client:
         self.received.append(msg)
         if msg.get("type") == "update":
             self.last = msg
+            fresh = sum(ev["index"] not in self.events for ev in msg["log"])
             for ev in msg["log"]:
                 if ev["index"] in self.events:
                     assert self.events[ev["index"]] == ev, ("an event changed", ev)
                 self.events[ev["index"]] = ev
+            if self.on_update:
+                self.on_update(self, msg, fresh)
         return msg
 
     async def until(self, pred, timeout=30):

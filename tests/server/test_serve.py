@@ -762,6 +762,110 @@ async def test_kill9_and_restart(binary):
             first.stop()  # removes the first directory (the database) too
 
 
+KILL_TABLES = [("psycle", 2, [None, None]), ("octal", 3, [None, "random", None]),
+               ("ninja", 3, [None, None, "random"]), ("timemasters", 2, [None, None])]
+KILLS = 8  # kill -9 this many times, each the instant some client has read an update
+
+
+async def play_until_killed(srv, tables, rng):
+    """Connect every person of every table still playing, play at random, and kill the server with
+    SIGKILL the very instant any client has read the k-th update that told it of a new action (k random),
+    before anything else runs: whatever that client was told must have been committed already. Returns
+    what every client was told: {(table, seat): {index: event}}."""
+    target = rng.randint(1, 60)
+    seen = {"updates": 0}
+
+    def on_update(client, msg, fresh):
+        if fresh and srv.proc.poll() is None:
+            seen["updates"] += 1
+            if seen["updates"] >= target:
+                srv.kill9()  # synchronous: no other coroutine reads or sends before the server is gone
+
+    clients = {}
+    for t, toks in tables:
+        for seat, tok in toks.items():
+            c = await Client(srv, t, tok).connect()
+            c.on_update = on_update
+            clients[(t, seat)] = c
+
+    async def play(c):
+        try:
+            await play_randomly(c, random.Random(rng.random()))
+        except (websockets.ConnectionClosed, ConnectionError, asyncio.TimeoutError, OSError):
+            pass  # the kill
+
+    await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients.values())), 60)
+    if srv.proc.poll() is None:  # every game ended before the k-th update: kill now
+        srv.kill9()
+    for c in clients.values():
+        try:
+            await c.close()
+        except Exception:
+            pass
+    return {key: dict(c.events) for key, c in clients.items()}
+
+
+async def check_nothing_told_was_lost(srv, tables, told):
+    """After the restart: every action any client was told of is at its table, and each seat is told
+    its whole history exactly as before (the same line for the same viewer)."""
+    for t, toks in tables:
+        status, body = srv.request("GET", "/api/tables/%d" % t)
+        check(status == 200, t, status, body)
+        longest = max((max(told[(t, s)], default=-1) for s in toks), default=-1)
+        check(body["actions"] > longest, "table", t, "has", body["actions"], "actions after the restart, but action",
+              longest, "had been told to a client: it was sent before it was committed")
+        for seat, tok in toks.items():
+            c = await Client(srv, t, tok).connect()
+            await c.until(lambda m: m["type"] == "update")
+            for i, ev in told[(t, seat)].items():
+                check(c.events.get(i) == ev, "table", t, "seat", seat, "was told", ev, "before the kill, and",
+                      c.events.get(i), "after the restart")
+            await c.close()
+
+
+async def test_kill9_the_instant_an_update_arrives(binary):
+    """Send-before-commit would lose an action some client has already been told of, if the server died
+    between the send and the commit. So: several tables playing at once, the server killed with SIGKILL
+    the instant a client has read an update (at a random moment, KILLS times), restarted on the same
+    database each time, and everything any client was told checked to be there."""
+    rng = random.Random(32)
+    first = Server(binary, args=["--workers", "2"]).start()
+    servers = [first]
+    try:
+        srv = first
+        tables, serial = [], 0
+
+        def new_table(game, players, bots):
+            nonlocal serial
+            serial += 1
+            t = srv.create(game=game, players=players, bots=bots, seed=3200 + serial)
+            return t, {s: srv.join(t, "P%d" % s, seat=s)["token"] for s, b in enumerate(bots) if b is None}
+
+        kinds = {}
+        for game, players, bots in KILL_TABLES:
+            t = new_table(game, players, bots)
+            tables.append(t)
+            kinds[t[0]] = (game, players, bots)
+        told_total = 0
+        for kill in range(KILLS):
+            told = await play_until_killed(srv, tables, rng)
+            told_total += sum(len(ev) for ev in told.values())
+            srv = Server(binary, db=first.db, args=["--workers", "2"]).start()
+            servers.append(srv)
+            await check_nothing_told_was_lost(srv, tables, told)
+            # a finished table makes way for a new one: several tables are always playing
+            for i, (t, toks) in enumerate(tables):
+                status, body = srv.request("GET", "/api/tables/%d" % t)
+                if body["status"] == "over":
+                    tables[i] = new_table(*kinds[t])
+                    kinds[tables[i][0]] = kinds[t]
+        check(told_total > 0, "no client was told anything")
+    finally:
+        for s in servers[1:]:
+            s.stop()
+        first.stop()
+
+
 # ---------------------------------------------------------------------------
 # Clocks and leavers
 # ---------------------------------------------------------------------------
@@ -807,7 +911,8 @@ async def main():
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_event_loops_and_stop_signals, BINARY), (test_the_database_is_held_by_one_server, BINARY),
              (test_default_database_and_icon, BINARY),
-             (test_kill9_and_restart, BINARY), (test_clock_timeouts_and_grace, BINARY)]
+             (test_kill9_and_restart, BINARY), (test_kill9_the_instant_an_update_arrives, BINARY),
+             (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
     if only:
         # a name that is no test (renamed, removed, mistyped) fails: it would silently run nothing
