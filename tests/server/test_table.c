@@ -662,6 +662,61 @@ static void test_restore_replays_to_the_same_table(void **unused)
     }
 }
 
+/* docs/server.md: "a restored bot chooses as it would have". A table with
+ * searching bots (their choices depend on their seed) plays 12 moves, is
+ * restored from its store as after a crash, and plays on to the end; its
+ * twin, the same table in a store of its own, plays the whole game without
+ * a restart, its people making the same random choices: every bot move
+ * must be the same, so the two games are. */
+static void test_restored_bots_choose_as_before(void **unused)
+{
+    (void)unused;
+    const char *create_json = "{\"game\":\"ninja\",\"players\":3,\"seed\":41,"
+                              "\"bots\":[null,\"ismcts:iters=60\",\"ismcts:iters=60,worlds=3\"]}";
+    char twin_path[64];
+    temp_db_make(twin_path, sizeof twin_path, "twin");
+    asobi_error err;
+    store *twin_store = store_open(twin_path, &err);
+    assert_non_null(twin_store);
+    store *st = open_temp_store();
+    table *tables[2];
+    srv_error e;
+    char token[TOKEN_CHARS + 1];
+    for (int k = 0; k < 2; k++) {
+        tables[k] = create(k ? twin_store : st, create_json, &e);
+        assert_non_null(tables[k]);
+        assert_int_equal(join(tables[k], "P", 0, token, &e), 0);
+    }
+    asobi_rng rng, twin_rng;
+    asobi_rng_seed(&rng, 41);
+    twin_rng = rng;
+    play_out(tables[1], &twin_rng, -1); /* never restored */
+    play_out(tables[0], &rng, 12);
+    assert_int_equal(tables[0]->status, TABLE_PLAYING);
+    assert_int_equal(store_flush(st, &err), ASOBI_OK);
+    table_free(tables[0]);
+    store_close(st); /* the process dies; a new one restores */
+    st = store_open(db_path, &err);
+    assert_non_null(st);
+    table *back = NULL;
+    assert_int_equal(store_load_unfinished(st, restore_into, &back, &err), ASOBI_OK);
+    assert_non_null(back);
+    back->store = st;
+    play_out(back, &rng, -1);
+    assert_int_equal(back->status, TABLE_OVER);
+    json_t *a = asobi_match_record(tables[1]->match), *b = asobi_match_record(back->match);
+    if (!json_equal(a, b))
+        fail_msg("the restored table's bots chose otherwise than its twin's (%d and %d actions)",
+                 asobi_match_length(back->match), asobi_match_length(tables[1]->match));
+    json_decref(a);
+    json_decref(b);
+    table_free(back);
+    table_free(tables[1]);
+    store_close(twin_store);
+    temp_db_remove(twin_path);
+    remove_temp_store(st);
+}
+
 /* Clocks with an injected clock: a move clock runs out, the heuristic moves,
  * three in a row hand the seat over, reconnecting takes it back. */
 static void test_move_clock_timeouts_hand_the_seat_to_the_bot(void **unused)
@@ -707,6 +762,41 @@ static void test_move_clock_timeouts_hand_the_seat_to_the_bot(void **unused)
         assert_string_equal(t->log[t->log_count - 1].by, "bot");
     }
     table_connect(t, 0, now); /* the person is back */
+    assert_false(t->seat[0].handed);
+    assert_int_equal(t->seat[0].timeouts, 0);
+    table_free(t);
+    remove_temp_store(st);
+}
+
+/* docs/server.md: a handed seat is taken back by reconnecting or by acting.
+ * Three timeouts hand seat 0 to the bot; then, on its turn, its person
+ * acts before the bot does: the seat is theirs again, the count cleared. */
+static void test_acting_takes_a_handed_seat_back(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"octal\",\"players\":3,\"seed\":6,\"bots\":[null,\"random\",\"random\"],"
+                          "\"clock\":{\"kind\":\"move\",\"seconds\":10}}", &e);
+    char tok[TOKEN_CHARS + 1];
+    assert_int_equal(join(t, "Aki", 0, tok, &e), 0);
+    int64_t now = 1000;
+    for (int timeout = 1; timeout <= 3; timeout++) {
+        while (t->status == TABLE_PLAYING && !(asobi_state_to_move(asobi_match_state(t->match)) & 1u))
+            assert_int_equal(run_bots(t, now, -1), 1);
+        assert_int_equal(t->status, TABLE_PLAYING);
+        now = t->seat[0].since_ms + 10000;
+        assert_int_equal(run_bots(t, now, -1), 1);
+        assert_string_equal(t->log[t->log_count - 1].by, "timeout");
+    }
+    assert_true(t->seat[0].handed);
+    while (t->status == TABLE_PLAYING && !(asobi_state_to_move(asobi_match_state(t->match)) & 1u))
+        assert_int_equal(run_bots(t, now, -1), 1);
+    assert_int_equal(t->status, TABLE_PLAYING);
+    json_t *a = first_legal_id(t, 0);
+    assert_int_equal(table_act(t, 0, a, now, &e), 0);
+    json_decref(a);
+    assert_string_equal(t->log[t->log_count - 1].by, "human");
     assert_false(t->seat[0].handed);
     assert_int_equal(t->seat[0].timeouts, 0);
     table_free(t);
@@ -934,7 +1024,9 @@ int main(void)
         cmocka_unit_test(test_every_update_hides_hidden_information),
         cmocka_unit_test(test_refusals_change_nothing),
         cmocka_unit_test(test_restore_replays_to_the_same_table),
+        cmocka_unit_test(test_restored_bots_choose_as_before),
         cmocka_unit_test(test_move_clock_timeouts_hand_the_seat_to_the_bot),
+        cmocka_unit_test(test_acting_takes_a_handed_seat_back),
         cmocka_unit_test(test_fischer_clock_and_grace),
         cmocka_unit_test(test_grace_without_clock),
         cmocka_unit_test(test_psycle_choice_stays_hidden_in_updates),
