@@ -17,8 +17,9 @@ import websockets
 class Server:
     """An `asobi serve` process on 127.0.0.1 and a port the OS chose (--port 0)."""
 
-    def __init__(self, binary, db=None, args=()):
+    def __init__(self, binary, db=None, args=(), preexec_fn=None):
         self.binary = binary
+        self.preexec_fn = preexec_fn  # run in the child before exec (a resource limit, a signal ignored)
         self.dir = tempfile.mkdtemp(prefix="asobi-serve-test-")
         self.db = db or os.path.join(self.dir, "asobi.db")
         # ASOBI_SERVE_ARGS: options every server of a test run gets (e.g. --event-loop=poll)
@@ -30,7 +31,7 @@ class Server:
         self.log = open(os.path.join(self.dir, "server.log"), "ab")
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--db", self.db] + self.args,
-            stdout=subprocess.PIPE, stderr=self.log)
+            stdout=subprocess.PIPE, stderr=self.log, preexec_fn=self.preexec_fn)
         line = self.proc.stdout.readline().decode()
         if "listening on http://127.0.0.1:" not in line:
             raise RuntimeError("asobi serve did not start: " + line + self.log_text())

@@ -5,8 +5,10 @@ import asyncio
 import json
 import os
 import random
+import resource
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -867,6 +869,146 @@ async def test_kill9_the_instant_an_update_arrives(binary):
 
 
 # ---------------------------------------------------------------------------
+# Guarantees of docs/server.md with no other test (issue 32)
+# ---------------------------------------------------------------------------
+def masked_frame(text):
+    """One client-to-server WebSocket text frame (RFC 6455: masked), for a payload under 126 bytes."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def closed_by_server(client, timeout=10):
+    """Read until the server closes the connection; its close frame (code, reason)."""
+    try:
+        while True:
+            await client.recv(timeout)
+    except websockets.ConnectionClosed as e:
+        return e.code, e.reason
+
+
+async def test_flood_and_unread_refusals_close(srv):
+    """docs/server.md, refusals: more than 100 messages in one second close the connection (1008,
+    "rate_limited"), even from a client that reads every reply; more than 32 refusals the client has not
+    read close it too (1008)."""
+    t = srv.create(game="psycle", players=2, seed=12)
+    flood = await Client(srv, t).connect()
+    await flood.recv()
+    closed = None
+    try:
+        # up to 250 messages, each sent once the reply to the one before has been read (nothing unread
+        # on either side when the server closes): sent within a second or so, more than 100 fall in one
+        # second
+        for i in range(250):
+            await flood.send({"type": "act", "action": 0, "id": i})
+            m = await flood.recv(10)
+            check(m["type"] == "error" and error_code(m) in ("not_seated", "rate_limited"), m)
+    except websockets.ConnectionClosed as e:
+        closed = (e.code, e.reason)
+    check(closed == (1008, "rate_limited"), "a flood of messages was not closed for it:", closed)
+
+    unread = await Client(srv, t).connect()
+    await unread.recv()
+    # 60 refusals in one write (one read for the server, no chance to send any reply between them)
+    unread.ws.transport.write(b"".join(masked_frame('{"type":"act","action":0,"id":%d}' % i) for i in range(60)))
+    code, reason = await closed_by_server(unread)
+    check(code == 1008 and reason == "too many unread messages", "unread refusals:", code, reason)
+    check(sum(m["type"] == "error" for m in unread.received) <= 32, "more than 32 refusals were queued")
+
+
+async def test_chunked_body_and_localhost_origin(srv):
+    """HTTP: a chunked request body is refused with 411 length_required. WebSockets: with --host
+    127.0.0.1, the origin http://localhost:PORT is the server's own (and only with its port)."""
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as sock:
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+        reply = b""
+        while b"}" not in reply:
+            more = sock.recv(65536)
+            if not more:
+                break
+            reply += more
+    check(reply.startswith(b"HTTP/1.1 411 ") and b'"length_required"' in reply, reply[:300])
+    t = srv.create(game="psycle", players=2)
+    own = await Client(srv, t, origin="http://localhost:%d" % srv.port).connect()
+    check((await own.recv())["type"] == "update", "http://localhost:PORT refused")
+    await own.close()
+    try:
+        ws = await websockets.connect(srv.ws_url(t), origin="http://localhost:%d" % (srv.port + 1), close_timeout=2)
+        await ws.recv()
+        check(False, "http://localhost with another port accepted")
+    except (websockets.InvalidStatusCode, websockets.InvalidHandshake, websockets.ConnectionClosed,
+            ConnectionError):
+        pass
+
+
+async def test_max_connections(binary):
+    """--max-connections N: the file limit is N + 64, and connections beyond it are refused while the
+    server goes on serving: 110 spectators at once against --max-connections 16."""
+    srv = Server(binary, args=["--workers", "1", "--max-connections", "16"]).start()
+    try:
+        with open("/proc/%d/limits" % srv.proc.pid) as f:
+            soft = [line.split()[3] for line in f if line.startswith("Max open files")][0]
+        check(soft == "80", "the file limit is", soft, "not 16 + 64")
+        t = srv.create(game="psycle", players=2)
+
+        async def spectate():
+            try:
+                ws = await asyncio.wait_for(websockets.connect(srv.ws_url(t), close_timeout=1), 3)
+                await asyncio.wait_for(ws.recv(), 3)
+                return ws
+            except (asyncio.TimeoutError, OSError, websockets.WebSocketException):
+                return None
+
+        conns = [c for c in await asyncio.gather(*(spectate() for _ in range(110))) if c]
+        check(16 <= len(conns) <= 80, len(conns), "connections open at once under --max-connections 16")
+        for c in conns:
+            await c.close()
+        await asyncio.sleep(0.3)
+        status, body = srv.request("GET", "/healthz")
+        check(status == 200, "the server stopped serving", status, body)
+    finally:
+        srv.stop()
+
+
+def ignore_file_size_signal():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file size limit then fails with EFBIG
+
+
+async def test_a_failed_commit_stops_the_server(binary):
+    """docs/server.md: a database that cannot commit stops the server with exit status 1 before anyone
+    is told of what it could not keep. The database's files are capped at their present size (the file
+    size limit of the running process), then a table is created: its reply never comes, the server
+    exits 1, and a restart does not know the table."""
+    srv = Server(binary, args=["--workers", "1"], preexec_fn=ignore_file_size_signal).start()
+    restarted = None
+    try:
+        kept = srv.create(game="psycle", players=2)
+        limit = max(os.path.getsize(os.path.join(srv.dir, f)) for f in os.listdir(srv.dir) if f.startswith("asobi.db"))
+        resource.prlimit(srv.proc.pid, resource.RLIMIT_FSIZE, (limit, limit))
+        try:
+            lost = srv.create(game="octal", players=4, bots=["random", "random", "random", None])
+            check(False, "table", lost, "was announced although it could not be committed")
+        except (ConnectionError, OSError, AssertionError) as e:
+            check("announced" not in str(e), e)
+        srv.proc.wait(timeout=30)
+        check(srv.proc.returncode == 1, "exit status", srv.proc.returncode, srv.log_text()[-500:])
+        check("stopping, so that nothing the database does not keep is told to anyone" in srv.log_text(),
+              srv.log_text()[-500:])
+        restarted = Server(binary, db=srv.db, args=["--workers", "1"]).start()
+        status, body = restarted.request("GET", "/api/tables/%d" % kept)
+        check(status == 200, "the committed table is gone", status, body)
+        status, body = restarted.request("GET", "/api/tables/%d" % (kept + 1))
+        check(status == 404, "the table that could not be committed came back", status, body)
+    finally:
+        if restarted:
+            restarted.stop()
+        srv.proc = None  # it exited with status 1 on purpose: Server.stop would call that a failure
+        srv.stop()
+
+
+# ---------------------------------------------------------------------------
 # Clocks and leavers
 # ---------------------------------------------------------------------------
 async def test_clock_timeouts_and_grace(binary):
@@ -911,6 +1053,8 @@ async def main():
              (test_lobby_socket_pushes_the_tables, srv), (test_rematch_over_the_socket, srv),
              (test_event_loops_and_stop_signals, BINARY), (test_the_database_is_held_by_one_server, BINARY),
              (test_default_database_and_icon, BINARY),
+             (test_flood_and_unread_refusals_close, srv), (test_chunked_body_and_localhost_origin, srv),
+             (test_max_connections, BINARY), (test_a_failed_commit_stops_the_server, BINARY),
              (test_kill9_and_restart, BINARY), (test_kill9_the_instant_an_update_arrives, BINARY),
              (test_clock_timeouts_and_grace, BINARY)]
     only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
