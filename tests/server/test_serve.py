@@ -955,8 +955,8 @@ async def test_max_connections(binary):
 
         async def spectate():
             try:
-                ws = await asyncio.wait_for(websockets.connect(srv.ws_url(t), close_timeout=1), 3)
-                await asyncio.wait_for(ws.recv(), 3)
+                ws = await asyncio.wait_for(websockets.connect(srv.ws_url(t), close_timeout=1), 2)
+                await asyncio.wait_for(ws.recv(), 2)
                 return ws
             except (asyncio.TimeoutError, OSError, websockets.WebSocketException):
                 return None
