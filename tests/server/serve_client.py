@@ -185,3 +185,34 @@ async def play_randomly(client, rng, stop=lambda c: False, send_text=False):
             if msg["error"]["code"] == "rate_limited":
                 await asyncio.sleep(0.25)
             acted_at = -1
+
+
+async def run_tests(tests, only_variable="ASOBI_SERVE_TESTS", timeout=None):
+    """Run each test of a test program, in order: a test is a coroutine function, or a pair of one and
+    its argument. Prints "ok NAME (s)" (with the figures a test returns as a string) or "FAIL NAME" and
+    its traceback; a test still running after timeout seconds (None: no limit) fails. The variable
+    only_variable may name a comma-separated subset; a name in it that is
+    no test fails the run, since it would silently run nothing. Returns the number of failures."""
+    import traceback
+    tests = [t if isinstance(t, tuple) else (t,) for t in tests]
+    only = os.environ.get(only_variable)
+    if only:
+        wanted = set(only.split(","))
+        unknown = wanted - {t[0].__name__ for t in tests}
+        if unknown:
+            print("FAIL %s names no such test: %s" % (only_variable, ", ".join(sorted(unknown))), flush=True)
+            return 1
+        tests = [t for t in tests if t[0].__name__ in wanted]
+    failures = 0
+    for fn, *args in tests:
+        started = time.monotonic()
+        try:
+            figures = await asyncio.wait_for(fn(*args), timeout)
+            print("ok   %s (%.1f s)%s" % (fn.__name__, time.monotonic() - started,
+                                        ": " + figures if isinstance(figures, str) and figures else ""),
+                  flush=True)
+        except Exception:
+            failures += 1
+            print("FAIL %s" % fn.__name__, flush=True)
+            traceback.print_exc()
+    return failures

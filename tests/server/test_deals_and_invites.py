@@ -7,10 +7,9 @@ import os
 import shutil
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_client import Client, Server  # noqa: E402
+from serve_client import Client, Server, run_tests  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -198,18 +197,9 @@ async def test_a_private_table_keeps_strangers_out(binary):
 
 
 async def main():
-    failures = 0
-    for fn in (test_fresh_seeds_say_nothing_of_the_server, test_a_chosen_seed_is_told_to_everyone,
-               test_a_private_table_keeps_strangers_out):
-        started = time.monotonic()
-        try:
-            await asyncio.wait_for(fn(BINARY), 120)
-            print("ok   %s (%.1f s)" % (fn.__name__, time.monotonic() - started), flush=True)
-        except Exception:
-            failures += 1
-            print("FAIL %s" % fn.__name__, flush=True)
-            traceback.print_exc()
-    return 1 if failures else 0
+    tests = [test_fresh_seeds_say_nothing_of_the_server, test_a_chosen_seed_is_told_to_everyone,
+             test_a_private_table_keeps_strangers_out]
+    return 1 if await run_tests([(fn, BINARY) for fn in tests], timeout=120) else 0
 
 
 if __name__ == "__main__":

@@ -11,10 +11,9 @@ import signal
 import socket
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_client import Server  # noqa: E402
+from serve_client import Server, run_tests  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -459,21 +458,8 @@ async def main():
              test_spectators_per_address, test_messages_per_seat_and_address, test_refusals_do_not_fill_the_log,
              test_http_findings,
              test_a_club_behind_one_address_is_untouched]
-    only = os.environ.get("ASOBI_LIMITS_TESTS")
-    if only:
-        tests = [fn for fn in tests if fn.__name__ in only.split(",")]
-    failures = 0
-    for fn in tests:
-        started = time.monotonic()
-        try:
-            figures = await fn()
-            print("ok   %s (%.1f s)%s" % (fn.__name__, time.monotonic() - started,
-                                        ": " + figures if figures else ""), flush=True)
-        except Exception:
-            failures += 1
-            print("FAIL %s" % fn.__name__, flush=True)
-            traceback.print_exc()
-    return 1 if failures else 0
+    # ASOBI_LIMITS_TESTS: a comma-separated subset, by name (a test may return its figures)
+    return 1 if await run_tests(tests, "ASOBI_LIMITS_TESTS") else 0
 
 
 if __name__ == "__main__":

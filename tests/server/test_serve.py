@@ -18,7 +18,7 @@ import traceback
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_client import Client, Server, play_randomly  # noqa: E402
+from serve_client import Client, Server, play_randomly, run_tests  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -1028,25 +1028,8 @@ async def main():
              (test_a_failed_commit_stops_the_server, BINARY),
              (test_kill9_and_restart, BINARY), (test_kill9_the_instant_an_update_arrives, BINARY),
              (test_clock_timeouts_and_grace, BINARY)]
-    only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
-    if only:
-        # a name that is no test (renamed, removed, mistyped) fails: it would silently run nothing
-        unknown = set(only.split(",")) - {fn.__name__ for fn, _ in tests}
-        if unknown:
-            print("FAIL ASOBI_SERVE_TESTS names no such test: %s" % ", ".join(sorted(unknown)), flush=True)
-            srv.stop()
-            return 1
-        tests = [(fn, arg) for fn, arg in tests if fn.__name__ in only.split(",")]
     try:
-        for fn, arg in tests:
-            started = time.monotonic()
-            try:
-                await fn(arg)
-                print("ok   %s (%.1f s)" % (fn.__name__, time.monotonic() - started), flush=True)
-            except Exception:
-                failures += 1
-                print("FAIL %s" % fn.__name__, flush=True)
-                traceback.print_exc()
+        failures += await run_tests(tests)  # ASOBI_SERVE_TESTS: a comma-separated subset, by name
         if failures:
             print("--- server log ---\n" + srv.log_text()[-4000:])
     finally:

@@ -14,10 +14,9 @@ import tempfile
 import threading
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_client import Client, Server  # noqa: E402
+from serve_client import Client, Server, run_tests  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -373,25 +372,13 @@ async def test_large_replies_are_finished(binary):
 
 
 async def main():
-    failures = 0
     tests = [test_bots_only_tables_do_not_starve_a_persons_bot, test_clock_timeouts_do_not_wait_for_searches,
              test_a_table_of_bots_plays_at_a_bounded_pace,
              test_a_bot_past_its_deadline_gives_way, test_a_stuck_search_gives_back_its_share,
              test_tables_nobody_uses_expire, test_the_list_comes_in_pages,
              test_spectators_are_capped_and_told_alike, test_large_replies_are_finished]
-    only = os.environ.get("ASOBI_SERVE_TESTS")  # a comma-separated subset, by name
-    if only:
-        tests = [fn for fn in tests if fn.__name__ in only.split(",")]
-    for fn in tests:
-        started = time.monotonic()
-        try:
-            await fn(BINARY)
-            print("ok   %s (%.1f s)" % (fn.__name__, time.monotonic() - started), flush=True)
-        except Exception:
-            failures += 1
-            print("FAIL %s" % fn.__name__, flush=True)
-            traceback.print_exc()
-    return 1 if failures else 0
+    # ASOBI_SERVE_TESTS: a comma-separated subset, by name
+    return 1 if await run_tests([(fn, BINARY) for fn in tests]) else 0
 
 
 if __name__ == "__main__":
