@@ -36,7 +36,7 @@ static void test_psycle_cost_refusal_counts_gems(void **unused)
             apply_text(s, seat, "play 5");
     asobi_error err;
     assert_int_equal(asobi_state_apply(s, 0, 1, &err), ASOBI_E_ILLEGAL_ACTION);
-    assert_string_equal(err.message, "card 1 costs 1 gem and seat 0 holds 0: only card 0");
+    assert_string_equal(err.message, "card 1 costs 1 gem and you hold 0: only card 0");
     asobi_state_free(s);
 }
 

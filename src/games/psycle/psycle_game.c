@@ -127,7 +127,8 @@ static void psycle_explain_illegal(const void *st, int seat, int id, char *buf, 
 {
     const psycle_state *s = st;
     if (id > s->gems[seat])
-        snprintf(buf, cap, "card %d costs %d gem%s and seat %d holds %d: %s%d", id, id, id == 1 ? "" : "s", seat,
+        /* said to the seat that chose: no seat number, which people count from 1 and the protocol from 0 */
+        snprintf(buf, cap, "card %d costs %d gem%s and you hold %d: %s%d", id, id, id == 1 ? "" : "s",
                  s->gems[seat], s->gems[seat] == 0 ? "only card " : "choose a card from 0 to ", s->gems[seat]);
 }
 

@@ -133,7 +133,7 @@ static void test_card_above_gems_cannot_be_chosen(void **unused)
     assert_text_refused(s, 0, "play 5", ASOBI_E_ILLEGAL_ACTION);
     asobi_error err;
     assert_int_equal(asobi_state_apply(s, 0, 5, &err), ASOBI_E_ILLEGAL_ACTION);
-    assert_non_null(strstr(err.message, "holds 3"));
+    assert_non_null(strstr(err.message, "you hold 3"));
     raw(s)->gems[0] = 0;
     raw(s)->supply = 40;
     assert_int_equal(asobi_state_legal(s, 0, ids), 1);
