@@ -619,6 +619,14 @@ async function oneTable(browser, base, game, players, k) {
   if (ok && sok) {
     await spage.waitForSelector('#result', { timeout: 5000 }).catch(() => check(false, `${name}: the spectator sees the result`));
     check(await page.locator('#result').count() === 1, `${name}: the seat sees the result`);
+    if (game === 'ninja' && players === 2) {
+      // the shadow is ranked with the two players (ruling 19): the result says where it came, and when it
+      // came first, that both players placed 2nd of 3 (not "2nd of 2" beside a rank-2 opponent)
+      const result = await page.textContent('#result');
+      check(/shadow|影/.test(await page.textContent('#result .note').catch(() => '')), `${name}: the result speaks of the shadow`);
+      const shadowWon = /nobody at the table won|誰も勝者ではありません/.test(result);
+      check(!shadowWon || /2nd of 3|3人中2位/.test(result), `${name}: both players placed 2nd of 3 behind the shadow: ${result}`);
+    }
     check(compared >= Math.min(3, clicks / 8), `${name}: the pages were compared ${compared} times in ${clicks} clicks`);
   }
   await ctx.close(); await spec.close();

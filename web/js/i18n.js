@@ -109,6 +109,8 @@ const messages = {
     'ninja.trump': 'Trump (切り札)', 'ninja.round': 'Round', 'ninja.trick': 'Trick', 'ninja.last_trick': 'Last trick',
     'ninja.open': 'open cards', 'ninja.scrolls': 'Scrolls (巻物) in hand', 'ninja.won': 'won', 'ninja.points': 'points',
     'ninja.phase': 'Phase', 'ninja.pile': 'pile', 'ninja.void': 'void in', 'ninja.shadow': 'shadow',
+    'ninja.shadow_won': 'The shadow won with {points} points: it is ranked with the players, so nobody at the table won.',
+    'ninja.shadow_lost': 'The shadow, ranked with the players, made {points} points.',
     fire: 'fire', water: 'water', wood: 'wood', metal: 'metal', earth: 'earth',
     // OCTAL
     'octal.desc': 'Shed your hand onto the dragon\'s questions in a cyclic world of 1-8.\nMeet the condition (大小同異倍約), follow the arrows, call Octo!',
@@ -229,6 +231,8 @@ const messages = {
     'ninja.trump': '切り札', 'ninja.round': 'ラウンド', 'ninja.trick': 'トリック', 'ninja.last_trick': '直前のトリック',
     'ninja.open': '公開カード', 'ninja.scrolls': '手元の巻物', 'ninja.won': '獲得', 'ninja.points': '得点',
     'ninja.phase': 'フェイズ', 'ninja.pile': '山札', 'ninja.void': '欠けスート', 'ninja.shadow': '影',
+    'ninja.shadow_won': '影が{points}点で勝ちました。影もプレイヤーと一緒に順位がつくので、卓の誰も勝者ではありません。',
+    'ninja.shadow_lost': 'プレイヤーと一緒に順位がつく影は{points}点でした。',
     fire: '火', water: '水', wood: '木', metal: '金', earth: '土',
     'octal.desc': '1〜8がつながる世界で、竜の問いに手札を出し切るゲーム。\n条件(大小同異倍約)と矢印に従い、オクトー!を宣言しよう。',
     'octal.question': '竜の問い', 'octal.condition': '条件', 'octal.reference': '基準',

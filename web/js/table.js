@@ -137,11 +137,15 @@ function logSection() {
 function resultSection() {
   const r = last.result;
   if (!r) return '';
-  const me = last.seat;
+  const me = last.seat, game = games[last.view.game];
+  // a game may rank someone who holds no seat (NINJA's shadow) and say a word on it
+  const among = game?.participants?.(last.view) ?? r.scores.length;
   const outcome = me === null ? ''
-    : el('p', { class: 'outcome' }, !r.winners.includes(me) ? placed(r.ranks[me], r.scores.length)
+    : el('p', { class: 'outcome' }, !r.winners.includes(me) ? placed(r.ranks[me], among)
       : r.winners.length > 1 ? t('won_shared') : t('won'));
+  const note = game?.resultNote?.(last.view, context()) || '';
   return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')), outcome,
+    note ? el('p', { class: 'note' }, note) : '',
     el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
       r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
         el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),

@@ -25,6 +25,17 @@ const mentions = id => a => a.split(' ').includes(id);
  * ("void", "scrolls" of its own) and its number is past the last seat's. */
 const who = (ctx, v, pos) => (v.players.find(p => p.seat === pos)?.shadow ? ctx.t('ninja.shadow') : ctx.name(pos));
 
+/** How many the result ranks the seats among: when the shadow (2 players) came out ahead, both players share
+ * the place after it (ruling 19: it is ranked with them); otherwise the seats are ranked among themselves. */
+export const participants = v => (v.shadow_won ? v.players.length : undefined);
+
+/** The result's word on the shadow: with 2 players it is ranked with them, so when it wins nobody does. */
+export function resultNote(v, ctx) {
+  const shadow = v.players.find(p => p.shadow);
+  if (!shadow) return '';
+  return ctx.tf(v.shadow_won ? 'ninja.shadow_won' : 'ninja.shadow_lost', { points: shadow.points });
+}
+
 export function render(v, ctx) {
   const { el, t, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
