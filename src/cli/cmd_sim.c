@@ -137,7 +137,7 @@ int cli_sim(int argc, char **argv)
                                                t.score[i] / (double)t.games, "ms_per_move", ms, "forfeits",
                                                (json_int_t)t.forfeits[i]));
         if (!json)
-            printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i, t.specs[i],
+            printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i + 1, t.specs[i],
                    t.wins[i], 100 * rate, 100 * lo, 100 * hi, t.score[i] / (double)t.games, ms);
     }
     json_object_set_new(out, "seats", seats);
@@ -153,7 +153,7 @@ int cli_sim(int argc, char **argv)
         printf("\n");
         for (int i = 0; i < players; i++)
             if (cli_is_exec_spec(t.specs[i]))
-                printf("forfeits of seat %d (%s): %ld of %ld decisions\n", i, t.specs[i], t.forfeits[i],
+                printf("forfeits of seat %d (%s): %ld of %ld decisions\n", i + 1, t.specs[i], t.forfeits[i],
                        t.moves[i]);
     }
     json_decref(out);

@@ -157,6 +157,8 @@ done
 "$asobi" sim psycle --games 200 --players 4 --seed 9 --jobs 2 >"$tmp/sim"
 check "sim exits 0" test $? -eq 0
 check "sim prints intervals" contains "$tmp/sim" "95% CI"
+# people count seats from 1 here too (the --json output keeps the protocol's 0)
+check "sim numbers its table's seats from 1" bash -c "awk '/^seat/{t=1; next} t && \$1 ~ /^[0-9]+\$/ {print \$1}' '$tmp/sim' | tr '\\n' ' ' | grep -qx '1 2 3 4 '"
 "$asobi" sim psycle --games 50 --seed 9 --jobs 1 --json >"$tmp/sim1"
 "$asobi" sim psycle --games 50 --seed 9 --jobs 2 --json >"$tmp/sim2"
 check "sim results do not depend on jobs" bash -c "diff <(sed 's/\"seconds.*games_per_second\":[0-9.e+]*,//; s/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/sim1') <(sed 's/\"seconds.*games_per_second\":[0-9.e+]*,//; s/\"ms_per_move\":[0-9.e+-]*//g' '$tmp/sim2')"
