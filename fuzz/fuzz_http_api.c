@@ -59,6 +59,17 @@ static void check_created(hall *h, const json_t *request, const json_t *reply)
     }
 }
 
+/* The value of the query's argument before= (arguments split at '&', as the
+ * hall reads them: "?bef?before=1" has none), INT64_MAX when absent. */
+static json_int_t query_before(const char *path)
+{
+    const char *q = strchr(path, '?');
+    for (const char *p = q ? q + 1 : NULL; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
+        if (strncmp(p, "before=", 7) == 0)
+            return strtoll(p + 7, NULL, 10);
+    return INT64_MAX;
+}
+
 static void check_success(hall *h, const char *path, bool post, int status, const json_t *request,
                           const json_t *reply)
 {
@@ -72,8 +83,7 @@ static void check_success(hall *h, const char *path, bool post, int status, cons
     } else if (strncmp(path, "/api/tables?", 12) == 0 || strcmp(path, "/api/tables") == 0) {
         /* a page of the list: at most HALL_PAGE_TABLES, newest first, below before= and above next */
         const json_t *list = json_object_get(reply, "tables"), *next = json_object_get(reply, "next");
-        const char *before = strstr(path, "before=");
-        json_int_t below = before ? strtoll(before + 7, NULL, 10) : INT64_MAX;
+        json_int_t below = query_before(path);
         FUZZ_CHECK(json_array_size(list) <= HALL_PAGE_TABLES);
         for (size_t i = 0; i < json_array_size(list); i++) {
             json_int_t id = json_integer_value(json_object_get(json_array_get(list, i), "table"));
