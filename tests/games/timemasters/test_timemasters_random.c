@@ -206,9 +206,9 @@ static void run(int players, int games, int deep)
     assert_true(st.capped * 20 <= st.games); /* the cap is a safety net, rarely reached */
 }
 
-/* 1750 games in a normal build; a tenth of that under the sanitizers
+/* 1350 games in a normal build; a tenth of that under the sanitizers
  * (repetitions.h). */
-static void test_random_games_2p(void **unused) { (void)unused; run(2, test_reps(1200), 53); }
+static void test_random_games_2p(void **unused) { (void)unused; run(2, test_reps(800), 53); }
 static void test_random_games_3p(void **unused) { (void)unused; run(3, test_reps(300), 53); }
 static void test_random_games_4p(void **unused) { (void)unused; run(4, test_reps(250), 53); }
 
