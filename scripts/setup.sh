@@ -27,7 +27,7 @@ if ((${#missing[@]})); then
 fi
 
 # The browser tests' npm packages (playwright-core and axe-core, pinned in package-lock.json); playwright drives
-# so no browser is downloaded and no install script runs.
+# Debian's chromium, so no browser is downloaded and no install script runs.
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
