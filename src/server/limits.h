@@ -15,7 +15,7 @@
  * gets; an address per request is free inside it). A household or a club
  * behind one NAT shares one address, which is why every default leaves
  * room for a few dozen people (docs/server.md, "Limits"). Nothing here
- * touches a socket: server.c hands in addresses and the time. */
+ * touches a socket: admit.c hands in addresses and the time. */
 
 /* A token bucket: `rate` tokens a second, at most `burst` at once. A burst is
  * judged the same wherever it falls across the clock's seconds. */

@@ -1,0 +1,101 @@
+/* admit.c — connections per client address: admitting accepted sockets, carrying their address, refusals' log lines. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "server/internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Connections per client address (limits.c keeps the counts).
+ * ------------------------------------------------------------------------- */
+/* A refusal's line in the log, within its share (internal.h). */
+void log_refusal(server *s, limits_address *a, const char *fmt, ...)
+{
+    if (!limits_log_line(&s->limits, a, now_s()))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    srv_vlog(fmt, ap);
+    va_end(ap);
+}
+
+/* A refused connection is told why in a few bytes, best effort (it is
+ * closed right after, whatever the socket took). */
+static void refuse_socket(int fd, const char *code, const char *message)
+{
+    char body[256], reply[512];
+    int n = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
+    int m = snprintf(reply, sizeof reply,
+                     "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 10\r\n"
+                     "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
+                     n, body);
+    if (m > 0 && m < (int)sizeof reply && send(fd, reply, (size_t)m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+        return; /* nobody to tell */
+}
+
+/* The address counted for fd's previous connection, if the library never
+ * bound it to a connection (it failed to take it on): let go of it. */
+static void release_pending(server *s, int fd)
+{
+    if (fd < 0 || fd >= s->fd_limit || !s->pending[fd])
+        return;
+    limits_disconnect(&s->limits, s->pending[fd], now_s());
+    s->pending[fd] = NULL;
+}
+
+/* A connection was just accepted on fd (LWS_CALLBACK_FILTER_NETWORK_CONNECTION):
+ * 0 to take it, 1 to close it (the library closes it). Refused: one past
+ * --max-connections-per-address from its address or past --max-connections
+ * in all, and any on the last FD_RESERVE descriptors. Not logged one by one
+ * (a flood of them would fill the disk): counted, and summed up in the log
+ * once a second (on_tick). The library's own limits per peer (ip_limit_wsi)
+ * are not in Debian's build (LWS_WITH_PEER_LIMITS is off), hence limits.c;
+ * the hook and the per-connection pointer are the library's. */
+int admit_connection(server *s, int fd)
+{
+    release_pending(s, fd);
+    if (fd >= s->fd_limit - FD_RESERVE) {
+        limits_refused(&s->limits, LIMIT_CONNECTIONS, NULL);
+        refuse_socket(fd, "too_many_connections", "the server is full: try again later");
+        return 1;
+    }
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof peer;
+    unsigned char key[LIMITS_KEY_BYTES];
+    char name[48];
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) != 0 ||
+        !limits_key_of((struct sockaddr *)&peer, len, key, name, sizeof name))
+        return 0; /* not an IP client: not counted */
+    limits_address *a = limits_address_of(&s->limits, key, name);
+    if (!a)
+        return 1; /* out of memory */
+    if (!limits_connect(&s->limits, a, now_s())) {
+        refuse_socket(fd, "too_many_connections", "too many connections from your address: close some first");
+        return 1;
+    }
+    s->pending[fd] = a;
+    return 0;
+}
+
+/* The library made the connection of an accepted socket: it carries its
+ * address from now on (the opaque user data stays through the upgrade to a
+ * WebSocket; the protocol's per-session data does not). */
+void bind_address(server *s, struct lws *wsi)
+{
+    int fd = lws_get_socket_fd(wsi);
+    if (fd < 0 || fd >= s->fd_limit || !s->pending[fd] || lws_get_opaque_user_data(wsi))
+        return;
+    lws_set_opaque_user_data(wsi, s->pending[fd]);
+    s->pending[fd] = NULL;
+}
+
+/* A connection is gone (LWS_CALLBACK_WSI_DESTROY). */
+void release_address(server *s, struct lws *wsi)
+{
+    limits_address *a = lws_get_opaque_user_data(wsi);
+    if (!a)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    limits_disconnect(&s->limits, a, now_s());
+}

@@ -1,0 +1,330 @@
+/* internal.h — what the server's files share: its state (server, conn, http_req, jobs) and their calls into one another. */
+#ifndef ASOBI_SERVER_INTERNAL_H
+#define ASOBI_SERVER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <libwebsockets.h>
+
+#include "protocol/protocol.h"
+#include "server/hall.h"
+#include "server/limits.h"
+#include "server/server.h"
+#include "server/store.h"
+#include "server/table.h"
+
+/* The files (server.c says how the pieces fit):
+ *   server.c   start-up and shutdown, the loop's callback and its timers
+ *   workers.c  the bot worker pool
+ *   admit.c    connections per client address
+ *   send.c     what leaves for WebSockets (updates, refusals, the lobby's list)
+ *   ws.c       the WebSocket life cycle
+ *   http.c     HTTP routing, the JSON API, static files
+ *   metrics.c  GET /metrics
+ * Everything here runs on the loop's thread, except what workers.c says. */
+
+#define MESSAGE_MAX SERVER_MESSAGE_MAX
+#define HTTP_CHUNK 16384          /* an HTTP reply is written in pieces of at most this */
+#define REPLY_STALL_S 30          /* a reply's client that takes none of it for this long is closed */
+/* The last descriptors under the file limit are kept for the server's own
+ * files (the database, a static file being served): a connection accepted
+ * on one of them is closed at once. So accept() never fails for want of a
+ * descriptor, which would leave the listening socket readable and the loop
+ * spinning on it (the library's accept loop does not back off). */
+#define FD_RESERVE 32
+#define HEADERS_MAX_BYTES 8192     /* its headers (431 beyond) */
+#define LIB_HEADER_BYTES 16384     /* the library's room for a request's head: beyond it, it drops the connection */
+
+/* ---------------------------------------------------------------------------
+ * The state.
+ * ------------------------------------------------------------------------- */
+#define LATENCY_BUCKETS 12 /* metrics.c's latency_buckets */
+
+typedef struct histogram {
+    uint64_t count[LATENCY_BUCKETS];
+    uint64_t total;
+    double sum;
+} histogram;
+
+typedef struct outmsg {
+    struct outmsg *next;
+    size_t len;
+    unsigned char *bytes; /* LWS_PRE bytes of headroom, then the message */
+} outmsg;
+
+/* A text sent alike to many connections (the lobby's list): one copy,
+ * counted references, freed by the last connection done with it. */
+typedef struct shared_text {
+    int refs;
+    size_t len;
+    char text[];
+} shared_text;
+
+typedef struct conn {
+    struct lws *wsi;
+    bool lobby;          /* a /ws/lobby connection: told the list of tables, not a table */
+    shared_text *list;   /* ... the list being sent to it, and how much of it is sent */
+    size_t list_sent;
+    int64_t table;
+    int seat;            /* a seat, or ASOBI_SPECTATOR */
+    struct conn *next;   /* in its table's list (or the server's waiting list) */
+    bool waiting;        /* its finished table is being brought back from the store (a worker replays it) */
+    char *token;         /* ... and the token it came with (the handshake's headers are gone by then) */
+    int log_from;        /* the first event not yet sent */
+    bool due;            /* an update is to be built and sent */
+    bool closing;        /* send what is queued, then close */
+    bool close_sent;     /* ... the close frame is written: close the socket */
+    int close_status;
+    char close_reason[64];
+    outmsg *errors, *errors_tail;
+    int errors_queued;
+    char *rx;            /* the message being received */
+    size_t rx_len;
+    bool rx_too_long;
+    double rate_tokens;  /* the token bucket: RATE_MAX a second, at most RATE_MAX at once */
+    double rate_at;
+    int64_t rate_second; /* messages in the current second, for closing floods */
+    int rate_count;
+    double act_received; /* when this connection's accepted act arrived (0: none pending) */
+    limits_address *addr; /* the client's address (NULL: not counted) */
+    bool spectating;     /* counted among its address's spectators */
+} conn;
+
+typedef hall_slot slot;
+
+/* An HTTP request in progress (the protocol's per-session data). */
+typedef struct http_req {
+    conn *ws;            /* set once the connection became a WebSocket */
+    char path[256];
+    bool post;
+    char *body;
+    size_t body_len;
+    bool body_too_long;
+    int retry_after;     /* seconds, for a Retry-After header (0: none) */
+    bool refused;        /* the head is refused (refusal): answered once any body is read */
+    bool close_after;    /* ... and the connection closed then (its body's framing is not to be trusted) */
+    srv_error refusal;
+    char *reply;         /* the response body to write */
+    shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
+    size_t reply_len;
+    size_t reply_sent;
+} http_req;
+
+/* A worker's job: a bot's move, or (reload set) the replay of a finished
+ * table that a connection brings back. */
+typedef struct job_node {
+    struct job_node *next;
+    table_job job;
+    hall_reload *reload;
+    bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
+    bool bots_only;     /* a move at a table only bots play (they share at most half the workers) */
+    int standin;        /* 0: the seat's own bot; 1: the heuristic standing in for an overdue one; 2: random */
+    int64_t started_ms; /* when a worker took it (0: still queued) */
+    bool abandoned;     /* past its deadline: its result is dropped when it comes (under the lock) */
+} job_node;
+
+/* The bot lane: one queue per table with bot moves waiting, the tables in
+ * a ring. A worker takes the first move of the first table, and that table
+ * goes to the back of the ring: a table's next move waits behind the other
+ * tables' moves, never behind its own backlog. */
+typedef struct table_queue {
+    struct table_queue *next;
+    int64_t table;
+    job_node *head, *tail;
+} table_queue;
+
+typedef struct ring {
+    table_queue *head, *tail;
+} ring;
+
+/* One worker thread (its fields under the lock). A thread whose job was
+ * abandoned (stuck) no longer counts: another takes its place, and the
+ * stuck one, should its job ever end, leaves if its lane is full again. */
+typedef struct worker {
+    struct server *s;
+    pthread_t thread;
+    bool fast_only;    /* serves the fast lane only */
+    bool started;      /* the thread was created (and is to be joined) */
+    bool exited;       /* ... and has left its loop: joined when the entry is used again */
+    bool stuck;        /* its job is past its deadline */
+    job_node *running;
+} worker;
+
+typedef struct server {
+    server_config cfg;
+    struct lws_context *context;
+    struct lws_vhost *vhost;
+    server_event_loop loop; /* the one serving (cfg.loop, or a fallback: server_run) */
+    store *store;
+    hall hall;          /* the tables in memory and what requests do to them */
+    lws_sorted_usec_list_t tick;
+    /* the tables changed since the loop last asked their sockets for room
+     * to write (table_changed, on_send_due) */
+    int64_t *send_due;
+    size_t n_send_due, cap_send_due;
+    /* what is being sent: LWS_PRE bytes, then an update's text
+     * (conn_writable) or bytes copied there (write_copied) */
+    char *send_buf;
+    size_t send_cap;
+    lws_sorted_usec_list_t send_sul;
+    bool send_scheduled;
+    char origins[SERVER_MAX_ORIGINS + 3][160];
+    int n_origins;
+    /* The worker pool (under the lock). Two lanes: the fast one (reloads,
+     * timeouts, handed seats, stand-ins for overdue bots: all quick) goes
+     * first and has a thread of its own that bot searches never hold; the
+     * bot lane is two rings of tables, those with people before those
+     * only bots play, which hold at most bots_only_max workers at once. */
+    worker *workers; /* WORKER_ROOM per worker asked for: room for stuck ones' stand-ins */
+    int n_workers;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    job_node *fast, *fast_tail, *done, *done_tail;
+    ring people, bots_only;
+    int bots_only_running, bots_only_max;
+    bool stopping;
+    /* the connections that wait for a finished table being brought back
+     * (hall_reloading) */
+    conn *waiting;
+    /* the lobby's sockets: the list of tables, built once per change and
+     * pushed at most every LOBBY_EVERY_MS */
+    conn *lobby;
+    bool lobby_dirty;
+    int64_t lobby_sent_ms;
+    shared_text *lobby_text; /* the list as last built (NULL: to build at the next push) */
+    shared_text *list_text;  /* GET /api/tables's first page as last built (NULL: to build) */
+    /* The update every spectator of one table is sent, built once per
+     * change and sent as the same bytes to each (LWS_PRE bytes, then the
+     * text): the table, its version and log, the first event told, and for a
+     * table with a clock the millisecond it was built at. */
+    char *spectator_buf;
+    size_t spectator_cap, spectator_len;
+    int64_t spectator_table, spectator_ms;
+    uint64_t spectator_version;
+    int spectator_log_count, spectator_log_from;
+    /* metrics (loop thread only, except bot_time under the lock) */
+    uint64_t refusals, connections, bytes_sent, updates_sent;
+    /* what each client address holds and does (limits.c); pending[fd]: the
+     * address of a connection accepted on fd, until the library binds it to
+     * its connection (then the connection's opaque user data) */
+    limits limits;
+    limits_address **pending;
+    int fd_limit;
+    double limits_swept_at;
+    uint64_t bots_overdue, tables_expired;
+    histogram action_latency, bot_time;
+} server;
+
+
+static inline int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---------------------------------------------------------------------------
+ * server.c
+ * ------------------------------------------------------------------------- */
+/* Commit what the tables wrote since the last flush, or stop the server. */
+void flush_or_stop(server *s);
+
+/* ---------------------------------------------------------------------------
+ * workers.c
+ * ------------------------------------------------------------------------- */
+/* Start a thread for a lane that lacks one (under the lock). */
+bool add_worker(server *s, bool fast_only);
+/* Hand every bot move now due at this table to the workers. */
+void schedule_bots(server *s, slot *sl);
+/* A connection opened on a table not in memory: bring a finished one back (HALL_RELOAD_*). */
+int reload_started(server *s, int64_t id);
+/* The workers' results, played on the loop (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
+void drain_done(server *s);
+/* Bot moves past --bot-deadline: abandoned, a stand-in moves. */
+void stand_in_for_overdue_bots(server *s, int64_t now);
+/* Stop the workers; false when a stuck one was left running. */
+bool stop_workers(server *s);
+
+/* ---------------------------------------------------------------------------
+ * admit.c
+ * ------------------------------------------------------------------------- */
+/* A refusal's line in the log, within its address's share of lines
+ * (--log-lines-per-second-per-address); beyond it the refusal is counted
+ * and summed up once a second with the limits' (limits_tick): a client
+ * looping on bad requests cannot fill the disk. a NULL: always logged. */
+void log_refusal(server *s, limits_address *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A socket just accepted: 0 to take it, 1 to close it. */
+int admit_connection(server *s, int fd);
+/* The library made the connection of an accepted socket: it carries its address. */
+void bind_address(server *s, struct lws *wsi);
+/* A connection is gone: its address holds one less. */
+void release_address(server *s, struct lws *wsi);
+
+/* ---------------------------------------------------------------------------
+ * send.c
+ * ------------------------------------------------------------------------- */
+void shared_text_drop(shared_text *t);
+/* Every connection of the table gets an update when it can take one. */
+void table_changed(server *s, slot *sl);
+/* The hall's hook: a request changed a table. */
+void hall_changed(void *ctx, hall_slot *sl);
+void close_after_sending(conn *c, int status, const char *reason);
+/* A refusal to this connection, not logged (queue_error) or logged (send_error). */
+void queue_error(server *s, conn *c, const json_t *id, const srv_error *e);
+void send_error(server *s, conn *c, const json_t *id, const srv_error *e);
+/* Write bytes kept elsewhere through the loop's send buffer (LWS_PRE room before them). */
+int write_copied(server *s, struct lws *wsi, const char *bytes, size_t len, enum lws_write_protocol kind);
+/* The first page of GET /api/tables as one shared text. */
+shared_text *tables_page(server *s);
+/* The tables changed: the lists are built again when next asked for. */
+void tables_changed(server *s);
+/* Tell the lobby's sockets of the changes (at most every LOBBY_EVERY_MS). */
+void lobby_push(server *s, int64_t now);
+/* The connection can take one message; -1 to close. */
+int conn_writable(server *s, conn *c);
+
+/* ---------------------------------------------------------------------------
+ * ws.c
+ * ------------------------------------------------------------------------- */
+/* A browser's request must come from our own address or an --allow-origin value. */
+bool origin_allowed(server *s, struct lws *wsi);
+/* LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: 0 to take the upgrade, 1 to refuse it. */
+int ws_filter(server *s, struct lws *wsi);
+void ws_established(server *s, struct lws *wsi, http_req *pss);
+void ws_closed(server *s, http_req *pss);
+void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len);
+/* A finished table is back from its replay: its waiting connections take their seats. */
+void reload_done(server *s, hall_reload *r);
+
+/* ---------------------------------------------------------------------------
+ * http.c
+ * ------------------------------------------------------------------------- */
+void reply_drop(http_req *r);
+/* A request's head is in (LWS_CALLBACK_HTTP), its body is in, its socket can take more. */
+int http_request(server *s, struct lws *wsi, http_req *r, const char *uri);
+int http_body_done(server *s, struct lws *wsi, http_req *r);
+int http_writable(struct lws *wsi, http_req *r);
+void http_reset(http_req *r);
+
+/* ---------------------------------------------------------------------------
+ * metrics.c
+ * ------------------------------------------------------------------------- */
+void observe(histogram *h, double seconds);
+/* GET /metrics's text (malloc'd), NULL when out of memory. */
+char *metrics_text(server *s);
+
+#endif

@@ -1,0 +1,343 @@
+/* ws.c — the WebSocket life cycle: the upgrade's checks, seating by token, messages in, rate limits, closing. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/internal.h"
+
+#define RATE_MAX 20               /* messages a second one connection may send */
+#define RATE_CLOSE 100            /* ... and the count that closes it */
+
+/* ---------------------------------------------------------------------------
+ * WebSockets: /ws/tables/ID[?token=T]
+ * ------------------------------------------------------------------------- */
+/* The table id of a /ws/tables/ID path, or -1. */
+static int64_t ws_table_id(const char *path)
+{
+    const char *rest;
+    int64_t id = hall_path_id(path, "/ws/tables/", &rest);
+    return id > 0 && !*rest ? id : -1;
+}
+
+/* The value of the token argument of the request's query, if any. */
+static bool query_token(struct lws *wsi, char *out, int cap)
+{
+    char frag[128];
+    for (int i = 0; lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
+        if (strncmp(frag, "token=", 6) == 0) {
+            snprintf(out, (size_t)cap, "%s", frag + 6);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Origin check: a browser's upgrade must come from our own address or an
+ * --allow-origin value; programs that send no Origin are let through. */
+bool origin_allowed(server *s, struct lws *wsi)
+{
+    int len = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
+    if (len <= 0)
+        return true;
+    char origin[160];
+    if (len >= (int)sizeof origin || lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+        return false;
+    for (int i = 0; i < s->n_origins; i++)
+        if (strcmp(origin, s->origins[i]) == 0)
+            return true;
+    bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    log_refusal(s, lws_get_opaque_user_data(wsi), "refused a %s from origin %.100s (bad_origin)",
+                post ? "POST" : "WebSocket", origin);
+    return false;
+}
+
+int ws_filter(server *s, struct lws *wsi)
+{
+    char path[256];
+    if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) < 0)
+        return 1;
+    if (!origin_allowed(s, wsi))
+        return 1;
+    int64_t id = ws_table_id(path);
+    int reload = HALL_RELOAD_STARTED;
+    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
+        reload = reload_started(s, id);
+    if (reload == HALL_RELOAD_NONE) {
+        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (not_found)", path);
+        return 1;
+    }
+    if (reload == HALL_RELOAD_BUSY) {
+        log_refusal(s, lws_get_opaque_user_data(wsi),
+                    "refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
+                HALL_RELOADS_MAX);
+        return 1;
+    }
+    return 0;
+}
+
+/* A table's connection takes its seat (by its token) or a spectator's
+ * place, and is sent its first update. */
+static void seat_connection(server *s, conn *c, const char *token)
+{
+    int64_t id = c->table;
+    slot *sl = hall_slot_of(&s->hall, id);
+    if (!sl) {
+        srv_error e;
+        srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not_found");
+        return;
+    }
+    if (token) {
+        int seat = table_seat_of_token(sl->t, token);
+        if (seat < 0) {
+            srv_error e;
+            srv_fail(&e, 403, "bad_token", "that token holds no seat at table %lld", (long long)id);
+            send_error(s, c, NULL, &e);
+            close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad_token");
+            return;
+        }
+        c->seat = seat;
+    } else if (sl->t->spectators >= s->cfg.max_spectators) {
+        srv_error e;
+        srv_fail(&e, 503, "too_many_spectators", "table %lld has %d spectators already, the most it takes",
+                 (long long)id, sl->t->spectators);
+        queue_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too_many_spectators");
+        return;
+    } else if (c->addr && !limits_spectate(&s->limits, c->addr, now_s())) {
+        srv_error e;
+        srv_fail(&e, 429, "too_many_spectators", "at most %d spectators' connections from one address "
+                 "(--max-spectators-per-address)", s->limits.cfg.spectators_per_address);
+        queue_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too_many_spectators");
+        return;
+    } else {
+        c->spectating = c->addr != NULL;
+    }
+    c->next = sl->conns;
+    sl->conns = c;
+    table_connect(sl->t, c->seat, now_ms());
+    c->due = true;
+    if (c->seat >= 0)
+        table_changed(s, sl); /* "connected" changed for everyone */
+    else
+        lws_callback_on_writable(c->wsi);
+}
+
+void ws_established(server *s, struct lws *wsi, http_req *pss)
+{
+    char path[256] = "", token[128];
+    lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
+    bool has_token = query_token(wsi, token, sizeof token);
+    int64_t id = ws_table_id(path);
+    conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return;
+    c->wsi = wsi;
+    c->table = id;
+    c->seat = ASOBI_SPECTATOR;
+    c->addr = lws_get_opaque_user_data(wsi);
+    pss->ws = c;
+    s->connections++;
+    if (strcmp(path, "/ws/lobby") == 0) {
+        c->lobby = true;
+        c->next = s->lobby;
+        s->lobby = c;
+        c->due = true;
+        lws_callback_on_writable(wsi);
+        return;
+    }
+    if (hall_reloading(&s->hall, id) && !hall_slot_of(&s->hall, id)) {
+        c->waiting = true; /* reload_done seats it */
+        c->token = has_token ? strdup(token) : NULL;
+        if (has_token && !c->token) {
+            close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
+            return;
+        }
+        c->next = s->waiting;
+        s->waiting = c;
+        return;
+    }
+    seat_connection(s, c, has_token ? token : NULL);
+}
+
+void ws_closed(server *s, http_req *pss)
+{
+    conn *c = pss->ws;
+    if (!c)
+        return;
+    pss->ws = NULL;
+    s->connections--;
+    if (c->spectating)
+        limits_unspectate(&s->limits, c->addr, now_s());
+    slot *sl = c->lobby || c->waiting ? NULL : hall_slot_of(&s->hall, c->table);
+    for (conn **p = &s->waiting; c->waiting && *p; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
+    for (conn **p = &s->lobby; c->lobby && *p; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    }
+    if (sl) {
+        for (conn **p = &sl->conns; *p; p = &(*p)->next) {
+            if (*p == c) {
+                *p = c->next;
+                table_disconnect(sl->t, c->seat, now_ms());
+                if (c->seat >= 0)
+                    table_changed(s, sl);
+                break;
+            }
+        }
+    }
+    while (c->errors) {
+        outmsg *m = c->errors;
+        c->errors = m->next;
+        free(m->bytes);
+        free(m);
+    }
+    shared_text_drop(c->list);
+    free(c->rx);
+    free(c->token);
+    free(c);
+}
+
+/* One whole message from a client: the hall decides, this side answers. */
+static void ws_message(server *s, conn *c, const char *text, size_t len)
+{
+    double started = now_s();
+    srv_error e;
+    json_t *id;
+    if (c->lobby) {
+        srv_fail(&e, 400, "unknown_type", "the lobby's socket takes no messages");
+        send_error(s, c, NULL, &e);
+        return;
+    }
+    if (c->waiting) {
+        json_t *msg = json_loadb(text, len, 0, NULL);
+        srv_fail(&e, 409, "table_loading", "the finished table is being read back from the database: wait for its "
+                                            "first update");
+        send_error(s, c, json_object_get(msg, "id"), &e);
+        json_decref(msg);
+        return;
+    }
+    if (hall_message(&s->hall, c->table, c->seat, text, len, now_ms(), &id, &e) == 0)
+        c->act_received = started;
+    else
+        send_error(s, c, id, &e);
+    json_decref(id);
+}
+
+/* A message over a rate limit: refused with rate_limited (the message is
+ * dropped), counted, not logged (limits_summary sums them up). */
+static void refuse_rate(server *s, conn *c, const char *fmt, ...)
+{
+    srv_error e;
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    srv_fail(&e, 429, "rate_limited", "%s", why);
+    json_t *msg = json_loadb(c->rx, c->rx_len, 0, NULL);
+    queue_error(s, c, json_is_object(msg) ? json_object_get(msg, "id") : NULL, &e);
+    json_decref(msg);
+}
+
+/* May this connection's message be handled, as far as its seat (all of its
+ * connections together: ten tabs of one seat are one person) and its
+ * address (every connection from there) go? */
+static bool message_allowed(server *s, conn *c, double now)
+{
+    slot *sl = c->seat >= 0 && !c->lobby && !c->waiting ? hall_slot_of(&s->hall, c->table) : NULL;
+    return limits_message(&s->limits, c->addr, sl ? &sl->seat_rate[c->seat] : NULL, now);
+}
+
+void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len)
+{
+    if (c->closing)
+        return;
+    bool last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
+    if (!c->rx_too_long) {
+        if (c->rx_len + len > MESSAGE_MAX) {
+            c->rx_too_long = true;
+            free(c->rx);
+            c->rx = NULL;
+            c->rx_len = 0;
+        } else {
+            char *rx = realloc(c->rx, c->rx_len + len + 1);
+            if (!rx)
+                return;
+            memcpy(rx + c->rx_len, in, len);
+            c->rx = rx;
+            c->rx_len += len;
+        }
+    }
+    if (!last)
+        return;
+    srv_error e;
+    if (c->rx_too_long) {
+        srv_fail(&e, 413, "message_too_long", "a message may hold at most %d bytes", MESSAGE_MAX);
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message_too_long");
+        return;
+    }
+    /* At most RATE_MAX messages a second, as a token bucket (a burst of
+     * RATE_MAX, then RATE_MAX a second): a burst is judged the same wherever
+     * it falls across the clock's seconds. A flood closes the connection. */
+    double now = now_s();
+    c->rate_tokens += (now - c->rate_at) * RATE_MAX;
+    if (c->rate_at == 0 || c->rate_tokens > RATE_MAX)
+        c->rate_tokens = RATE_MAX;
+    c->rate_at = now;
+    int64_t second = now_ms() / 1000;
+    if (second != c->rate_second) {
+        c->rate_second = second;
+        c->rate_count = 0;
+    }
+    c->rate_count++;
+    if (c->rate_count > RATE_CLOSE) {
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate_limited");
+    } else if (c->rate_tokens < 1) {
+        limits_refused(&s->limits, LIMIT_MESSAGES_CONNECTION, c->addr);
+        refuse_rate(s, c, "at most %d messages a second on one connection", RATE_MAX);
+    } else if (!message_allowed(s, c, now)) {
+        c->rate_tokens -= 1;
+        refuse_rate(s, c, "%s", "too many messages from this seat or address: at most --messages-per-second-per-seat "
+                                "and --messages-per-second-per-address");
+    } else {
+        c->rate_tokens -= 1;
+        ws_message(s, c, c->rx, c->rx_len);
+    }
+    free(c->rx);
+    c->rx = NULL;
+    c->rx_len = 0;
+}
+
+/* A finished table is back from its replay: the connections waiting for it
+ * take their seats (or hear that it could not be brought back). */
+void reload_done(server *s, hall_reload *r)
+{
+    int64_t id = r->id;
+    hall_reload_take(&s->hall, r);
+    for (conn **p = &s->waiting; *p;) {
+        conn *c = *p;
+        if (c->table != id) {
+            p = &c->next;
+            continue;
+        }
+        *p = c->next;
+        c->waiting = false;
+        c->next = NULL;
+        seat_connection(s, c, c->token);
+        free(c->token);
+        c->token = NULL;
+    }
+}
