@@ -25,3 +25,28 @@ export const tokenKey = id => `asobi.token.${id}`;
 /** Where the invite codes of a private table its creator made are kept in this browser (a JSON array, a code
  * or null per seat): the table page puts them in the free seats' join links. */
 export const invitesKey = id => `asobi.invites.${id}`;
+
+/** Where this device keeps the seat it holds at a table (a number from 0), beside its token: "My tables" says it. */
+export const seatKey = id => `asobi.seat.${id}`;
+
+/** The name this device last played under (the lobby's quick play and the forms start from it). */
+export const nameKey = 'asobi.name';
+
+/** The tables this device holds a seat at: the ids of its stored tokens, newest first. */
+export function heldTables() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const m = /^asobi\.token\.(\d+)$/.exec(localStorage.key(i));
+    if (m) ids.push(Number(m[1]));
+  }
+  return ids.sort((a, b) => b - a);
+}
+
+/** Forget this device's seat at table ID (its token, seat and invite codes). */
+export function forgetSeat(id) {
+  for (const key of [tokenKey(id), seatKey(id), invitesKey(id)]) localStorage.removeItem(key);
+}
+
+/** The bots' strengths people choose from (`level.NAME` in i18n.js) and the engine's bot spec of each
+ * (docs/web.md): every one answers within a fraction of a second, inside the server's bot budgets. */
+export const LEVELS = { easy: 'random', medium: 'heuristic', strong: 'ismcts:iters=2000' };

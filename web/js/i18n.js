@@ -47,8 +47,33 @@ function tmPay(rest, lang) {
   return [gold && `${gold} gold`, eph && `${eph} ephemeral`].filter(Boolean).join(' and ') + ' Kè';
 }
 
+/* The lobby's and the rules pages' words (issue 33), kept together and merged into each language's table. */
+const LOBBY = {
+  en: {
+    quick_title: 'Play against the computer', quick_play: 'Play now', level: 'Strength',
+    'level.easy': 'easy', 'level.medium': 'medium', 'level.strong': 'strong',
+    quick_hint: 'You take seat 1, the computer the others; the game starts at once.',
+    friends_title: 'Play with friends', friends_play: 'Create a private table',
+    friends_hint: 'A table only your friends can join: its page gives an invite link and a QR code for each seat.',
+    my_tables: 'My tables', return_table: 'Back to the table', see_table: 'See the table', forget: 'Forget',
+    leave: 'Leave', leave_playing: 'Leave (a bot plays on)', more_options: 'More options (safety limits)',
+    back_lobby: 'Back to the lobby', examples: 'Worked examples', example: 'Example',
+  },
+  ja: {
+    quick_title: 'コンピューターと遊ぶ', quick_play: 'すぐに遊ぶ', level: '強さ',
+    'level.easy': 'やさしい', 'level.medium': 'ふつう', 'level.strong': 'つよい',
+    quick_hint: 'あなたは1番の席、ほかの席はコンピューター。すぐに始まります。',
+    friends_title: '友だちと遊ぶ', friends_play: '招待制のテーブルを作る',
+    friends_hint: '友だちだけが参加できるテーブル。席ごとの招待リンクとQRコードがテーブルの画面に出ます。',
+    my_tables: '自分のテーブル', return_table: 'テーブルに戻る', see_table: 'テーブルを見る', forget: '消す',
+    leave: '抜ける', leave_playing: '抜ける(ボットが続けます)', more_options: 'そのほかのオプション(安全のための上限)',
+    back_lobby: 'ロビーへ戻る', examples: '具体例', example: '例',
+  },
+};
+
 const messages = {
   en: {
+    ...LOBBY.en,
     title: 'asobi — four card games', lobby: 'Lobby', games: 'Games', players: 'players', rules: 'Rules',
     create: 'Create a table', game: 'Game', options: 'Options', seats: 'Seats', person: 'a person',
     clock: 'Clock', clock_none: 'no clock', clock_move: 'seconds per move', clock_fischer: 'bank + increment',
@@ -177,6 +202,7 @@ const messages = {
     'act.timemasters.pass': 'Pass', 'act.timemasters.pay': r => `Pay ${tmPay(r, 'en')}`,
   },
   ja: {
+    ...LOBBY.ja,
     title: 'asobi — 4つのカードゲーム', lobby: 'ロビー', games: 'ゲーム', players: '人', rules: 'ルール',
     create: 'テーブルを作る', game: 'ゲーム', options: 'オプション', seats: '席', person: '人間',
     clock: '持ち時間', clock_none: 'なし', clock_move: '1手ごとの秒数', clock_fischer: '持ち時間+加算',

@@ -1,14 +1,23 @@
-// lobby.js — the lobby screen: games with descriptions and rules links, the create-table form, live open tables.
+// lobby.js — the lobby screen: play against the computer in one click, play with friends, my tables, the live open tables, the games with their rules, the full create-table form.
 import { t, languageSwitch } from './i18n.js';
-import { el, api, tokenKey, invitesKey } from './dom.js';
+import { el, api, tokenKey, invitesKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
 /** The list comes in pages of at most 100, newest first (docs/server.md): `tables` is the first, pushed live;
  * `older` the pages asked for with "older tables" (GET /api/tables?before=ID), `next` where the next one starts. */
 let next = null, older = [], olderNext = undefined;
-const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10, name: '',
+const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none', seconds: 60, base: 300, increment: 10,
+  name: localStorage.getItem(nameKey) ?? '',
   file: null, private: true };   // file: the name of the card file read for a data option; private: invite only (friends)
+
+/** Quick play and friends: the game, the players, the bots' strength; remembered on this device. */
+const quick = Object.assign({ game: 'psycle', players: 2, level: 'medium', friends: 'psycle', friendsPlayers: 2 },
+  JSON.parse(localStorage.getItem('asobi.quick') ?? '{}'));
+const keepQuick = () => localStorage.setItem('asobi.quick', JSON.stringify(quick));
+/** The name this device plays under: what was typed last, else "Player". */
+const playerName = () => form.name.trim() || t('name_default');
+const setName = v => { form.name = v; localStorage.setItem(nameKey, v); };
 
 /** Playing with friends: more than one person's seat, so others are to be invited. Such a table is private unless
  * the box is unticked (docs/server.md, "Deals and private tables"): unlisted, and each free seat's join link
@@ -24,6 +33,9 @@ function gamesSection() {
       t(`${g.name}.desc`).split('\n').map(line => el('p', {}, line)),
       el('a', { href: `/rules/${g.name}.html` }, t('rules'))))));
 }
+
+/** Options that are safety caps (docs/web.md): shown under "more options". */
+const SAFETY_CAPS = new Set(['max_cycles', 'max_turns']);
 
 /** Options whose value is a seat (from 0; -1: drawn by lot), shown as a choice of seats numbered from 1. */
 const SEAT_OPTIONS = new Set(['ninja.start_player']);
@@ -82,10 +94,13 @@ function createSection() {
   seats.push(el('label', { class: 'private', id: 'private-choice', hidden: !withFriends() },
     el('input', { type: 'checkbox', name: 'private', checked: form.private, onchange: e => { form.private = e.target.checked; } }),
     ` ${t('private_label')}`));
-  const opts = g.options.map(o => {
+  const option = o => {
     const key = `opt.${form.game}.${o.name}`;
     return el('div', { class: 'option' }, el('label', {}, `${t(key, o.name)} `, optionInput(o, key)), el('small', {}, t(`${key}.help`, o.help)));
-  });
+  };
+  // the safety caps (a cycle or turn limit) are for tests and long sessions: under "more options", closed
+  const opts = g.options.filter(o => !SAFETY_CAPS.has(o.name)).map(option);
+  const caps = g.options.filter(o => SAFETY_CAPS.has(o.name)).map(option);
   const clockInputs = form.clock === 'move'
     ? [el('label', {}, `${t('seconds')} `, el('input', { type: 'number', min: 1, value: form.seconds, onchange: e => { form.seconds = +e.target.value; } }))]
     : form.clock === 'fischer'
@@ -99,12 +114,13 @@ function createSection() {
       el('label', {}, `${t('players_label')} `, el('select', { name: 'players', onchange: e => { form.players = +e.target.value; draw(); } },
         Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
           .map(n => el('option', { value: n, selected: n === form.players }, n)))),
-      el('fieldset', {}, el('legend', {}, t('options')), opts),
+      opts.length ? el('fieldset', {}, el('legend', {}, t('options')), opts) : '',
       el('fieldset', { class: 'seats' }, el('legend', {}, t('seats')), seats),
       el('fieldset', {}, el('legend', {}, t('clock')),
-        el('select', { name: 'clock', onchange: e => { form.clock = e.target.value; draw(); } },
+        el('select', { name: 'clock', 'aria-label': t('clock'), onchange: e => { form.clock = e.target.value; draw(); } },
           ['none', 'move', 'fischer'].map(k => el('option', { value: k, selected: form.clock === k }, t(`clock_${k}`)))), clockInputs),
-      el('label', {}, `${t('your_name')} `, el('input', { name: 'name', maxlength: 24, value: form.name, placeholder: t('name_default'), oninput: e => { form.name = e.target.value; } })),
+      caps.length ? el('details', { class: 'more-options' }, el('summary', {}, t('more_options')), caps) : '',
+      el('label', {}, `${t('your_name')} `, el('input', { name: 'name', maxlength: 24, value: form.name, placeholder: t('name_default'), autocomplete: 'nickname', oninput: e => setName(e.target.value) })),
       el('button', { type: 'submit', class: 'primary' }, t('sit')),
       el('p', { class: 'error', id: 'create-error' })));
 }
@@ -134,12 +150,125 @@ async function createTable() {
     if (firstPerson < 0) { location.href = `/t/${table}`; return; }
     const j = await api(`/api/tables/${table}/join`, { name: form.name.trim() || t('name_default'), seat: firstPerson,
       ...(invites ? { invite: invites[firstPerson] } : {}) });
-    localStorage.setItem(tokenKey(table), j.token);
-    location.href = `/t/${table}`;
+    sit(table, j);
   } catch (e) {
     if (/^(seat_taken|table_full|not_found):/.test(e.message)) made = null;   // somebody else sat down: a new table
     creating = false; document.getElementById('create-error').textContent = e.message;
   }
+}
+
+/** This device now holds seat J.seat at TABLE: keep its token (the table page reconnects with it) and go there. */
+function sit(table, j) {
+  localStorage.setItem(tokenKey(table), j.token);
+  localStorage.setItem(seatKey(table), String(j.seat));
+  location.href = `/t/${table}`;
+}
+
+/** Play against the computer, in one click: a table of the chosen game where this device's person takes seat 1
+ * and bots of the chosen strength the others, so it starts at once. Friends: a private table of people only;
+ * its page gives the other seats' invite links and QR codes (table.js). One table per click, as createTable. */
+let starting = false;
+async function quickStart(friends) {
+  if (starting) return;
+  starting = true;
+  const errorLine = document.getElementById(friends ? 'friends-error' : 'quick-error');
+  errorLine.textContent = '';
+  const game = friends ? quick.friends : quick.game, players = friends ? quick.friendsPlayers : quick.players;
+  const bots = Array.from({ length: players }, (_, i) => (i === 0 || friends ? null : LEVELS[quick.level]));
+  try {
+    const reply = await api('/api/tables', { game, players, bots, ...(friends ? { private: true } : {}) });
+    if (reply.invites) localStorage.setItem(invitesKey(reply.table), JSON.stringify(reply.invites));
+    const j = await api(`/api/tables/${reply.table}/join`, { name: playerName(), seat: 0,
+      ...(reply.invites ? { invite: reply.invites[0] } : {}) });
+    sit(reply.table, j);
+  } catch (e) {
+    starting = false;
+    errorLine.textContent = `${t('error')}: ${e.message}`;
+  }
+}
+
+/** A choice of one of the four games, the players it allows, kept in quick[KEY] and quick[PLAYERS]. */
+function gameChoice(prefix, key, playersKey) {
+  const g = gameInfo(quick[key]) ?? catalog.games[0];
+  quick[key] = g.name;
+  quick[playersKey] = Math.min(Math.max(quick[playersKey], g.min_players), g.max_players);
+  return [el('label', {}, el('span', {}, t('game')), el('select', { name: `${prefix}_game`,
+      onchange: e => { quick[key] = e.target.value; keepQuick(); draw(); } },
+    catalog.games.map(x => el('option', { value: x.name, selected: x.name === g.name }, x.title)))),
+  el('label', {}, el('span', {}, t('players_label')), el('select', { name: `${prefix}_players`,
+      onchange: e => { quick[playersKey] = +e.target.value; keepQuick(); } },
+    Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
+      .map(n => el('option', { value: n, selected: n === quick[playersKey] }, n))))];
+}
+
+/** The top of the page: play against the computer, play with friends, and the name both use. */
+function startSection() {
+  const levels = el('fieldset', { class: 'levels' }, el('legend', {}, t('level')),
+    Object.keys(LEVELS).map(level => el('label', { class: 'level' },
+      el('input', { type: 'radio', name: 'quick_level', value: level, checked: quick.level === level,
+        onchange: () => { quick.level = level; keepQuick(); } }), ` ${t(`level.${level}`)}`)));
+  return el('div', { class: 'start' },
+    el('section', { class: 'quick', 'aria-labelledby': 'quick-title' }, el('h2', { id: 'quick-title' }, t('quick_title')),
+      el('div', { class: 'choices' }, gameChoice('quick', 'game', 'players'), levels),
+      el('button', { type: 'button', class: 'primary big', 'data-quick': 'bots', onclick: () => quickStart(false) }, t('quick_play')),
+      el('p', { class: 'hint' }, t('quick_hint')),
+      el('p', { class: 'error', id: 'quick-error', role: 'alert' })),
+    el('section', { class: 'friends', 'aria-labelledby': 'friends-title' }, el('h2', { id: 'friends-title' }, t('friends_title')),
+      el('p', { class: 'hint' }, t('friends_hint')),
+      el('div', { class: 'choices' }, gameChoice('friends', 'friends', 'friendsPlayers')),
+      el('button', { type: 'button', class: 'primary', 'data-quick': 'friends', onclick: () => quickStart(true) }, t('friends_play')),
+      el('p', { class: 'error', id: 'friends-error', role: 'alert' })),
+    el('p', { class: 'who' }, el('label', {}, el('span', {}, t('your_name')), el('input', { name: 'player_name', maxlength: 24,
+      value: form.name, placeholder: t('name_default'), autocomplete: 'nickname',
+      oninput: e => { setName(e.target.value); const other = document.querySelector('input[name=name]'); if (other) other.value = e.target.value; } }))));
+}
+
+/** My tables: the seats this device holds (its stored tokens), each with its table's state, a way back, and a way
+ * out: leave (the seat goes to a bot, docs/server.md) or, once the table is over or gone, forget it here. */
+let mine = [];   // [{ id, summary }] newest first; summary null: gone from the server
+async function loadMine() {
+  const ids = heldTables().slice(0, 20);
+  mine = await Promise.all(ids.map(async id => {
+    try { return { id, summary: await api(`/api/tables/${id}`) }; }
+    catch (e) { return { id, summary: null, gone: /^not_found:/.test(e.message) }; }
+  }));
+  // a table the server no longer knows (expired) holds no seat: forgotten here
+  for (const m of mine) if (m.gone) forgetSeat(m.id);
+  mine = mine.filter(m => !m.gone);
+  const old = app.querySelector('section.mine');
+  if (old) old.replaceWith(mineSection());
+}
+
+async function leave(id, button) {
+  button.disabled = true;
+  const line = document.getElementById(`mine-error-${id}`);
+  try {
+    await api(`/api/tables/${id}/leave`, { token: localStorage.getItem(tokenKey(id)) });
+    forgetSeat(id);
+    await loadMine();
+  } catch (e) {
+    button.disabled = false;
+    if (line) line.textContent = `${t('error')}: ${e.message}`;
+  }
+}
+
+function mineSection() {
+  if (!mine.length) return el('section', { class: 'mine', hidden: true });
+  return el('section', { class: 'mine', 'aria-labelledby': 'mine-title' }, el('h2', { id: 'mine-title' }, t('my_tables')),
+    el('ul', { id: 'my-tables' }, mine.map(({ id, summary: s }) => {
+      const seat = Number(localStorage.getItem(seatKey(id)));
+      const known = s && Number.isInteger(seat) && localStorage.getItem(seatKey(id)) !== null && s.seats[seat];
+      const over = !s || s.status === 'over';
+      return el('li', { class: 'my-table', 'data-table': id },
+        el('strong', {}, `${t('table')} ${id}: ${s ? gameInfo(s.game)?.title ?? s.game : ''}`),
+        s ? ` (${t(`status_${s.status}`)})` : '',
+        known ? ` ${t('seat')} ${seat + 1}: ${known.name ?? ''}` : '', ' ',
+        el('a', { href: `/t/${id}`, class: 'back-to' }, over ? t('see_table') : t('return_table')), ' ',
+        over ? el('button', { type: 'button', class: 'forget', onclick: () => { forgetSeat(id); loadMine(); } }, t('forget'))
+          : el('button', { type: 'button', class: 'leave', 'data-leave': id, onclick: e => leave(id, e.currentTarget) },
+            s.status === 'playing' ? t('leave_playing') : t('leave')),
+        el('span', { class: 'error', id: `mine-error-${id}`, role: 'alert' }));
+    })));
 }
 
 async function moreTables() {
@@ -171,7 +300,8 @@ function tablesSection() {
 
 function draw() {
   document.title = t('title');
-  app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), gamesSection(), createSection(), tablesSection());
+  app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), startSection(), mineSection(),
+    tablesSection(), gamesSection(), createSection());
 }
 
 function showTables(list, after) {
@@ -204,3 +334,4 @@ catalog.games.sort((a, b) => ['psycle', 'ninja', 'octal', 'timemasters'].indexOf
 await refreshTables();
 draw();
 listen();
+loadMine();
