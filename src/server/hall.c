@@ -172,7 +172,7 @@ json_t *hall_tables_json(const hall *h, int64_t before)
     int64_t last = 0; /* the last table listed */
     for (int64_t i = before > 0 ? slot_index(h, before) - 1 : h->n_slots - 1; i >= 0; i--) {
         const table *t = h->slots[i].t;
-        if (!t || t->status == TABLE_OVER || t->private_table)
+        if (!t || t->status == TABLE_OVER || t->private_table || t->abandoned)
             continue;
         if (json_array_size(list) == HALL_PAGE_TABLES) { /* one more: the next page starts below the last */
             json_object_set_new(reply, "next", json_integer(last));
@@ -368,6 +368,24 @@ static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, js
     return 200;
 }
 
+/* POST /api/tables/ID/leave: the person of the token leaves their seat (table_leave); a table every person
+ * left is abandoned, leaves the list at once and is ended by the socket side as an expired one. */
+static int post_leave(hall *h, int64_t id, const json_t *body, json_t **reply, srv_error *e)
+{
+    hall_slot *sl = hall_slot_of(h, id);
+    int seat;
+    if (!sl || sl->t->abandoned) {
+        srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
+        return refuse(reply, e);
+    }
+    if (table_leave(sl->t, body, &seat, e) != 0)
+        return refuse(reply, e);
+    srv_log("table %lld: seat %d left%s", (long long)id, seat, sl->t->abandoned ? ", nobody is left: abandoned" : "");
+    changed(h, sl);
+    *reply = json_pack("{s:i, s:b}", "seat", seat, "abandoned", sl->t->abandoned);
+    return 200;
+}
+
 /* The value of before= in a query ("a=1&before=7"): 0 and *before set (0
  * when absent), -1 when it is not a positive integer. */
 static int query_before(const char *query, int64_t *before)
@@ -416,7 +434,8 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     const char *rest = "";
     int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
-    bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || !strcmp(rest, "/join"));
+    bool posted_sub = id > 0 && (!strcmp(rest, "/join") || !strcmp(rest, "/leave")); /* the POSTs on a table */
+    bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || posted_sub);
     int status;
     if (strcmp(path, "/api/games") == 0 && !post) {
         *reply = games_json(h);
@@ -430,10 +449,12 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     } else if (is_tables) {
         *reply = hall_tables_json(h, before);
         status = 200;
-    } else if (known_sub && strcmp(rest, "/join") != 0 && !post) {
+    } else if (known_sub && !posted_sub && !post) {
         status = get_table(h, id, strcmp(rest, "/record") == 0, reply, e);
     } else if (known_sub && strcmp(rest, "/join") == 0 && post) {
         status = post_join(h, id, body, now_ms, reply, e);
+    } else if (known_sub && strcmp(rest, "/leave") == 0 && post) {
+        status = post_leave(h, id, body, reply, e);
     } else if (is_tables || known_sub) {
         srv_fail(e, 405, "method_not_allowed", "%s is not allowed on %.80s", post ? "POST" : "GET", path);
         status = refuse(reply, e);

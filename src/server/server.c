@@ -100,6 +100,8 @@ static bool expired(server *s, slot *sl, int64_t now)
         if ((int64_t)time(NULL) * 1000 - created_ms >= s->cfg.open_expiry_ms)
             why = "nobody joined it";
     }
+    if (t->abandoned) /* every person there left it (POST /api/tables/ID/leave): it ends now */
+        why = "every person left it";
     if (!why)
         return false;
     asobi_error err;
@@ -107,7 +109,7 @@ static bool expired(server *s, slot *sl, int64_t now)
         srv_log("table %lld cannot expire: %s", (long long)t->id, err.message);
         return false;
     }
-    srv_log("table %lld expired: %s for too long", (long long)t->id, why);
+    srv_log("table %lld expired: %s%s", (long long)t->id, why, t->abandoned ? "" : " for too long");
     s->tables_expired++;
     tables_changed(s);
     return true;

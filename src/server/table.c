@@ -457,7 +457,7 @@ table *table_rematch(table *old, int64_t now, srv_error *e)
         return NULL;
     /* every person keeps their seat, under the token they already hold */
     for (int k = 0; k < old->players; k++) {
-        if (old->seat[k].bot || !old->seat[k].taken)
+        if (old->seat[k].bot || !old->seat[k].taken || old->seat[k].left) /* one who left is not there */
             continue;
         if (take_seat(t, k, old->seat[k].name, old->seat[k].token_hash, now, e) != 0) {
             table_free(t);
@@ -481,6 +481,28 @@ int table_seat_of_token(const table *t, const char *token)
         if (t->seat[s].taken && !t->seat[s].bot && token_matches(token, t->seat[s].token_hash))
             return s;
     return -1;
+}
+
+int table_leave(table *t, const json_t *body, int *seat, srv_error *e)
+{
+    const json_t *token = json_object_get(body, "token");
+    if (!json_is_object(body) || !json_is_string(token))
+        return srv_fail(e, 400, "bad_request", "the body must be a JSON object with the seat's \"token\"");
+    int s = table_seat_of_token(t, json_string_value(token));
+    if (s < 0 || t->seat[s].left)
+        return srv_fail(e, 403, "bad_token", "this token holds no seat at table %lld", (long long)t->id);
+    if (t->status == TABLE_OVER)
+        return srv_fail(e, 409, "game_over", "table %lld is over: there is nothing to leave", (long long)t->id);
+    table_seat *ts = &t->seat[s];
+    ts->left = ts->handed = true;
+    ts->token_hash[0] = '\0'; /* no socket can take the seat back */
+    bool held = false;   /* does a person still hold a seat here? */
+    for (int k = 0; k < t->players; k++)
+        held |= t->seat[k].taken && !t->seat[k].bot && !t->seat[k].left;
+    t->abandoned = !held;
+    t->version++;
+    *seat = s;
+    return 0;
 }
 
 void table_connect(table *t, int seat, int64_t now)
@@ -687,7 +709,7 @@ static uint64_t mix(uint64_t x)
 
 int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int cap)
 {
-    if (t->status != TABLE_PLAYING)
+    if (t->status != TABLE_PLAYING || t->abandoned) /* nobody is left to play for: it is about to end */
         return 0;
     uint32_t to_move = asobi_state_to_move(asobi_match_state(t->match));
     int n = 0;

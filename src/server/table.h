@@ -32,6 +32,7 @@ typedef struct table_seat {
     int64_t left_ms;    /* when the last one closed (grace starts) */
     int timeouts;       /* timeouts in a row */
     bool handed;        /* handed to the heuristic bot until the person is back */
+    bool left;          /* the person left (table_leave): the heuristic plays it for good, the token holds nothing */
     bool busy;          /* a bot move for this seat is being computed */
     int64_t since_ms;   /* when this seat's clock started running */
     int64_t bank_ms;    /* Fischer: time left when the clock is not running */
@@ -62,6 +63,7 @@ typedef struct table {
     int64_t rematch;  /* the table of the rematch, once one was asked for (0: none) */
     bool seed_chosen; /* its creator chose the seed (a server with --allow-chosen-seeds): everyone is told */
     bool private_table; /* "private": unlisted, and each person's seat is joined with its invite code */
+    bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
     store *store;
 } table;
 
@@ -113,6 +115,12 @@ int table_join(table *t, const json_t *request, int64_t now_ms, int *seat, char 
 table *table_rematch(table *old, int64_t now_ms, srv_error *e);
 /* The seat whose token this is, or -1. */
 int table_seat_of_token(const table *t, const char *token);
+/* POST /api/tables/ID/leave, {"token":T}: the person of T's seat leaves it (*seat set). The heuristic bot plays
+ * the seat from now on, as for a leaver past --grace, and the token holds it no more; once no person holds a seat
+ * of the table (every one left, free or a bot's) the table is abandoned (t->abandoned). In memory only: after a
+ * restart a left seat is a leaver's like any other (the bot moves after --grace), an abandoned table was expired.
+ * Refusals (nothing changed): bad_request, bad_token (403), game_over (409). */
+int table_leave(table *t, const json_t *body, int *seat, srv_error *e);
 
 /* A WebSocket of seat (or ASOBI_SPECTATOR) opened or closed. Opening hands
  * a handed seat back to its person. */
