@@ -56,7 +56,7 @@ const LOBBY = {
     friends_title: 'Play with friends', friends_play: 'Create a private table',
     friends_hint: 'A table only your friends can join: its page gives an invite link and a QR code for each seat.',
     my_tables: 'My tables', return_table: 'Back to the table', see_table: 'See the table', forget: 'Forget',
-    leave: 'Leave', leave_playing: 'Leave (a bot plays on)', more_options: 'More options (safety limits)',
+    leave: 'Leave', leave_playing: 'Leave (a bot plays on)', leave_ends: 'Leave (the table ends)', more_options: 'More options (safety limits)',
     back_lobby: 'Back to the lobby', examples: 'Worked examples', example: 'Example',
   },
   ja: {
@@ -66,7 +66,7 @@ const LOBBY = {
     friends_title: '友だちと遊ぶ', friends_play: '招待制のテーブルを作る',
     friends_hint: '友だちだけが参加できるテーブル。席ごとの招待リンクとQRコードがテーブルの画面に出ます。',
     my_tables: '自分のテーブル', return_table: 'テーブルに戻る', see_table: 'テーブルを見る', forget: '消す',
-    leave: '抜ける', leave_playing: '抜ける(ボットが続けます)', more_options: 'そのほかのオプション(安全のための上限)',
+    leave: '抜ける', leave_playing: '抜ける(ボットが続けます)', leave_ends: '抜ける(テーブルは終わります)', more_options: 'そのほかのオプション(安全のための上限)',
     back_lobby: 'ロビーへ戻る', examples: '具体例', example: '例',
   },
 };

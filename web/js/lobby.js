@@ -252,22 +252,28 @@ async function leave(id, button) {
   }
 }
 
+/** What leaving does at table S from SEAT (docs/server.md, "Leaving a table"): with another person there the
+ * heuristic bot plays on in the seat; with nobody else the table ends. */
+function leaveLabel(s, seat) {
+  const others = s.seats.some(x => x.seat !== seat && x.name !== null && !x.bot && !x.handed);
+  return !others ? t('leave_ends') : s.status === 'playing' ? t('leave_playing') : t('leave');
+}
+
 function mineSection() {
   if (!mine.length) return el('section', { class: 'mine', hidden: true });
   return el('section', { class: 'mine', 'aria-labelledby': 'mine-title' }, el('h2', { id: 'mine-title' }, t('my_tables')),
     el('ul', { id: 'my-tables' }, mine.map(({ id, summary: s }) => {
-      const seat = Number(localStorage.getItem(seatKey(id)));
-      const known = s && Number.isInteger(seat) && localStorage.getItem(seatKey(id)) !== null && s.seats[seat];
+      const stored = localStorage.getItem(seatKey(id));
+      const seat = stored === null ? -1 : Number(stored);
+      const held = s?.seats[seat];
       const over = !s || s.status === 'over';
       return el('li', { class: 'my-table', 'data-table': id },
-        el('strong', {}, `${t('table')} ${id}: ${s ? gameInfo(s.game)?.title ?? s.game : ''}`),
-        s ? ` (${t(`status_${s.status}`)})` : '',
-        known ? ` ${t('seat')} ${seat + 1}: ${known.name ?? ''}` : '', ' ',
-        el('a', { href: `/t/${id}`, class: 'back-to' }, over ? t('see_table') : t('return_table')), ' ',
-        over ? el('button', { type: 'button', class: 'forget', onclick: () => { forgetSeat(id); loadMine(); } }, t('forget'))
-          : el('button', { type: 'button', class: 'leave', 'data-leave': id, onclick: e => leave(id, e.currentTarget) },
-            s.status === 'playing' ? t('leave_playing') : t('leave')),
-        el('span', { class: 'error', id: `mine-error-${id}`, role: 'alert' }));
+        el('p', {}, el('strong', {}, `${t('table')} ${id}: ${s ? gameInfo(s.game)?.title ?? s.game : ''}`),
+          s ? ` (${t(`status_${s.status}`)})` : '', held ? ` · ${t('seat')} ${seat + 1}: ${held.name ?? ''}` : ''),
+        el('p', { class: 'actions' }, el('a', { href: `/t/${id}`, class: 'back-to' }, over ? t('see_table') : t('return_table')),
+          over ? el('button', { type: 'button', class: 'forget', onclick: () => { forgetSeat(id); loadMine(); } }, t('forget'))
+            : el('button', { type: 'button', class: 'leave', 'data-leave': id, onclick: e => leave(id, e.currentTarget) }, leaveLabel(s, seat))),
+        el('p', { class: 'error', id: `mine-error-${id}`, role: 'alert' }));
     })));
 }
 
