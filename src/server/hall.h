@@ -115,7 +115,7 @@ void hall_close(hall *h);
 #define HALL_PAGE_TABLES 100
 
 /* GET /api/tables?before=ID: {"tables":[summary...]}, open or playing,
- * never a private table, newest first, at most HALL_PAGE_TABLES of them
+ * never a private or an abandoned table (table_leave), newest first, at most HALL_PAGE_TABLES of them
  * with ids below before (0: from the newest); "next": the before of the
  * next page, when there is one. */
 json_t *hall_tables_json(const hall *h, int64_t before);
