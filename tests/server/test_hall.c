@@ -331,6 +331,79 @@ static void test_tables_only_bots_play_are_capped(void **unused)
     temp_db_remove(db_path);
 }
 
+/* Issue 33: POST /api/tables/ID/leave. A left seat is played by the heuristic for good and its token holds
+ * nothing; a refusal changes nothing; once no person holds a seat, the table is abandoned: out of the list, and
+ * no bot moves there any more (the socket side ends it as an expired table: tests/server/test_leave.py). */
+static bool listed(const hall *h, int64_t id)
+{
+    json_t *page = hall_tables_json(h, 0), *summary;
+    size_t i;
+    bool found = false;
+    json_array_foreach(json_object_get(page, "tables"), i, summary)
+        found |= json_integer_value(json_object_get(summary, "table")) == id;
+    json_decref(page);
+    return found;
+}
+
+static void test_a_left_seat_goes_to_the_bot_and_a_table_nobody_holds_is_abandoned(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "hall");
+    hall h;
+    open_hall(&h);
+    json_t *r;
+    assert_int_equal(http(&h, true, "/api/tables", "{\"game\":\"psycle\",\"players\":2}", &r), 201);
+    int64_t id = json_integer_value(json_object_get(r, "table"));
+    json_decref(r);
+    char path[64], body[128], aki[TOKEN_CHARS + 1], ben[TOKEN_CHARS + 1];
+    snprintf(path, sizeof path, "/api/tables/%lld/join", (long long)id);
+    assert_int_equal(http(&h, true, path, "{\"name\":\"Aki\"}", &r), 200);
+    snprintf(aki, sizeof aki, "%s", json_string_value(json_object_get(r, "token")));
+    json_decref(r);
+    assert_int_equal(http(&h, true, path, "{\"name\":\"Ben\"}", &r), 200);
+    snprintf(ben, sizeof ben, "%s", json_string_value(json_object_get(r, "token")));
+    json_decref(r);
+    table *t = hall_slot_of(&h, id)->t;
+    json_t *before = table_summary(t);
+
+    snprintf(path, sizeof path, "/api/tables/%lld/leave", (long long)id);
+    const char *refused[][2] = {{"{}", "bad_request"}, {"{\"token\":1}", "bad_request"},
+                                {"{\"token\":\"00000000000000000000000000000000\"}", "bad_token"}, {"[]", "bad_request"}};
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        assert_true(http(&h, true, path, refused[k][0], &r) >= 400);
+        assert_string_equal(json_string_value(json_object_get(json_object_get(r, "error"), "code")), refused[k][1]);
+        json_decref(r);
+    }
+    json_t *after = table_summary(t);
+    assert_true(json_equal(before, after)); /* a refusal changes nothing */
+    json_decref(after);
+    json_decref(before);
+
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", aki);
+    assert_int_equal(http(&h, true, path, body, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "seat")), 0);
+    assert_false(json_is_true(json_object_get(r, "abandoned")));
+    json_decref(r);
+    assert_true(t->seat[0].handed && t->seat[0].left && !t->abandoned);
+    assert_int_equal(table_seat_of_token(t, aki), -1); /* no socket takes it back */
+    assert_true(listed(&h, id));
+    assert_int_equal(http(&h, true, path, body, &r), 403); /* twice */
+    json_decref(r);
+
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", ben);
+    assert_int_equal(http(&h, true, path, body, &r), 200);
+    assert_true(json_is_true(json_object_get(r, "abandoned")));
+    json_decref(r);
+    assert_true(t->abandoned);
+    assert_false(listed(&h, id));
+    table_job jobs[ASOBI_MAX_SEATS];
+    assert_int_equal(table_due_jobs(t, 0, 0, jobs, ASOBI_MAX_SEATS), 0); /* nobody to move for */
+    assert_int_equal(http(&h, true, path, body, &r), 404);
+    json_decref(r);
+    close_hall(&h);
+    temp_db_remove(db_path);
+}
+
 static long long file_size(const char *path)
 {
     struct stat sb;
@@ -475,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_finished_tables_come_back_a_bounded_number_at_once),
         cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
         cmocka_unit_test(test_tables_only_bots_play_are_capped),
+        cmocka_unit_test(test_a_left_seat_goes_to_the_bot_and_a_table_nobody_holds_is_abandoned),
         cmocka_unit_test(test_the_wal_is_checkpointed_and_kept_short),
         cmocka_unit_test(test_a_database_is_held_by_one_process),
     };
