@@ -509,6 +509,8 @@ int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, in
         srv_fail(e, 404, "not_found", "the table is gone");
     } else if (seat < 0) {
         srv_fail(e, 403, "not_seated", "a spectator cannot %s", strcmp(type, "act") == 0 ? "act" : "ask for a rematch");
+    } else if (sl->t->seat[seat].left) { /* a tab still open on a seat its person left (table_leave) */
+        srv_fail(e, 403, "bad_token", "seat %d was left: it is the bot's now", seat);
     } else if (strcmp(type, "rematch") == 0) {
         rc = rematch(h, sl, now_ms, e);
     } else if (claimed && !(json_is_integer(claimed) && json_integer_value(claimed) == seat)) {

@@ -389,6 +389,9 @@ static void test_a_left_seat_goes_to_the_bot_and_a_table_nobody_holds_is_abandon
     assert_true(listed(&h, id));
     assert_int_equal(http(&h, true, path, body, &r), 403); /* twice */
     json_decref(r);
+    srv_error e; /* a tab still open on the seat acts for it no more */
+    assert_int_equal(message(&h, id, 0, "{\"type\":\"act\",\"action\":0}", &e), -1);
+    assert_string_equal(e.code, "bad_token");
 
     snprintf(body, sizeof body, "{\"token\":\"%s\"}", ben);
     assert_int_equal(http(&h, true, path, body, &r), 200);
