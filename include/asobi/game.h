@@ -139,6 +139,19 @@ int asobi_state_action_text(const asobi_state *state, int seat, int id, char *bu
  * before applying the action. */
 int asobi_state_public_text(const asobi_state *state, int seat, int id, int viewer, char *buf, size_t cap);
 
+/* What happened because of seat's legal action id, taken in before and
+ * giving after (asobi_state_apply's result), as viewer (a seat,
+ * ASOBI_SPECTATOR or ASOBI_ALL_SEEING) may know it: a JSON array, possibly
+ * empty, of events in the order they happened, each an object
+ * {"type": "<snake_case>", "text": "<an English sentence>", ...fields}
+ * holding 0-based seat numbers, cards, points (docs/protocol.md, "Events",
+ * lists every type). Never more than viewer may know: a seat learns the
+ * cards it drew, the others how many. Caller owns the array; NULL for a
+ * viewer that is none of these or when before and after are not of one
+ * game. Computed from the two states: applying an action costs nothing
+ * more for it. */
+json_t *asobi_state_events(const asobi_state *before, int seat, int id, const asobi_state *after, int viewer);
+
 /* Parse text back to the id of a legal action of seat. Errors: bad_seat,
  * not_your_turn, game_over, illegal_action (with the reason). */
 int asobi_state_parse_action(const asobi_state *state, int seat, const char *text, int *id,

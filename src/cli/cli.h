@@ -84,6 +84,11 @@ double cli_now(void);
  * does not replay. */
 char **cli_seat_log(const asobi_match *match, int viewer, int *count, asobi_error *err);
 void cli_free_log(char **lines);
+/* text, then the text of each event (asobi_state_events) on a line of its
+ * own, indented under it: malloc'd (NULL when out of memory). */
+char *cli_with_events(const char *text, const json_t *events);
+/* Print the events' texts, one an indented line (under an action's line). */
+void cli_print_events(const json_t *events);
 /* The game's short legend (strength order, symbols, phases) in lang "en"
  * or "ja"; false for a game without one (cli_legend.c). */
 bool cli_print_legend(FILE *out, const char *game, const char *lang);

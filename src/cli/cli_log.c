@@ -31,7 +31,17 @@ char **cli_seat_log(const asobi_match *played, int viewer, int *count, asobi_err
         if (asobi_state_parse_action(s, seat, asobi_match_action_text(played, done), &id, err) != ASOBI_OK)
             break;
         asobi_state_public_text(s, seat, id, viewer, text, sizeof text);
-        if (asobi_match_act(m, seat, id, err) != ASOBI_OK || !(lines[done] = strdup(text)))
+        asobi_state *before = asobi_state_clone(s);
+        if (!before || asobi_match_act(m, seat, id, err) != ASOBI_OK) {
+            asobi_state_free(before);
+            break;
+        }
+        /* then what the action made happen, as viewer knew it, one event a line */
+        json_t *events = asobi_state_events(before, seat, id, asobi_match_state(m), viewer);
+        asobi_state_free(before);
+        lines[done] = cli_with_events(text, events);
+        json_decref(events);
+        if (!lines[done])
             break;
     }
     asobi_match_free(m);
@@ -41,6 +51,33 @@ char **cli_seat_log(const asobi_match *played, int viewer, int *count, asobi_err
     }
     *count = n;
     return lines;
+}
+
+/* Each event's text on a line of its own, under the action's line. */
+#define EVENT_INDENT "\n        - "
+
+char *cli_with_events(const char *text, const json_t *events)
+{
+    size_t len = strlen(text) + 1, i;
+    json_t *e;
+    json_array_foreach(events, i, e) len += strlen(EVENT_INDENT) + strlen(json_string_value(json_object_get(e, "text")));
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    strcpy(out, text);
+    json_array_foreach(events, i, e)
+    {
+        strcat(out, EVENT_INDENT);
+        strcat(out, json_string_value(json_object_get(e, "text")));
+    }
+    return out;
+}
+
+void cli_print_events(const json_t *events)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) printf("        - %s\n", json_string_value(json_object_get(e, "text")));
 }
 
 void cli_free_log(char **lines)

@@ -45,6 +45,17 @@ static void print_render(const asobi_state *s, int seat)
     }
 }
 
+/* What seat's action id made happen, as viewer knew it (asobi_state_events),
+ * under the action's line. */
+static void print_events(const asobi_state *before, int seat, int id, const asobi_state *after, int viewer)
+{
+    if (!before)
+        return;
+    json_t *events = asobi_state_events(before, seat, id, after, viewer);
+    cli_print_events(events);
+    json_decref(events);
+}
+
 /* Read one line from stdin into buf; false on end of input. */
 static bool read_line(char *buf, size_t cap)
 {
@@ -333,14 +344,18 @@ static bool human_turn(asobi_match *m, int seat)
             continue;
         if (line_no < 0 && list_matching(menu, n, p, labels) > 0)
             continue;
-        if (line_no >= 0)
-            rc = asobi_match_act(m, seat, menu[line_no].id, &err);
-        else
-            rc = asobi_match_act_text(m, seat, p, &err);
+        int id = line_no >= 0 ? menu[line_no].id : -1;
+        rc = line_no >= 0 ? ASOBI_OK : asobi_state_parse_action(s, seat, p, &id, &err);
+        asobi_state *before = rc == ASOBI_OK ? asobi_state_clone(s) : NULL;
+        if (rc == ASOBI_OK)
+            rc = asobi_match_act(m, seat, id, &err);
         if (rc != ASOBI_OK) {
+            asobi_state_free(before);
             printf("Not accepted: %s\n", err.message);
             continue;
         }
+        print_events(before, seat, id, s, seat);
+        asobi_state_free(before);
         ok = true;
         break;
     }
@@ -530,19 +545,23 @@ int cli_play(int argc, char **argv)
             continue;
         }
         int id = asobi_bot_choose(bots[actor], s, &err);
+        asobi_state *before = id >= 0 && !quiet ? asobi_state_clone(s) : NULL;
         /* what the person (or, watching, everyone) sees of it, told before it changes the table */
         if (id >= 0 && !quiet)
             asobi_state_public_text(s, actor, id, spectate ? ASOBI_ALL_SEEING : human, text, sizeof text);
         if (id < 0 || asobi_match_act(m, actor, id, &err) != ASOBI_OK) {
             fprintf(stderr, "asobi: bot at seat %d failed: %s\n", actor + 1, err.message);
+            asobi_state_free(before);
             status = 1;
             break;
         }
         if (!quiet) {
             printf("seat %d (%s): %s\n", actor + 1, asobi_bot_spec(bots[actor]), text);
+            print_events(before, actor, id, s, spectate ? ASOBI_ALL_SEEING : human);
             if (spectate && !(asobi_state_to_move(s) & to_move & ~(1u << actor)))
                 print_render(s, ASOBI_ALL_SEEING);
         }
+        asobi_state_free(before);
     }
     if (quit)
         printf("\nYou left the game.\n");

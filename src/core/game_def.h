@@ -120,6 +120,15 @@ struct asobi_game_def {
      * (several seats to move), where only "has chosen" is shown. */
     int (*public_text)(const void *st, int seat, int id, int viewer, char *buf, size_t cap);
 
+    /* Optional. The events of seat's action id, taken in before and giving
+     * after, as viewer (a seat, ASOBI_SPECTATOR or ASOBI_ALL_SEEING) may know
+     * them: append them to events with asobi_event_add, in the order they
+     * happened (docs/protocol.md, "Events"). Read them off the two states
+     * (apply records nothing for it: playouts must not pay for events).
+     * Core adds "game_over" itself. test_conformance checks that viewer's
+     * events are the same in every state viewer cannot tell apart. */
+    void (*events)(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
+
     /* Optional. Why the (parsed) action id is illegal for seat, in a sentence
      * for a person ("5 costs 5 gems and you hold 3"). */
     void (*explain_illegal)(const void *st, int seat, int id, char *buf, size_t cap);
@@ -200,6 +209,17 @@ const void *asobi_state_data_for_ai(const asobi_state *state);
 int asobi_state_legal_unchecked(const asobi_state *state, int seat, int *ids);
 int asobi_state_random_action_unchecked(const asobi_state *state, int seat, asobi_rng *rng);
 void *asobi_state_data_mut(asobi_state *state);
+
+/* Append an event {"type": type, "text": printf(fmt, ...)} to events and
+ * return it (borrowed) for its fields; helpers set them in one line each. */
+json_t *asobi_event_add(json_t *events, const char *type, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void asobi_event_int(json_t *event, const char *key, long long value);
+void asobi_event_str(json_t *event, const char *key, const char *value);
+void asobi_event_bool(json_t *event, const char *key, bool value);
+void asobi_event_null(json_t *event, const char *key);
+/* Does viewer see what seat holds (seat itself, or the all-seeing viewer)? */
+static inline bool asobi_event_sees(int viewer, int seat) { return viewer == seat || viewer == ASOBI_ALL_SEEING; }
 
 /* Option helpers for init(): read a validated option (present after checks). */
 int asobi_option_int(const json_t *options, const char *name);

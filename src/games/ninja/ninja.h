@@ -168,6 +168,10 @@ int ninja_parse_action(const void *st, int seat, const char *text, int *id, asob
 int ninja_public_text(const void *st, int seat, int id, int viewer, char *buf, size_t cap);
 void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 
+/* Events (ninja_events.c): the game's events and over_text hooks. */
+void ninja_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
+void ninja_over_text(const void *st, char *buf, size_t cap);
+
 /* Views (ninja_view.c). */
 void ninja_view(const void *st, int seat, asobi_vw *w);
 void ninja_render(const void *st, int seat, FILE *out);

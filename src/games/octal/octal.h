@@ -227,6 +227,9 @@ int octal_public_text(const void *st, int seat, int id, int viewer, char *buf, s
 int octal_parse_action(const void *st, int seat, const char *text, int *id, asobi_error *err);
 void octal_explain_illegal(const void *st, int seat, int id, char *buf, size_t cap);
 
+/* ---- events (octal_events.c): the game's events and over_text hooks ---- */
+void octal_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
+void octal_over_text(const void *st, char *buf, size_t cap);
 /* ---- views (octal_view.c) ------------------------------------------------- */
 void octal_view(const void *st, int seat, asobi_vw *w);
 void octal_render(const void *st, int seat, FILE *out);

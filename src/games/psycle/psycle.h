@@ -96,6 +96,10 @@ static inline void psycle_set_choosing(psycle_state *s) { s->choosing = (uint8_t
 /* The rule-of-thumb player (psycle_heuristic.c), the game's heuristic hook. */
 int psycle_heuristic(const void *st, int seat, asobi_rng *rng);
 
+/* Events (psycle_events.c): the game's events and over_text hooks. */
+void psycle_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
+void psycle_over_text(const void *st, char *buf, size_t cap);
+
 /* Views (psycle_view.c). */
 void psycle_view(const void *st, int seat, asobi_vw *w);
 void psycle_render(const void *st, int seat, FILE *out);

@@ -259,6 +259,8 @@ int tm_main_legal_head(const tm_state *s, int *ids);
 int tm_action_text(const void *st, int seat, int id, char *buf, size_t cap);
 void tm_card_text(const tm_table *t, int kind, char *buf, size_t cap);
 
+/* Events (timemasters_events.c): the game's events hook. */
+void tm_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
 /* Views (timemasters_view.c). */
 void tm_view(const void *st, int seat, asobi_vw *w);
 void tm_render(const void *st, int seat, FILE *out);

@@ -605,6 +605,7 @@ const asobi_game_def asobi_game_timemasters = {
     .parse_action = tm_parse_action,
     .explain_illegal = tm_explain_illegal,
     .over_text = tm_over_text,
+    .events = tm_events,
     .result = tm_result,
     .view = tm_view,
     .render = tm_render,
