@@ -8,6 +8,7 @@ from ctypes import (POINTER, Structure, byref, c_bool, c_char, c_char_p, c_doubl
 
 MAX_SEATS = 8
 ALL_SEEING = -1
+SPECTATOR = -2
 MESSAGE_MAX = 256
 
 
@@ -96,6 +97,7 @@ state_apply = _declare("asobi_state_apply", c_int, P, c_int, c_int, PErr)
 state_result = _declare("asobi_state_result", None, P, POINTER(Result))
 state_view_text = _declare("asobi_state_view_text", c_void_p, P, c_int, c_void_p)
 state_render = _declare("asobi_state_render", c_void_p, P, c_int)
+state_events = _declare("asobi_state_events", P, P, c_int, c_int, P, c_int)
 state_determinize = _declare("asobi_state_determinize", None, P, c_int, POINTER(Rng))
 state_retract_unseen = _declare("asobi_state_retract_unseen", None, P, c_int)
 rng_seed = _declare("asobi_rng_seed", None, POINTER(Rng), c_uint64)

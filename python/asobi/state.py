@@ -6,7 +6,7 @@ import threading
 from ctypes import byref, c_int, c_void_p, create_string_buffer
 
 from . import _lib
-from ._lib import Error, Result, Rng, ALL_SEEING, MAX_SEATS
+from ._lib import Error, Result, Rng, ALL_SEEING, SPECTATOR, MAX_SEATS
 
 
 class AsobiError(Exception):
@@ -351,6 +351,33 @@ class State:
         if text is None:
             raise MemoryError("asobi: the view could not be written")
         return json.loads(text)
+
+    def events(self, before, seat, action, viewer):
+        """What seat's action (an id), taken in the state before and giving
+        this one, made happen, as viewer may know it: a list of dicts
+        {"type", "text", ...fields} (docs/protocol.md, "Events"). viewer is a
+        seat, None (all-seeing) or "spectator"; a seat learns the cards it
+        drew, the others how many."""
+        if viewer == "spectator":
+            who = SPECTATOR
+        else:
+            self._check_viewer(viewer)
+            who = self._viewer(viewer)
+        if not isinstance(before, State):
+            raise AsobiError("bad_request", "before must be a State")
+        action = before._action_id(seat, action)
+        events = _lib.take_json(_lib.state_events(before._h, seat, action, self._h, who))
+        if events is None:
+            raise AsobiError("bad_request", "no events for these states and viewer")
+        return events
+
+    def apply_and_tell(self, seat, action, viewer):
+        """apply(seat, action), then return its events as viewer may know
+        them (see events)."""
+        before = self.clone()
+        action = before._action_id(seat, action)
+        self.apply(seat, action)
+        return self.events(before, seat, action, viewer)
 
     def render(self, seat):
         """The terminal rendering of seat's view (None: all-seeing)."""

@@ -214,5 +214,40 @@ class TestRecords(unittest.TestCase):
         self.assertEqual(asobi.load(s.record()), s)
 
 
+class TestEvents(unittest.TestCase):
+    """Events (docs/protocol.md, "Events"): what an action made happen, per viewer."""
+
+    def test_psycle_round_reveal_is_told_to_everybody(self):
+        s = asobi.new_game("psycle", players=2, seed=7)
+        self.assertEqual(s.apply_and_tell(0, "play 3", 0), [])  # a face-down choice: nothing happens yet
+        before = s.clone()
+        s.apply(1, "play 2")
+        for viewer in (0, 1, None, "spectator"):
+            events = s.events(before, 1, "play 2", viewer)
+            self.assertEqual(events[0]["type"], "reveal")
+            self.assertEqual(events[0]["cards"], [3, 2])
+            self.assertTrue(all(e["text"] for e in events))
+
+    def test_timemasters_draws_are_named_to_the_drawer_only(self):
+        s, rng = asobi.new_game("timemasters", players=2, seed=3), random.Random(5)
+        for _ in range(400):  # random actions until one draws cards
+            seat = s.current_player()
+            before, action = s.clone(), rng.choice(s.legal_actions(seat))
+            mine = [e for e in s.apply_and_tell(seat, action, seat) if e["type"] == "draw"]
+            if mine:
+                break
+        self.assertEqual(len(mine[0]["cards"]), mine[0]["count"])
+        theirs = [e for e in s.events(before, seat, action, 1 - seat) if e["type"] == "draw"]
+        self.assertEqual(theirs[0]["count"], mine[0]["count"])
+        self.assertNotIn("cards", theirs[0])
+
+    def test_bad_viewer_is_refused(self):
+        s = asobi.new_game("psycle", players=2, seed=7)
+        before = s.clone()
+        s.apply(0, 3)
+        with self.assertRaises(asobi.AsobiError):
+            s.events(before, 0, 3, 5)
+
+
 if __name__ == "__main__":
     unittest.main()

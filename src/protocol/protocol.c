@@ -233,34 +233,80 @@ static json_t *cmd_legal(protocol_session *e, const json_t *req)
     return attach(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
 }
 
-int protocol_act(asobi_match *m, int seat, const json_t *action, asobi_error *err)
+int protocol_act_id(asobi_match *m, int seat, const json_t *action, int *id_out, asobi_error *err)
 {
-    if (json_is_string(action))
-        return asobi_match_act_text(m, seat, json_string_value(action), err);
-    if (!json_is_integer(action))
+    const asobi_state *s = asobi_match_state(m);
+    int id = -1;
+    if (json_is_string(action)) {
+        int rc = asobi_state_parse_action(s, seat, json_string_value(action), &id, err);
+        if (rc != ASOBI_OK)
+            return rc;
+    } else if (!json_is_integer(action)) {
         return asobi_fail(err, ASOBI_E_BAD_REQUEST, "\"action\" (a text or an integer id) is required");
-    json_int_t id = json_integer_value(action);
-    int max = asobi_game_max_actions(asobi_state_game(asobi_match_state(m)));
-    if (id >= 0 && id < max)
-        return asobi_match_act(m, seat, (int)id, err);
-    /* turn errors come first, as for any other action */
-    int rc = asobi_state_may_act(asobi_match_state(m), seat, err);
-    if (rc == ASOBI_OK)
-        rc = asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "action id %lld is out of range (0 to %d)", (long long)id,
-                        max - 1);
+    } else {
+        json_int_t given = json_integer_value(action);
+        int max = asobi_game_max_actions(asobi_state_game(s));
+        if (given < 0 || given >= max) {
+            /* turn errors come first, as for any other action */
+            int rc = asobi_state_may_act(s, seat, err);
+            if (rc == ASOBI_OK)
+                rc = asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "action id %lld is out of range (0 to %d)",
+                                (long long)given, max - 1);
+            return rc;
+        }
+        id = (int)given;
+    }
+    int rc = asobi_match_act(m, seat, id, err);
+    if (rc == ASOBI_OK && id_out)
+        *id_out = id;
     return rc;
 }
 
+int protocol_act(asobi_match *m, int seat, const json_t *action, asobi_error *err)
+{
+    return protocol_act_id(m, seat, action, NULL, err);
+}
+
+/* The act request's "viewer": absent, the acting seat; null, the
+ * all-seeing viewer; "spectator"; or a seat of the game. */
+static bool get_viewer(const protocol_session *e, const json_t *req, int seat, int *viewer, json_t **reply)
+{
+    const json_t *v = json_object_get(req, "viewer");
+    int players = asobi_state_players(asobi_match_state(e->match));
+    if (!v)
+        *viewer = seat;
+    else if (json_is_null(v))
+        *viewer = ASOBI_ALL_SEEING;
+    else if (json_is_string(v) && strcmp(json_string_value(v), "spectator") == 0)
+        *viewer = ASOBI_SPECTATOR;
+    else if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < players)
+        *viewer = (int)json_integer_value(v);
+    else {
+        *reply = protocol_errorf(ASOBI_E_BAD_REQUEST,
+                                 "\"viewer\" is a seat (0 to %d), null (all-seeing) or \"spectator\"", players - 1);
+        return false;
+    }
+    return true;
+}
+
+/* The action, then what it made happen as viewer may know it (docs/protocol.md, "Events"). */
 static json_t *cmd_act(protocol_session *e, const json_t *req)
 {
-    int seat;
+    int seat, viewer, id = -1;
     json_t *reply;
-    if (!get_seat(e, req, false, &seat, &reply))
+    if (!get_seat(e, req, false, &seat, &reply) || !get_viewer(e, req, seat, &viewer, &reply))
         return reply;
+    asobi_state *before = asobi_state_clone(asobi_match_state(e->match));
+    if (!before)
+        return protocol_error_reply(ASOBI_E_NOMEM, "out of memory");
     asobi_error err;
-    if (protocol_act(e->match, seat, json_object_get(req, "action"), &err) != ASOBI_OK)
+    if (protocol_act_id(e->match, seat, json_object_get(req, "action"), &id, &err) != ASOBI_OK) {
+        asobi_state_free(before);
         return protocol_error_from(&err);
-    return to_move_reply(e->match);
+    }
+    json_t *events = asobi_state_events(before, seat, id, asobi_match_state(e->match), viewer);
+    asobi_state_free(before);
+    return attach(to_move_reply(e->match), "events", events);
 }
 
 static json_t *cmd_view(protocol_session *e, const json_t *req)

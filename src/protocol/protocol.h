@@ -68,6 +68,8 @@ void protocol_vw_legal(struct asobi_vw *w, const char *key, const asobi_state *s
 /* Play action (a text or an integer id) for seat; on refusal err says why
  * and the match is unchanged. */
 int protocol_act(asobi_match *match, int seat, const json_t *action, asobi_error *err);
+/* The same, telling the id played in *id (for asobi_state_events). */
+int protocol_act_id(asobi_match *match, int seat, const json_t *action, int *id, asobi_error *err);
 /* {"terminal","scores","ranks","winners"} */
 json_t *protocol_result(const asobi_state *state);
 

@@ -151,6 +151,37 @@ static void test_commands_as_specified(void **unused)
     free_session(&s);
 }
 
+/* issue 33: the act reply tells what the action made happen ("events"), as
+ * the acting seat (or the "viewer" asked for) may know it; a bad viewer is
+ * refused before anything is played. */
+static void test_act_tells_the_events(void **unused)
+{
+    (void)unused;
+    const char *lines[] = {
+        "{\"cmd\":\"new\",\"game\":\"psycle\",\"players\":2,\"seed\":7}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":\"play 3\"}",
+        "{\"cmd\":\"act\",\"seat\":1,\"action\":\"play 2\",\"viewer\":7}",
+        "{\"cmd\":\"act\",\"seat\":1,\"action\":\"play 2\",\"viewer\":\"spectator\"}",
+        "{\"cmd\":\"record\"}",
+    };
+    session s;
+    run_engine(lines, NULL, 5, &s);
+    assert_int_equal(s.count, 5);
+    expect_ok(&s, 1);
+    /* a face-down choice: nothing happens until the round's last card */
+    assert_true(json_is(json_object_get(s.replies[1], "events"), "[]"));
+    expect_error(&s, 2, "bad_request");
+    expect_ok(&s, 3);
+    const json_t *events = json_object_get(s.replies[3], "events");
+    const json_t *reveal = json_array_get(events, 0);
+    /* PSYCLE §6.3 "全員が一斉にカードを公開します": both cards, to the spectator too */
+    assert_string_equal(json_string_value(json_object_get(reveal, "type")), "reveal");
+    assert_true(json_is(json_object_get(reveal, "cards"), "[3,2]"));
+    assert_true(strlen(json_string_value(json_object_get(reveal, "text"))) > 0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(s.replies[4], "record"), "actions")), 2);
+    free_session(&s);
+}
+
 /* issue 2 §5: a record loads back to the same game. */
 static void test_load_replays_a_record(void **unused)
 {
@@ -324,6 +355,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_as_specified),
+        cmocka_unit_test(test_act_tells_the_events),
         cmocka_unit_test(test_load_replays_a_record),
         cmocka_unit_test(test_errors_leave_the_game_untouched),
         cmocka_unit_test(test_game_over_and_quit),

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conformance.h"
+#include "event_schema.h"
 #include "game_def.h"
 
 asobi_state *new_state(const char *game, int players, const char *options_json, uint64_t seed)
@@ -229,6 +230,109 @@ static void check_public_texts(const asobi_state *s, int seat, asobi_rng *rng)
         free_seen(there, m);
     }
     free(here);
+    free(there);
+}
+
+/* One action's outcome as viewer knows it: its view after, the public text
+ * and the events (asobi_state_events), the latter checked against the list
+ * of docs/protocol.md. */
+typedef struct told {
+    char *view_after;
+    char text[256];
+    json_t *events;
+} told;
+
+static void tell(const asobi_state *s, int seat, int id, int viewer, told *out)
+{
+    asobi_state *after = asobi_state_clone(s);
+    asobi_error err;
+    if (asobi_state_apply(after, seat, id, &err) != ASOBI_OK)
+        fail_msg("legal action %d of seat %d refused: %s", id, seat, err.message);
+    out->view_after = asobi_state_view_text(after, viewer, NULL); /* one order of keys: comparable as text */
+    asobi_state_public_text(s, seat, id, viewer, out->text, sizeof out->text);
+    out->events = asobi_state_events(s, seat, id, after, viewer);
+    asobi_state_free(after);
+    char why[300];
+    const char *game = asobi_game_name(asobi_state_game(s));
+    if (!event_schema_check(game, out->events, why, sizeof why)) {
+        char *dump = json_dumps(out->events, JSON_COMPACT);
+        fail_msg("%s: the events of action %d of seat %d: %s\n%s", game, id, seat, why, dump);
+    }
+}
+
+static void untell(told *t)
+{
+    free(t->view_after);
+    json_decref(t->events);
+}
+
+/* Events must tell viewer nothing its view and the public text do not
+ * (issue 33): for a few of seat's actions here, every action of another
+ * deal viewer cannot tell from this one (a determinization for it) that
+ * viewer sees announced in the same words and that leaves viewer the very
+ * same view must make the very same events for viewer. An event naming a
+ * card another seat drew face down, or the hidden second card of a sphere,
+ * fails as soon as the other deal holds another card there. Every seat is
+ * such a viewer (the actor too: it does not see the others' hands), and so
+ * is the spectator; the all-seeing viewer's events are checked against the
+ * documented list only. */
+#define EVENT_SAMPLE 3
+#define EVENT_TRIES 3
+
+static void check_events(const asobi_state *s, int seat, const int *legal, int n, asobi_rng *rng)
+{
+    int players = asobi_state_players(s), max = asobi_game_max_actions(asobi_state_game(s));
+    int picked[EVENT_SAMPLE], k = 0;
+    for (int i = 0; i < n && k < EVENT_SAMPLE; i++)
+        if (n <= EVENT_SAMPLE || asobi_rng_below(rng, (uint32_t)n) < EVENT_SAMPLE)
+            picked[k++] = legal[i];
+    int *there = malloc((size_t)max * sizeof *there);
+    for (int viewer = ASOBI_SPECTATOR; viewer < players; viewer++) {
+        if (viewer == ASOBI_ALL_SEEING) {
+            for (int i = 0; i < k; i++) {
+                told t;
+                tell(s, seat, picked[i], viewer, &t);
+                untell(&t);
+            }
+            continue;
+        }
+        asobi_state *d = asobi_state_clone(s);
+        asobi_rng r;
+        asobi_rng_seed(&r, asobi_rng_next(rng));
+        determinize_for_viewer(d, viewer, &r);
+        int m = asobi_state_legal(d, seat, there);
+        for (int i = 0; i < k; i++) {
+            told here;
+            tell(s, seat, picked[i], viewer, &here);
+            /* the actions announced alike, from a random one on; the first
+             * that leaves the same view is compared (a few tries at most:
+             * "discard a card face down" names dozens) */
+            int start = m > 0 ? (int)asobi_rng_below(rng, (uint32_t)m) : 0, tries = 0, compared = 0;
+            for (int jj = 0; jj < m && tries < EVENT_TRIES && !compared; jj++) {
+                int j = (start + jj) % m;
+                char text[256];
+                asobi_state_public_text(d, seat, there[j], viewer, text, sizeof text);
+                if (strcmp(text, here.text) != 0)
+                    continue;
+                told other;
+                tell(d, seat, there[j], viewer, &other);
+                tries++;
+                compared = strcmp(other.view_after, here.view_after) == 0;
+                if (compared && !json_equal(other.events, here.events)) {
+                    char who[32];
+                    char *a = json_dumps(here.events, JSON_COMPACT), *b = json_dumps(other.events, JSON_COMPACT);
+                    fail_msg("%s: the events %s is told of action %d of seat %d (\"%s\") differ in another deal it "
+                             "cannot tell from this one, with the same view after: they reveal what its view "
+                             "hides\n--- this deal:\n%s\n--- another deal:\n%s",
+                             asobi_game_name(asobi_state_game(s)), viewer_name(viewer, who, sizeof who), picked[i],
+                             seat, here.text, a, b);
+                }
+                untell(&other);
+            }
+            untell(&here);
+        }
+        asobi_state_free(d);
+    }
     free(there);
 }
 
@@ -565,6 +669,10 @@ void conformance_run(const conformance_spec *spec)
                  * every 5th deep step, plenty to meet every kind of action */
                 if ((steps / deep) % 5 == 0)
                     check_public_texts(s, seat, &rng);
+                /* the events of a few actions, every viewer: on other steps
+                 * than the public texts, as costly */
+                if ((steps / deep) % 5 == 2)
+                    check_events(s, seat, legal, n, &rng);
             }
             int id = legal[asobi_rng_below(&rng, (uint32_t)n)];
             asobi_state_copy(before, s);

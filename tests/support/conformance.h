@@ -22,6 +22,11 @@
  *  - log lines: what each seat is told of another seat's action (the public
  *    text) is the same for any two actions it cannot tell apart, in this
  *    state or another deal it cannot tell from this one;
+ *  - events: what each viewer (every seat, the spectator) is told an
+ *    action made happen (asobi_state_events) is the same in another deal
+ *    it cannot tell from this one, for an action announced alike that
+ *    leaves it the same view; every event's type and fields are among those
+ *    docs/protocol.md lists (event_schema.h), its text not empty;
  *  - records: at the end, the record survives a JSON text round trip and
  *    replays to the byte-identical state;
  * plus the game's own invariant and step checks. The view and determinize
