@@ -317,11 +317,16 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
 
 static void free_event(table_event *ev, int players)
 {
-    if (!ev->text)
-        return;
-    for (int v = 0; v <= players; v++)
-        free(ev->text[v]);
-    free(ev->text);
+    if (ev->text) {
+        for (int v = 0; v <= players; v++)
+            free(ev->text[v]);
+        free(ev->text);
+    }
+    if (ev->events) {
+        for (int v = 0; v <= players; v++)
+            json_decref(ev->events[v]);
+        free(ev->events);
+    }
 }
 
 void table_free(table *t)
@@ -558,6 +563,17 @@ static char **public_texts(const asobi_state *pre, int seat, int id, int players
     return text;
 }
 
+/* What seat's action id (taken in pre, giving post) made happen, as each
+ * viewer may know it: column v for seat v, column players for spectators,
+ * as the public texts. */
+static json_t **viewers_events(const asobi_state *pre, int seat, int id, const asobi_state *post, int players)
+{
+    json_t **events = calloc((size_t)players + 1, sizeof *events);
+    for (int v = 0; v <= players && events; v++)
+        events[v] = asobi_state_events(pre, seat, id, post, v == players ? ASOBI_SPECTATOR : v);
+    return events;
+}
+
 /* The bookkeeping after seat's action (already applied to the match). */
 static void after_action(table *t, int seat, const char *by, uint32_t before, int64_t now, int64_t clock_ms)
 {
@@ -588,21 +604,21 @@ static int64_t clock_after(const table *t, int seat, int64_t now)
     return (left < 0 ? 0 : left) + t->increment_ms;
 }
 
-static void append_event(table *t, int seat, const char *by, char **text)
+static void append_event(table *t, int seat, const char *by, char **text, json_t **events)
 {
     if (t->log_count == t->log_cap) {
         int cap = t->log_cap ? 2 * t->log_cap : 64;
         table_event *log = realloc(t->log, (size_t)cap * sizeof *log);
         if (!log) {
             /* the game goes on; this event is simply not shown */
-            table_event ev = {seat, by, text};
+            table_event ev = {seat, by, text, events};
             free_event(&ev, t->players);
             return;
         }
         t->log = log;
         t->log_cap = cap;
     }
-    t->log[t->log_count++] = (table_event){seat, by, text};
+    t->log[t->log_count++] = (table_event){seat, by, text, events};
 }
 
 static void finish_if_over(table *t)
@@ -650,7 +666,8 @@ static int apply_action(table *t, int seat, const json_t *action, const char *by
     }
     int id = -1;
     asobi_state_parse_action(pre, seat, text, &id, NULL);
-    append_event(t, seat, by, id >= 0 ? public_texts(pre, seat, id, t->players) : NULL);
+    append_event(t, seat, by, id >= 0 ? public_texts(pre, seat, id, t->players) : NULL,
+                 id >= 0 ? viewers_events(pre, seat, id, asobi_match_state(t->match), t->players) : NULL);
     asobi_state_free(pre);
     after_action(t, seat, by, before, now, clock_ms);
     if (commit)
@@ -997,6 +1014,35 @@ char *table_summary_text(const table *t)
     return asobi_vw_finish_text(&w, NULL);
 }
 
+/* Action i of the log as the viewer of column was told it, then each of
+ * its events for that viewer, carrying the action's index, seat and by:
+ * {"index","kind":"action","seat","text","by"} and
+ * {"index","kind":"event","seat","by","text","event"} (docs/server.md). */
+static void write_log_entries(asobi_vw *w, const table_event *ev, int i, int column)
+{
+    vw_object_begin(w, NULL);
+    vw_int(w, "index", i);
+    vw_str(w, "kind", "action");
+    vw_int(w, "seat", ev->seat);
+    vw_str(w, "text", ev->text && ev->text[column] ? ev->text[column] : "acts");
+    vw_str(w, "by", ev->by);
+    vw_object_end(w);
+    const json_t *events = ev->events ? ev->events[column] : NULL;
+    size_t k;
+    const json_t *e;
+    json_array_foreach(events, k, e)
+    {
+        vw_object_begin(w, NULL);
+        vw_int(w, "index", i);
+        vw_str(w, "kind", "event");
+        vw_int(w, "seat", ev->seat);
+        vw_str(w, "by", ev->by);
+        vw_str(w, "text", json_string_value(json_object_get(e, "text")));
+        vw_json(w, "event", e);
+        vw_object_end(w);
+    }
+}
+
 /* {"type":"update","table","seat","view","legal","log","status","seats",
  * "result"?,"rematch"?,"clock"?}: docs/server.md. The view is the viewer's
  * own (core writes it, hiding what that viewer may not see). */
@@ -1017,15 +1063,8 @@ static void write_update(asobi_vw *w, const table *t, const asobi_state *s, int 
         protocol_vw_legal(w, "legal", s, viewer);
     }
     vw_array_begin(w, "log");
-    for (int i = log_from < 0 ? 0 : log_from; i < t->log_count; i++) {
-        const table_event *ev = &t->log[i];
-        vw_object_begin(w, NULL);
-        vw_int(w, "index", i);
-        vw_int(w, "seat", ev->seat);
-        vw_str(w, "text", ev->text && ev->text[column] ? ev->text[column] : "acts");
-        vw_str(w, "by", ev->by);
-        vw_object_end(w);
-    }
+    for (int i = log_from < 0 ? 0 : log_from; i < t->log_count; i++)
+        write_log_entries(w, &t->log[i], i, column);
     vw_array_end(w);
     vw_str(w, "status", table_status_name(t->status));
     write_seats(w, "seats", t);

@@ -39,11 +39,14 @@ typedef struct table_seat {
 } table_seat;
 
 /* One accepted action as each viewer was told it: text[v] for seat v,
- * text[players] for spectators (asobi_state_public_text before applying). */
+ * text[players] for spectators (asobi_state_public_text before applying),
+ * and what it made happen, events[v] likewise (asobi_state_events: a JSON
+ * array each, written into the log after the action). */
 typedef struct table_event {
     int seat;
     const char *by; /* "human", "bot" or "timeout" */
     char **text;
+    json_t **events;
 } table_event;
 
 typedef struct table {

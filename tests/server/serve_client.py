@@ -117,7 +117,8 @@ class Client:
         self.server, self.table, self.token, self.kw = server, table, token, kw
         self.received = []   # every message, parsed
         self.raw = []        # every message as sent (text)
-        self.events = {}     # log index -> event, as this client was told
+        self.events = {}     # log index -> the action's entry, as this client was told
+        self.happened = {}   # log index -> the entries of its events ("kind": "event"), in order
         self.last = None     # the latest update
         self.on_update = None  # called with (client, update, new events in it) the instant an update is read
 
@@ -135,11 +136,21 @@ class Client:
         self.received.append(msg)
         if msg.get("type") == "update":
             self.last = msg
-            fresh = sum(ev["index"] not in self.events for ev in msg["log"])
-            for ev in msg["log"]:
+            actions = [ev for ev in msg["log"] if ev["kind"] == "action"]
+            fresh = sum(ev["index"] not in self.events for ev in actions)
+            for ev in actions:
                 if ev["index"] in self.events:
                     assert self.events[ev["index"]] == ev, ("an event changed", ev)
                 self.events[ev["index"]] = ev
+            # what each action made happen ("kind": "event"), after it, carrying its index
+            happened = {}
+            for ev in msg["log"]:
+                if ev["kind"] == "event":
+                    happened.setdefault(ev["index"], []).append(ev)
+            for index, told in happened.items():
+                if index in self.happened:
+                    assert self.happened[index] == told, ("an action's events changed", told)
+                self.happened[index] = told
             if self.on_update:
                 self.on_update(self, msg, fresh)
         return msg

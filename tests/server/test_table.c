@@ -16,7 +16,7 @@
 #include "repetitions.h"
 #include "temp_db.h"
 
-#define UPDATE_BYTES_HASH 0x70b6f154ae5d3d84ull /* changed by issue 30: THE OCTAL and Time Masters rules */
+#define UPDATE_BYTES_HASH 0x861c7190c07ac6ebull /* changed by issue 33: the log's events */
 
 /* A store in a fresh temporary file (restore tests reopen it). */
 static char db_path[64];
@@ -928,6 +928,92 @@ static void test_psycle_choice_stays_hidden_in_updates(void **unused)
  * dumped), then with "seed_chosen":true, which these tables (their seeds
  * chosen) carry since issue 31. A change of the update's bytes must change
  * this constant on purpose, with docs/server.md. */
+/* The first entry of kind and event type in an update's log, or NULL. */
+static const json_t *log_entry(const json_t *update, const char *kind, const char *type)
+{
+    size_t i;
+    const json_t *entry;
+    json_array_foreach(json_object_get(update, "log"), i, entry)
+    {
+        const json_t *event = json_object_get(entry, "event");
+        if (strcmp(json_string_value(json_object_get(entry, "kind")), kind) == 0 &&
+            (!type || strcmp(json_string_value(json_object_get(event, "type")), type) == 0))
+            return entry;
+    }
+    return NULL;
+}
+
+/* Issue 33: an update's log tells each action ("kind": "action") and then
+ * what it made happen ("kind": "event"), as that viewer may know it. Time
+ * Masters: the seat that draws is told which cards ("山札から引く"), the other
+ * seat and the spectator how many, never which. */
+static void test_log_tells_events_per_viewer(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"timemasters\",\"players\":2,\"seed\":3}", &e);
+    char tok[TOKEN_CHARS + 1];
+    join(t, "A", 0, tok, &e);
+    join(t, "B", 1, tok, &e);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 33);
+    json_t *mine = NULL;
+    int actor = -1;
+    for (int step = 0; step < 400 && t->status == TABLE_PLAYING; step++) {
+        actor = __builtin_ctz(asobi_state_to_move(asobi_match_state(t->match)));
+        json_t *id = first_legal_id(t, actor);
+        int from = t->log_count;
+        if (step % 2) { /* a random one, not always the first */
+            json_t *u = table_update(t, actor, 0, 0);
+            const json_t *legal = legal_of(u);
+            json_decref(id);
+            id = json_incref(json_object_get(json_array_get(legal, asobi_rng_below(&rng, (uint32_t)json_array_size(legal))), "id"));
+            json_decref(u);
+        }
+        assert_int_equal(table_act(t, actor, id, 0, &e), 0);
+        json_decref(id);
+        mine = table_update(t, actor, from, 0);
+        if (log_entry(mine, "event", "draw"))
+            break;
+        json_decref(mine);
+        mine = NULL;
+    }
+    assert_non_null(mine);
+    int from = t->log_count - 1;
+    const json_t *action = log_entry(mine, "action", NULL);
+    assert_non_null(action);
+    assert_int_equal(json_integer_value(json_object_get(action, "index")), from);
+    const json_t *drawn = log_entry(mine, "event", "draw");
+    const json_t *event = json_object_get(drawn, "event");
+    assert_int_equal(json_integer_value(json_object_get(drawn, "index")), from);
+    assert_int_equal(json_integer_value(json_object_get(drawn, "seat")), actor);
+    assert_string_equal(json_string_value(json_object_get(drawn, "by")), "human");
+    assert_string_equal(json_string_value(json_object_get(drawn, "text")),
+                        json_string_value(json_object_get(event, "text")));
+    json_int_t count = json_integer_value(json_object_get(event, "count"));
+    assert_true(count > 0);
+    assert_int_equal(json_array_size(json_object_get(event, "cards")), count);
+    for (int viewer = ASOBI_SPECTATOR; viewer < 2; viewer++) {
+        if (viewer == actor || viewer == ASOBI_ALL_SEEING)
+            continue;
+        json_t *theirs = table_update(t, viewer, from, 0);
+        const json_t *seen = json_object_get(log_entry(theirs, "event", "draw"), "event");
+        assert_non_null(seen);
+        assert_int_equal(json_integer_value(json_object_get(seen, "count")), count);
+        assert_null(json_object_get(seen, "cards"));
+        /* its text says how many, and lists none ("draws 2 cards: A, B" is the drawer's) */
+        char *text = json_dumps(json_object_get(theirs, "log"), 0), listed[64];
+        snprintf(listed, sizeof listed, "draws %d card%s: ", (int)count, count == 1 ? "" : "s");
+        assert_null(strstr(text, listed));
+        free(text);
+        json_decref(theirs);
+    }
+    json_decref(mine);
+    table_free(t);
+    remove_temp_store(st);
+}
+
 static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
@@ -1036,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_fischer_clock_and_grace),
         cmocka_unit_test(test_grace_without_clock),
         cmocka_unit_test(test_psycle_choice_stays_hidden_in_updates),
+        cmocka_unit_test(test_log_tells_events_per_viewer),
         cmocka_unit_test(test_update_bytes_are_those_of_the_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,22 +119,27 @@ static void add_take(const tm_state *before, const tm_state *after, int seat, in
     int second = id >= TM_ID_TAKE2;
     int l = id - (second ? TM_ID_TAKE2 : TM_ID_TAKE) + 1;
     int kind = before->sphere[l - 1][before->n_sphere[l - 1] - 1 - second];
+    /* a seat's points are its own ("相手の現在の勝利点は確認できません"), as in the views */
+    bool mine = asobi_event_sees(viewer, seat) || after->over;
     int points = tm_points(after, seat);
+    char score[32] = "";
+    if (mine)
+        snprintf(score, sizeof score, " (%d point%s)", points, points == 1 ? "" : "s");
     json_t *e;
     if (second && !asobi_event_sees(viewer, seat)) {
-        e = asobi_event_add(events, "card_taken", "Seat %d takes the hidden second card of sphere %d (%d point%s).",
-                            seat + 1, l, points, points == 1 ? "" : "s");
+        e = asobi_event_add(events, "card_taken", "Seat %d takes the hidden second card of sphere %d%s.", seat + 1, l,
+                            score);
         asobi_event_null(e, "card");
     } else {
-        e = asobi_event_add(events, "card_taken", "Seat %d takes %s%s from sphere %d (%d point%s).", seat + 1,
-                            card_name(before, kind), second ? ", the hidden second card," : "", l, points,
-                            points == 1 ? "" : "s");
+        e = asobi_event_add(events, "card_taken", "Seat %d takes %s%s from sphere %d%s.", seat + 1,
+                            card_name(before, kind), second ? ", the hidden second card," : "", l, score);
         asobi_event_str(e, "card", card_name(before, kind));
     }
     asobi_event_int(e, "seat", seat);
     asobi_event_int(e, "level", l);
     asobi_event_bool(e, "hidden", second);
-    asobi_event_int(e, "points", points);
+    if (mine)
+        asobi_event_int(e, "points", points);
     int left = after->n_sphere[l - 1];
     if (left > 0 && !second) {
         const char *top = card_name(after, after->sphere[l - 1][left - 1]);
