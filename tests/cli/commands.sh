@@ -32,6 +32,18 @@ check "record written" test -s "$tmp/game.json"
 "$asobi" replay "$tmp/game.json" >"$tmp/replay"; check "replay exits 0" test $? -eq 0
 check "replay lists actions, seats counted from 1" contains "$tmp/replay" "seat 1: play"
 check "replay shows the result" contains "$tmp/replay" "Winner"
+# issue 33: what each action made happen (its events), under it
+check "watching tells each round's reveal" contains "$tmp/watch" "Round 1 of cycle 1 is revealed"
+check "replay tells each round's reveal" contains "$tmp/replay" "Round 1 of cycle 1 is revealed"
+check "replay tells the cycle's end" contains "$tmp/replay" "Cycle 1 ends"
+# Time Masters: replay --seat 1 names the cards seat 2 drew only by count; the all-seeing replay names them
+"$asobi" play timemasters --bots random --seat none --seed 4 --record "$tmp/tm.json" --quiet >/dev/null 2>&1
+"$asobi" replay "$tmp/tm.json" >"$tmp/tm_all"
+"$asobi" replay "$tmp/tm.json" --seat 0 >"$tmp/tm_seat"
+check "replay (all-seeing) names seat 2's drawn cards" grep -qE 'Seat 2 draws [0-9]+ cards?: ' "$tmp/tm_all"
+check "replay --seat 0 names its own drawn cards" grep -qE 'Seat 1 draws [0-9]+ cards?: ' "$tmp/tm_seat"
+check "replay --seat 0 counts seat 2's drawn cards" grep -qE 'Seat 2 draws [0-9]+ cards?\.$' "$tmp/tm_seat"
+check "replay --seat 0 never names seat 2's drawn cards" bash -c "! grep -qE 'Seat 2 draws [0-9]+ cards?: ' '$tmp/tm_seat'"
 "$asobi" replay "$tmp/game.json" --at 0 --seat 1 --json >"$tmp/at0"
 check "replay --at 0 --json is the start" contains "$tmp/at0" '"round": 1'
 printf '\n\nb\nq\n' | "$asobi" replay "$tmp/game.json" --step >"$tmp/step"
@@ -137,7 +149,7 @@ check "hot seat prompts the second seat" contains "$tmp/hotseat" "Your move, sea
 "$asobi" play psycle --bots random --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
 # People count seats from 1 in all they read: the board, prompts, bots' moves, records at the prompt, replays
 # and results (options, records and the engine protocol keep 0: --seat 0 is "seat 1"). Issue 29, point 3.
-for f in watch replay leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu; do
+for f in watch replay tm_all tm_seat leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu; do
   check "no 'seat 0' in what people read ($f)" bash -c "! grep -qiE 'seat 0\b' '$tmp/$f'"
 done
 "$asobi" replay "$tmp/octal.json" --seat 0 --at 5 >"$tmp/replay_first"
