@@ -183,6 +183,23 @@ static void add_tiles_drawn(const ninja_state *after, int viewer, json_t *events
     }
 }
 
+/* 準備フェーズ 5) 巻物を開く: "今1番獲得点が高いプレイヤーは伏せて置いた自分の巻物タイルから1枚表向きに
+ * 開きます" (round 3: 2 for the leader, 1 for 次点): who must turn up how many, told when the
+ * laying is over. */
+static void add_flip_start(const ninja_state *after, json_t *events)
+{
+    for (int k = 0; k < after->players; k++) {
+        int p = (after->start + k) % after->players, n = after->flips_left[p];
+        if (n == 0)
+            continue;
+        json_t *e = asobi_event_add(events, "flip_start", "Seat %d must turn up %d of its tiles (%d points).", p + 1, n,
+                                    ninja_points(after, p));
+        asobi_event_int(e, "seat", p);
+        asobi_event_int(e, "count", n);
+        asobi_event_int(e, "points", ninja_points(after, p));
+    }
+}
+
 static void add_round_start(const ninja_state *after, json_t *events)
 {
     json_t *e = asobi_event_add(events, "round_start", "Round %d begins: Seat %d is the start player and chooses the trump.",
@@ -224,6 +241,8 @@ void ninja_events(const void *b, int seat, int id, const void *a, int viewer, js
         add_tile_flipped(after, seat, id - NINJA_ID_FLIP, events);
     if (id >= NINJA_ID_PLAY)
         add_battle(before, after, events);
+    if (after->phase == NINJA_PHASE_FLIP && before->phase != NINJA_PHASE_FLIP)
+        add_flip_start(after, events);
     if (after->phase == NINJA_PHASE_BATTLE && before->phase != NINJA_PHASE_BATTLE) {
         json_t *e = asobi_event_add(events, "battle_start", "The tricks begin: Seat %d leads.", after->leader + 1);
         asobi_event_int(e, "seat", after->leader);

@@ -88,6 +88,7 @@ static json_t *play_until(asobi_state *st, int viewer, bool (*pred)(const json_t
 
 static bool has_round_end(const json_t *events) { return find(events, "round_end") != NULL; }
 static bool has_flip(const json_t *events) { return find(events, "tile_flipped") != NULL; }
+static bool has_flip_start(const json_t *events) { return find(events, "flip_start") != NULL; }
 
 /* 次のラウンドの用意: "獲得した巻物タイルはそのままにし、各プレイヤーは新たにテーブル中央の巻物タイルの
  * 山からランダムに3枚引きます。現段階で1番得点の低いプレイヤーが…次ラウンドのスタートプレイヤーと
@@ -129,8 +130,16 @@ static void test_round_end_draws_and_flips(void **unused)
     const json_t *start = find(events, "round_start");
     assert_int_equal(json_integer_value(json_object_get(start, "seat")), s->start);
     json_decref(events);
-    /* the flips of round 2: the tile's points, told to a seat that is not the flipper too */
+    /* round 2's flips: the leader on points must turn up 1 tile ("1枚表向きに開きます"), then
+     * the tile's points are told, to a spectator too */
     int viewer = ASOBI_SPECTATOR;
+    events = play_until(st, viewer, has_flip_start, &before);
+    const json_t *must = find(events, "flip_start");
+    int leader = (int)json_integer_value(json_object_get(must, "seat"));
+    assert_int_equal(json_integer_value(json_object_get(must, "count")), 1);
+    for (int p = 0; p < 3; p++)
+        assert_true(ninja_points(ns(st), p) <= ninja_points(ns(st), leader));
+    json_decref(events);
     events = play_until(st, viewer, has_flip, &before);
     const json_t *flip = find(events, "tile_flipped");
     int card = card_id(json_string_value(json_object_get(flip, "card")));
