@@ -30,7 +30,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--web DIR]\n"
+            "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db FILE|postgresql://...] [--web DIR]\n"
+            "                   [--public-url URL] [--node NAME] [--lease 10]\n"
             "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
             "                   [--allow-origin URL]... [--card-sets DIR] [--allow-chosen-seeds]\n"
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
@@ -44,7 +45,12 @@ static void usage(FILE *out)
             "  --port P          the port (0: any free one; the address is printed)\n"
             "  --host A          the address to listen on (127.0.0.1: this machine only)\n"
             "  --db FILE         the SQLite database (created if missing; default\n"
-            "                    $XDG_DATA_HOME/asobi/asobi.db, else ~/.local/share/asobi/asobi.db)\n"
+            "                    $XDG_DATA_HOME/asobi/asobi.db, else ~/.local/share/asobi/asobi.db),\n"
+            "                    or a PostgreSQL URI (postgresql://USER@HOST/DB): several nodes share it\n"
+            "  --public-url U    where clients reach this node (e.g. https://play.example/n/a): a table's\n"
+            "                    \"ws\" is U/ws/tables/ID (PostgreSQL; docs/server.md, \"Several nodes\")\n"
+            "  --node NAME       this node's name among the nodes (default: host name and process id)\n"
+            "  --lease S         seconds a node's hold on its tables lasts unrenewed (default 10)\n"
             "  --web DIR         the static files served at / (default %s)\n"
             "  --workers N       threads for bot moves (default: one per core)\n"
             "  --grace S         seconds a disconnected seat may keep its turn before a bot moves for it\n"
@@ -156,6 +162,8 @@ int cli_serve(int argc, char **argv)
         {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
         {"bot-table-pace", required_argument, NULL, 1102},    {"open-table-expiry", required_argument, NULL, 1103},
         {"idle-table-expiry", required_argument, NULL, 1104}, {"max-spectators", required_argument, NULL, 1105},
+        {"public-url", required_argument, NULL, 1200},        {"node", required_argument, NULL, 1201},
+        {"lease", required_argument, NULL, 1202},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -199,6 +207,17 @@ int cli_serve(int argc, char **argv)
             break;
         case 'd':
             cfg.db = optarg;
+            break;
+        case 1200:
+            cfg.public_url = optarg;
+            break;
+        case 1201:
+            cfg.node = optarg;
+            break;
+        case 1202:
+            if (!cli_parse_double(optarg, 0.5, 3600, "--lease", &seconds))
+                return 2;
+            cfg.lease_ms = (int64_t)(seconds * 1000.0);
             break;
         case 'w':
             cfg.web = optarg;

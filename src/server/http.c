@@ -33,9 +33,8 @@ static void set_reply(http_req *r, json_t *body)
     json_decref(body);
 }
 
-static int send_headers(server *s, struct lws *wsi, http_req *r, int status, const char *type, size_t len)
+static int send_headers(struct lws *wsi, http_req *r, int status, const char *type, size_t len)
 {
-    flush_or_stop(s); /* a created table or a taken seat is kept before it is announced */
     unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     char retry[16];
     int retry_len = snprintf(retry, sizeof retry, "%d", r->retry_after);
@@ -66,13 +65,30 @@ static int send_body(struct lws *wsi, http_req *r)
     return 0;
 }
 
+/* The reply (r->reply) is ready: its head and body go out once every write
+ * is committed (a created table or a taken seat is kept before it is
+ * announced); until then the request is held (server.c's hold), and
+ * http_writable sends the head when the commit is in. */
+static int send_reply(server *s, struct lws *wsi, http_req *r, int status, const char *type)
+{
+    if (!committed(s)) {
+        r->held_status = status;
+        r->held_type = type;
+        hold(s, wsi);
+        return 0;
+    }
+    if (send_headers(wsi, r, status, type, r->reply_len) < 0)
+        return -1;
+    return send_body(wsi, r);
+}
+
 /* Answer with a JSON body (status 2xx) or an error. Returns lws's verdict. */
 static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_t *body)
 {
     set_reply(r, body);
-    if (!r->reply || send_headers(s, wsi, r, status, "application/json", r->reply_len) < 0)
+    if (!r->reply)
         return -1;
-    return send_body(wsi, r);
+    return send_reply(s, wsi, r, status, "application/json");
 }
 
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
@@ -88,9 +104,9 @@ static int reply_text(server *s, struct lws *wsi, http_req *r, const char *type,
     reply_drop(r);
     r->reply = text;
     r->reply_len = text ? strlen(text) : 0;
-    if (!text || send_headers(s, wsi, r, 200, type, r->reply_len) < 0)
+    if (!text)
         return -1;
-    return send_body(wsi, r);
+    return send_reply(s, wsi, r, 200, type);
 }
 
 static void path_with_query(struct lws *wsi, const char *path, char *out, size_t cap)
@@ -173,7 +189,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     }
     if (!r->post && strcmp(r->path, "/api/tables") == 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) <= 0) {
         shared_text *list = tables_page(s);
-        if (!list || send_headers(s, wsi, r, 200, "application/json", list->len) < 0)
+        if (!list)
             return -1;
         reply_drop(r);
         list->refs++;
@@ -181,7 +197,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
         r->reply = list->text;
         r->reply_len = list->len;
         r->reply_sent = 0;
-        return send_body(wsi, r);
+        return send_reply(s, wsi, r, 200, "application/json");
     }
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
@@ -344,11 +360,21 @@ int http_writable(struct lws *wsi, http_req *r)
 {
     if (!r->reply)
         return 0;
+    server *s = lws_context_user(lws_get_context(wsi));
+    if (r->held_status) { /* its head waited for a commit */
+        if (!committed(s)) {
+            hold(s, wsi);
+            return 0;
+        }
+        int status = r->held_status;
+        r->held_status = 0;
+        if (send_headers(wsi, r, status, r->held_type, r->reply_len) < 0)
+            return -1;
+    }
     size_t chunk = r->reply_len - r->reply_sent;
     if (chunk > HTTP_CHUNK)
         chunk = HTTP_CHUNK;
     bool last = r->reply_sent + chunk == r->reply_len;
-    server *s = lws_context_user(lws_get_context(wsi));
     if (write_copied(s, wsi, r->reply + r->reply_sent, chunk, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
         return -1;
     r->reply_sent += chunk;

@@ -35,6 +35,9 @@
  * descriptor, which would leave the listening socket readable and the loop
  * spinning on it (the library's accept loop does not back off). */
 #define FD_RESERVE 32
+/* A table's WebSocket closed because another node owns the table now:
+ * ask its summary again and follow its "ws" (docs/server.md). */
+#define CLOSE_MOVED 4001
 #define HEADERS_MAX_BYTES 8192     /* its headers (431 beyond) */
 #define LIB_HEADER_BYTES 16384     /* the library's room for a request's head: beyond it, it drops the connection */
 
@@ -107,6 +110,8 @@ typedef struct http_req {
     bool refused;        /* the head is refused (refusal): answered once any body is read */
     bool close_after;    /* ... and the connection closed then (its body's framing is not to be trusted) */
     srv_error refusal;
+    int held_status;     /* the reply waits for a commit (send_reply): its status and type, then */
+    const char *held_type;
     char *reply;         /* the response body to write */
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
     size_t reply_len;
@@ -216,6 +221,10 @@ typedef struct server {
     double limits_swept_at;
     uint64_t bots_overdue, tables_expired;
     histogram action_latency, bot_time;
+    /* The connections with something to send that wait for the store's
+     * commit (hold): asked for room to write when it is in (release_held). */
+    struct lws **held;
+    size_t n_held, cap_held;
 } server;
 
 
@@ -236,8 +245,13 @@ static inline double now_s(void)
 /* ---------------------------------------------------------------------------
  * server.c
  * ------------------------------------------------------------------------- */
-/* Commit what the tables wrote since the last flush, or stop the server. */
-void flush_or_stop(server *s);
+/* Is every write committed? Starts the commit of what is not yet (or
+ * stops the server when the store failed). Nothing is sent until true. */
+bool committed(server *s);
+/* wsi has something to send once the commit is in: it is asked for room to write then. */
+void hold(server *s, struct lws *wsi);
+/* The store's news (a commit in, tables lost or taken, other nodes' changes): act on them. */
+void store_news(server *s);
 
 /* ---------------------------------------------------------------------------
  * workers.c

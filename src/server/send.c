@@ -295,7 +295,10 @@ static size_t spectator_update(server *s, const table *t, int log_from)
  * update if one is due. Returns -1 to close. */
 int conn_writable(server *s, conn *c)
 {
-    flush_or_stop(s);
+    if (!committed(s)) { /* nothing is told before it is kept: again when the commit is in */
+        hold(s, c->wsi);
+        return 0;
+    }
     if (c->list) /* a list being sent in frames: nothing else in between */
         return lobby_writable(s, c);
     if (c->errors) {

@@ -46,18 +46,120 @@
 static volatile sig_atomic_t stop_requested;
 static server *the_server; /* for the signal handler's wake-up */
 
-/* Commit what the tables wrote since the last flush. Called before every
- * byte that leaves the server (an update, an HTTP reply), so nobody is ever
- * told of an action the database does not keep; the actions of one loop turn
- * share one commit. A database that cannot commit stops the server: the
- * tables in memory are ahead of it, and a restart restores what was kept. */
-void flush_or_stop(server *s)
+/* Nothing leaves the server (an update, an HTTP reply) before what the
+ * tables wrote is committed, so nobody is ever told of an action the
+ * database does not keep; the actions of one loop turn share one commit.
+ * With SQLite the commit is made here and now; with PostgreSQL the store's
+ * thread makes it while the loop serves on, and the senders are held
+ * (hold) until it is in (store_news). A database that cannot commit stops
+ * the server: the tables in memory are ahead of it, and a restart (or
+ * another node) restores what was kept. */
+static void stop_for_the_store(const asobi_error *err)
+{
+    srv_log("%s: stopping, so that nothing the database does not keep is told to anyone", err->message);
+    exit(1);
+}
+
+bool committed(server *s)
 {
     asobi_error err;
-    if (store_flush(s->store, &err) != ASOBI_OK) {
-        srv_log("%s: stopping, so that nothing the database does not keep is told to anyone", err.message);
-        exit(1);
+    if (store_commit_start(s->store, &err) != ASOBI_OK)
+        stop_for_the_store(&err);
+    return store_settled(s->store);
+}
+
+void hold(server *s, struct lws *wsi)
+{
+    for (size_t i = 0; i < s->n_held; i++)
+        if (s->held[i] == wsi)
+            return;
+    if (s->n_held == s->cap_held) {
+        size_t cap = s->cap_held ? 2 * s->cap_held : 64;
+        struct lws **grown = realloc(s->held, cap * sizeof *grown);
+        if (!grown) { /* out of memory: ask again at once (it is held again until the commit is in) */
+            lws_callback_on_writable(wsi);
+            return;
+        }
+        s->held = grown;
+        s->cap_held = cap;
     }
+    s->held[s->n_held++] = wsi;
+}
+
+/* A connection is gone (LWS_CALLBACK_WSI_DESTROY): no longer held. */
+static void unhold(server *s, struct lws *wsi)
+{
+    for (size_t i = 0; i < s->n_held; i++)
+        if (s->held[i] == wsi) {
+            s->held[i] = s->held[--s->n_held];
+            return;
+        }
+}
+
+/* The commit is in: the held connections may send. */
+static void release_held(server *s)
+{
+    for (size_t i = 0; i < s->n_held; i++)
+        lws_callback_on_writable(s->held[i]);
+    s->n_held = 0;
+}
+
+/* The store's thread has news (a commit in, tables lost or taken): wake the
+ * loop (LWS_CALLBACK_EVENT_WAIT_CANCELLED calls store_news). */
+static void wake_loop(void *ctx)
+{
+    server *s = ctx;
+    if (s->context)
+        lws_cancel_service(s->context);
+}
+
+static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *seats, const json_t *actions);
+
+/* A table this node no longer owns (another node took it, or this node's
+ * leases lapsed): it stops serving it at once. Its connections are closed
+ * with CLOSE_MOVED, which tells a client to ask the table's summary where
+ * it is now (its "ws") and connect there with the same token. */
+static void drop_table(server *s, int64_t id)
+{
+    slot *sl = hall_slot_of(&s->hall, id);
+    if (!sl)
+        return;
+    srv_log("table %lld is no longer this node's: its connections are sent to its new owner", (long long)id);
+    for (conn *c = sl->conns; c; c = c->next)
+        close_after_sending(c, CLOSE_MOVED, "moved");
+    hall_evict(&s->hall, id);
+    tables_changed(s);
+}
+
+/* A table this node took (its node died): restored from the store, its
+ * bots and clocks picking up where they were. */
+static void take_table(server *s, const store_claim *c)
+{
+    if (hall_slot_of(&s->hall, c->id))
+        return;
+    restore_one(s, c->id, c->spec, c->seats, c->actions);
+    slot *sl = hall_slot_of(&s->hall, c->id);
+    if (!sl)
+        return;
+    srv_log("table %lld is this node's now", (long long)c->id);
+    table_changed(s, sl);
+}
+
+void store_news(server *s)
+{
+    store_events ev;
+    asobi_error err;
+    if (store_collect(s->store, &ev, &err) != ASOBI_OK)
+        stop_for_the_store(&err);
+    for (size_t i = 0; i < ev.n_lost; i++)
+        drop_table(s, ev.lost[i]);
+    for (size_t i = 0; i < ev.n_claimed; i++)
+        take_table(s, &ev.claimed[i]);
+    if (ev.others_changed)
+        tables_changed(s);
+    store_events_free(&ev);
+    if (s->n_held && committed(s))
+        release_held(s);
 }
 
 /* ---------------------------------------------------------------------------
@@ -148,7 +250,8 @@ static void on_tick(lws_sorted_usec_list_t *sul)
                 hall_evict(&s->hall, sl->id); /* a hole: the slots stay where they are */
         }
     }
-    flush_or_stop(s); /* bots' moves at tables nobody watches */
+    committed(s); /* bots' moves at tables nobody watches: their commit starts */
+    store_news(s); /* leases that lapsed, on the loop's clock */
     lobby_push(s, now);
     limits_tick(s);
     if (stop_requested) {
@@ -207,6 +310,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         bind_address(s, wsi);
         return 0;
     case LWS_CALLBACK_WSI_DESTROY:
+        unhold(s, wsi);
         release_address(s, wsi);
         return 0;
     case LWS_CALLBACK_ESTABLISHED:
@@ -224,6 +328,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         drain_done(s);
+        store_news(s);
         return 0;
     default:
         return 0;
@@ -430,7 +535,8 @@ int server_run(const server_config *cfg)
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
     asobi_error err;
-    s->store = store_open(cfg->db, &err);
+    store_options opt = {.node = cfg->node, .public_url = cfg->public_url, .lease_ms = cfg->lease_ms};
+    s->store = store_open_with(cfg->db, &opt, &err);
     if (!s->store) {
         fprintf(stderr, "asobi serve: %s\n", err.message);
         free(s);
@@ -568,6 +674,7 @@ int server_run(const server_config *cfg)
         signal(SIGTERM, sigterm_as_sigint);
     }
     signal(SIGPIPE, SIG_IGN);
+    store_set_wake(s->store, wake_loop, s);
     /* the restored tables' bots and clocks pick up where they were */
     for (int64_t i = 0; i < s->hall.n_slots; i++)
         if (s->hall.slots[i].t)
@@ -589,6 +696,7 @@ int server_run(const server_config *cfg)
     pthread_mutex_lock(&s->lock);
     s->stopping = true; /* no worker wakes the loop any more */
     pthread_mutex_unlock(&s->lock);
+    store_set_wake(s->store, NULL, NULL);
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
     hall_close(&s->hall);
@@ -597,6 +705,7 @@ int server_run(const server_config *cfg)
     free(s->spectator_buf);
     free(s->send_due);
     free(s->send_buf);
+    free(s->held);
     limits_free(&s->limits);
     free(s->pending);
     store_close(s->store);

@@ -20,7 +20,10 @@ int server_event_loop_of(const char *name);
 typedef struct server_config {
     const char *host;   /* the address to listen on: 127.0.0.1 by default */
     int port;           /* 0: any free port (the one chosen is printed) */
-    const char *db;     /* the SQLite file */
+    const char *db;     /* the SQLite file, or a PostgreSQL URI (several nodes: docs/server.md) */
+    const char *public_url; /* --public-url: where clients reach this node (its tables' "ws"); NULL: none */
+    const char *node;   /* --node: this node's name (PostgreSQL); NULL: host name and process id */
+    int64_t lease_ms;   /* --lease: a node's hold on its tables, unrenewed (0: STORE_LEASE_MS) */
     const char *web;    /* the folder of static files */
     int workers;        /* bot threads */
     int max_connections; /* open connections at most (sets the process's file limit: server.c) */

@@ -1,31 +1,88 @@
-/* store.h — where tables, seats and accepted actions are kept: one small interface (SQLite behind it today). */
+/* store.h — where tables, seats and accepted actions are kept: one small interface, SQLite or PostgreSQL behind it. */
 #ifndef ASOBI_SERVER_STORE_H
 #define ASOBI_SERVER_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "asobi/asobi.h"
 
-/* Why an interface: the server only ever needs these few operations, and a
- * later PostgreSQL store (several server nodes) must fit behind the same
- * calls. Every call is synchronous. Writes join one open transaction (group
- * commit: one disk write for every action of a loop turn); store_flush
- * commits it. The rule that makes this safe: nothing written is told to
- * anyone before store_flush has returned ASOBI_OK (the server flushes before
- * every byte it sends). Errors are ASOBI_E_IO with SQLite's message. */
+/* Why an interface: the server only ever needs these few operations, and
+ * two backends fit behind them: SQLite (store_sqlite.c, one file, one
+ * server) and PostgreSQL (store_pg.c, several server nodes sharing one
+ * database, each table owned by one node under a lease: docs/server.md,
+ * "Several nodes"). Writes join one open batch (group commit: one commit
+ * for every action of a loop turn). The rule that makes this safe: nothing
+ * written is told to anyone before its batch is committed.
+ *
+ * Two ways to commit. store_flush commits and returns when it is done (the
+ * tests, start-up, shutdown). The server's loop instead starts the commit
+ * (store_commit_start) and sends nothing while store_settled is false: with
+ * SQLite the commit is done at once (a local file), with PostgreSQL a store
+ * thread commits over the network while the loop serves on, and wakes the
+ * loop (store_set_wake) when it is done; store_collect then says what came
+ * of it. Reads are synchronous. Errors are ASOBI_E_IO with the database's
+ * message. */
 typedef struct store store;
 
-/* Open (creating if needed) the store at path; ":memory:" for tests. One
- * store per file: while one is open, another process's store_open is
- * refused (ASOBI_E_IO, "... is in use by another process ...") after two
- * seconds' wait; other readers of the file are not. */
-store *store_open(const char *path, asobi_error *err);
+/* The options of a PostgreSQL store (several nodes); SQLite ignores them. */
+typedef struct store_options {
+    const char *node;       /* this node's name, unique among the nodes (NULL: host name and process id) */
+    const char *public_url; /* where clients reach this node (--public-url), "" or NULL: none */
+    int64_t lease_ms;       /* how long a table's lease lasts unrenewed (--lease); 0: STORE_LEASE_MS */
+} store_options;
+#define STORE_LEASE_MS 10000
+
+/* Is where a PostgreSQL URI (postgresql:// or postgres://) rather than a file? */
+bool store_is_postgresql(const char *where);
+
+/* Open (creating if needed) the store at where: a PostgreSQL URI, or a
+ * SQLite file (":memory:" for tests). One SQLite store per file: while one
+ * is open, another process's store_open is refused (ASOBI_E_IO, "... is in
+ * use by another process ...") after two seconds' wait; other readers of the
+ * file are not. opt may be NULL (the defaults). */
+store *store_open(const char *where, asobi_error *err);
+store *store_open_with(const char *where, const store_options *opt, asobi_error *err);
+/* "sqlite" or "postgresql". */
+const char *store_backend_name(const store *st);
 /* Flushes, then closes. */
 void store_close(store *st);
-/* Commit every write since the last flush (nothing to do: ASOBI_OK). On an
- * error the writes are rolled back: the caller must not go on as if they
- * were kept (the server stops; a restart restores what was committed). */
+/* Commit every write since the last flush (nothing to do: ASOBI_OK), and
+ * wait for it. On an error the writes are rolled back: the caller must not
+ * go on as if they were kept (the server stops; a restart restores what was
+ * committed). Writes to tables the node no longer owns (PostgreSQL) are
+ * dropped, not an error: store_collect reports those tables. */
 int store_flush(store *st, asobi_error *err);
+
+/* Start committing the writes since the last commit; does not wait (SQLite:
+ * commits at once). ASOBI_E_IO when an earlier commit failed. */
+int store_commit_start(store *st, asobi_error *err);
+/* Is every write committed (none waiting, none under way)? */
+bool store_settled(store *st);
+/* What happened since the last call (PostgreSQL; SQLite: nothing). */
+typedef struct store_claim {
+    int64_t id;
+    json_t *spec, *seats, *actions; /* as store_load_unfinished gives them */
+} store_claim;
+typedef struct store_events {
+    int64_t *lost;          /* tables this node no longer owns (fenced, or its lease lapsed): stop serving them */
+    size_t n_lost;
+    store_claim *claimed;   /* unowned tables this node took: restore them */
+    size_t n_claimed;
+    bool others_changed;    /* other nodes' tables changed (their lobby entries) */
+} store_events;
+/* Collect the events (ev is filled; free it with store_events_free); an
+ * error when a commit failed (the server stops, as for store_flush). */
+int store_collect(store *st, store_events *ev, asobi_error *err);
+void store_events_free(store_events *ev);
+/* wake(ctx) is called from the store's thread when a commit ended or an
+ * event is waiting (the server wakes its loop); never with SQLite. */
+void store_set_wake(store *st, void (*wake)(void *), void *ctx);
+/* Does this node own the table (SQLite: always)? */
+bool store_owns(store *st, int64_t table);
+/* The public URL (--public-url) of the node owning the table, NULL when
+ * unknown (SQLite, or nobody owns it now); a new string, to free. */
+char *store_owner_url(store *st, int64_t table);
 
 /* A new table from its description (a JSON object the store keeps as it is:
  * game, players, options, seed, bots, clock, created); *id is its number. */

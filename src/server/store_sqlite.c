@@ -12,7 +12,7 @@
 
 #include <sqlite3.h>
 
-#include "server/store.h"
+#include "server/store_backend.h"
 
 /* Durability: WAL with synchronous=NORMAL makes every committed transaction
  * survive the death of the process (kill -9): the commit is in the WAL file
@@ -93,7 +93,8 @@ static const char *const queries[Q_COUNT] = {
 #define CHECKPOINT_PAGES_HARD 5000
 #define CHECKPOINT_REST_MS 50
 
-struct store {
+typedef struct sqlite_store {
+    struct store base; /* its ops: first */
     sqlite3 *db;
     sqlite3_stmt *q[Q_COUNT];
     sqlite3 *ckpt_db; /* the checkpointer's connection; NULL: no checkpointer */
@@ -105,11 +106,11 @@ struct store {
     bool ckpt_due;     /* the WAL reached CHECKPOINT_PAGES since the last checkpoint began */
     bool ckpt_running; /* the thread is in a checkpoint */
     int hold_fd;   /* the file, flock()ed while the store is open (hold_file); -1: none */
-};
+} sqlite_store;
 
 static void *checkpointer_main(void *arg)
 {
-    store *st = arg;
+    sqlite_store *st = arg;
     pthread_mutex_lock(&st->ckpt_lock);
     for (;;) {
         while (!st->ckpt_due && !st->ckpt_stopping)
@@ -137,7 +138,7 @@ static void *checkpointer_main(void *arg)
 static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
 {
     (void)name;
-    store *st = arg;
+    sqlite_store *st = arg;
     if (pages >= CHECKPOINT_PAGES_MAX) {
         /* busy (the thread is at it) or done: the next commit sees */
         if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) == SQLITE_BUSY &&
@@ -159,7 +160,7 @@ static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
 
 /* Start the checkpointer for the file at path; without it (in memory, or
  * no second connection or thread to be had) SQLite's own checkpoints stay. */
-static void start_checkpointer(store *st, const char *path)
+static void start_checkpointer(sqlite_store *st, const char *path)
 {
     if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
         return;
@@ -185,7 +186,7 @@ static void start_checkpointer(store *st, const char *path)
     sqlite3_wal_hook(st->db, on_wal_commit, st); /* replaces SQLite's automatic checkpoints */
 }
 
-static void stop_checkpointer(store *st)
+static void stop_checkpointer(sqlite_store *st)
 {
     if (!st->ckpt_db)
         return;
@@ -217,7 +218,7 @@ static void stop_checkpointer(store *st)
 #define HOLD_WAIT_MS 2000
 #define HOLD_STEP_MS 50
 
-static bool hold_file(store *st, const char *path, asobi_error *err)
+static bool hold_file(sqlite_store *st, const char *path, asobi_error *err)
 {
     if (strcmp(path, ":memory:") == 0 || path[0] == '\0')
         return true;
@@ -247,54 +248,60 @@ static bool hold_file(store *st, const char *path, asobi_error *err)
     return true;
 }
 
-static int db_fail(store *st, asobi_error *err, const char *what)
+static int db_fail(sqlite_store *st, asobi_error *err, const char *what)
 {
     return asobi_fail(err, ASOBI_E_IO, "database: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
-store *store_open(const char *path, asobi_error *err)
+static const store_ops sqlite_ops;
+static void sqlite_close(store *base);
+static int sqlite_flush(store *base, asobi_error *err);
+
+store *store_sqlite_open(const char *path, asobi_error *err)
 {
-    store *st = calloc(1, sizeof *st);
+    sqlite_store *st = calloc(1, sizeof *st);
     if (!st) {
         asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
         return NULL;
     }
+    st->base.ops = &sqlite_ops;
     st->hold_fd = -1;
     if (!hold_file(st, path, err)) {
-        store_close(st);
+        sqlite_close(&st->base);
         return NULL;
     }
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         db_fail(st, err, path);
-        store_close(st);
+        sqlite_close(&st->base);
         return NULL;
     }
     sqlite3_busy_timeout(st->db, 2000);
     if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
         db_fail(st, err, path);
-        store_close(st);
+        sqlite_close(&st->base);
         return NULL;
     }
     for (int i = 0; i < Q_COUNT; i++) {
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
             db_fail(st, err, "preparing a query");
-            store_close(st);
+            sqlite_close(&st->base);
             return NULL;
         }
     }
     start_checkpointer(st, path);
     asobi_error_clear(err);
-    return st;
+    return &st->base;
 }
 
-void store_close(store *st)
+static void sqlite_close(store *base)
 {
+    sqlite_store *st = (sqlite_store *)base;
     if (!st)
         return;
     stop_checkpointer(st); /* first: the last connection's close checkpoints what is left */
     if (st->db)
-        store_flush(st, NULL);
+        sqlite_flush(&st->base, NULL);
     for (int i = 0; i < Q_COUNT; i++)
         sqlite3_finalize(st->q[i]);
     sqlite3_close(st->db);
@@ -320,8 +327,9 @@ static int step_once(sqlite3_stmt *q)
     return rc;
 }
 
-int store_flush(store *st, asobi_error *err)
+static int sqlite_flush(store *base, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     if (sqlite3_get_autocommit(st->db))
         return ASOBI_OK; /* no transaction open: nothing written since */
     if (step_once(st->q[Q_COMMIT]) != SQLITE_DONE) {
@@ -334,7 +342,7 @@ int store_flush(store *st, asobi_error *err)
 
 /* Run a prepared write to its end (inside the open transaction, begun if
  * none is) and reset it, whatever happened. */
-static int run_write(store *st, sqlite3_stmt *q, asobi_error *err, const char *what)
+static int run_write(sqlite_store *st, sqlite3_stmt *q, asobi_error *err, const char *what)
 {
     if (sqlite3_get_autocommit(st->db) && step_once(st->q[Q_BEGIN]) != SQLITE_DONE) {
         sqlite3_reset(q);
@@ -350,8 +358,9 @@ static int run_write(store *st, sqlite3_stmt *q, asobi_error *err, const char *w
     return ASOBI_OK;
 }
 
-int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *err)
+static int sqlite_create_table(store *base, const json_t *spec, int64_t *id, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_CREATE];
     if (bind_json(q, 1, spec) != SQLITE_OK)
         return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
@@ -361,9 +370,10 @@ int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *
     return rc;
 }
 
-int store_add_seat(store *st, int64_t table, int seat, const char *name, const char *token_hash,
+static int sqlite_add_seat(store *base, int64_t table, int seat, const char *name, const char *token_hash,
                    asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_SEAT];
     sqlite3_bind_int64(q, 1, table);
     sqlite3_bind_int(q, 2, seat);
@@ -372,9 +382,10 @@ int store_add_seat(store *st, int64_t table, int seat, const char *name, const c
     return run_write(st, q, err, "adding a seat");
 }
 
-int store_add_action(store *st, int64_t table, int index, int seat, const char *action, const char *by,
+static int sqlite_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
                      int64_t clock_ms, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_ACTION];
     sqlite3_bind_int64(q, 1, table);
     sqlite3_bind_int(q, 2, index);
@@ -385,23 +396,26 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
     return run_write(st, q, err, "adding an action");
 }
 
-int store_set_rematch(store *st, int64_t table, int64_t rematch, asobi_error *err)
+static int sqlite_set_rematch(store *base, int64_t table, int64_t rematch, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_REMATCH];
     sqlite3_bind_int64(q, 1, table);
     sqlite3_bind_int64(q, 2, rematch);
     return run_write(st, q, err, "keeping a rematch");
 }
 
-int store_expire(store *st, int64_t table, asobi_error *err)
+static int sqlite_expire(store *base, int64_t table, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_EXPIRE];
     sqlite3_bind_int64(q, 1, table);
     return run_write(st, q, err, "expiring a table");
 }
 
-int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err)
+static int sqlite_finish(store *base, int64_t table, const char *summary, const char *record, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_FINISH];
     sqlite3_bind_int64(q, 1, table);
     if (sqlite3_bind_text(q, 2, summary, -1, SQLITE_STATIC) != SQLITE_OK ||
@@ -420,7 +434,7 @@ static json_t *column_json(sqlite3_stmt *q, int col)
 }
 
 /* The rows of one table's seats or actions as a JSON array. */
-static json_t *rows_of(store *st, int which, int64_t table)
+static json_t *rows_of(sqlite_store *st, int which, int64_t table)
 {
     sqlite3_stmt *q = st->q[which];
     sqlite3_bind_int64(q, 1, table);
@@ -440,8 +454,9 @@ static json_t *rows_of(store *st, int which, int64_t table)
     return rows;
 }
 
-int store_load_unfinished(store *st, store_table_fn on_table, void *ctx, asobi_error *err)
+static int sqlite_load_unfinished(store *base, store_table_fn on_table, void *ctx, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     /* Collect the ids first: on_table may write (finish a table that a
      * replay ended), which must not run under an open read cursor. */
     sqlite3_stmt *q = st->q[Q_UNFINISHED];
@@ -478,9 +493,10 @@ int store_load_unfinished(store *st, store_table_fn on_table, void *ctx, asobi_e
     return rc;
 }
 
-int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, json_t **actions, json_t **summary,
+static int sqlite_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions, json_t **summary,
                      asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     *spec = *seats = *actions = *summary = NULL;
     sqlite3_stmt *q = st->q[Q_TABLE];
     sqlite3_bind_int64(q, 1, table);
@@ -513,8 +529,9 @@ int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, js
     return ASOBI_OK;
 }
 
-int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err)
+static int sqlite_load_finished(store *base, int64_t table, json_t **summary, json_t **record, asobi_error *err)
 {
+    sqlite_store *st = (sqlite_store *)base;
     sqlite3_stmt *q = st->q[Q_FINISHED];
     sqlite3_bind_int64(q, 1, table);
     int rc = ASOBI_E_BAD_ARGUMENT;
@@ -531,3 +548,51 @@ int store_load_finished(store *st, int64_t table, json_t **summary, json_t **rec
     asobi_error_clear(err);
     return ASOBI_OK;
 }
+
+/* The asynchronous side of store.h: a commit to a local file is done at
+ * once, so it is always settled and has nothing to report. */
+static int sqlite_commit_start(store *base, asobi_error *err) { return sqlite_flush(base, err); }
+
+static bool sqlite_settled(store *base)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    return sqlite3_get_autocommit(st->db);
+}
+
+static int sqlite_collect(store *base, store_events *ev, asobi_error *err)
+{
+    (void)base;
+    (void)ev;
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+static void sqlite_set_wake(store *base, void (*wake)(void *), void *ctx)
+{
+    (void)base;
+    (void)wake;
+    (void)ctx;
+}
+
+static bool sqlite_owns(store *base, int64_t table)
+{
+    (void)base;
+    (void)table;
+    return true; /* one server per file: every table is its own */
+}
+
+static char *sqlite_owner_url(store *base, int64_t table)
+{
+    (void)base;
+    (void)table;
+    return NULL;
+}
+
+static const store_ops sqlite_ops = {
+    .name = "sqlite", .close = sqlite_close, .flush = sqlite_flush, .commit_start = sqlite_commit_start,
+    .settled = sqlite_settled, .collect = sqlite_collect, .set_wake = sqlite_set_wake,
+    .create_table = sqlite_create_table, .add_seat = sqlite_add_seat, .add_action = sqlite_add_action,
+    .finish = sqlite_finish, .expire = sqlite_expire, .set_rematch = sqlite_set_rematch,
+    .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
+    .owner_url = sqlite_owner_url, .owns = sqlite_owns,
+};

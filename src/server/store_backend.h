@@ -1,0 +1,40 @@
+/* store_backend.h — what a store backend provides (store_sqlite.c, store_pg.c) and how store.c dispatches to it. */
+#ifndef ASOBI_SERVER_STORE_BACKEND_H
+#define ASOBI_SERVER_STORE_BACKEND_H
+
+#include "server/store.h"
+
+/* Every call of store.h, one entry each; store.c checks the arguments'
+ * common cases and calls through. A backend's struct begins with a
+ * `struct store` (its ops), so a store * is the backend's own pointer. */
+typedef struct store_ops {
+    const char *name; /* "sqlite", "postgresql" */
+    void (*close)(store *st);
+    int (*flush)(store *st, asobi_error *err);
+    int (*commit_start)(store *st, asobi_error *err);
+    bool (*settled)(store *st);
+    int (*collect)(store *st, store_events *ev, asobi_error *err);
+    void (*set_wake)(store *st, void (*wake)(void *), void *ctx);
+    int (*create_table)(store *st, const json_t *spec, int64_t *id, asobi_error *err);
+    int (*add_seat)(store *st, int64_t table, int seat, const char *name, const char *token_hash, asobi_error *err);
+    int (*add_action)(store *st, int64_t table, int index, int seat, const char *action, const char *by,
+                      int64_t clock_ms, asobi_error *err);
+    int (*finish)(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);
+    int (*expire)(store *st, int64_t table, asobi_error *err);
+    int (*set_rematch)(store *st, int64_t table, int64_t rematch, asobi_error *err);
+    int (*load_unfinished)(store *st, store_table_fn on_table, void *ctx, asobi_error *err);
+    int (*load_table)(store *st, int64_t table, json_t **spec, json_t **seats, json_t **actions, json_t **summary,
+                      asobi_error *err);
+    int (*load_finished)(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
+    char *(*owner_url)(store *st, int64_t table);
+    bool (*owns)(store *st, int64_t table);
+} store_ops;
+
+struct store {
+    const store_ops *ops;
+};
+
+store *store_sqlite_open(const char *path, asobi_error *err);
+store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
+
+#endif

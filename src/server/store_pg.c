@@ -1,0 +1,919 @@
+/* store_pg.c — the store (store.h) in PostgreSQL (libpq): writes committed by a store thread, tables owned by nodes under fenced leases. */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include "server/store_backend.h"
+
+/* How it works (docs/server.md, "Several nodes")
+ * ---------------------------------------------
+ * The loop never waits on the network for a write. A write (a table, a
+ * seat, an action, a finish) is appended to the open batch, a JSON array in
+ * memory. store_commit_start hands the batch to the store thread, which
+ * sends it as one statement, asobi_apply(node, lease, epochs, writes): one
+ * round trip and one transaction per loop turn, whatever the number of
+ * actions in it. The loop sends nothing while a batch is not committed
+ * (store_settled), and the thread wakes it when one is.
+ *
+ * Ownership: every unfinished table has a lease row (table, node, epoch,
+ * expiry). The node that creates a table holds its lease at epoch 1; the
+ * thread renews all of its node's leases in one statement every third of
+ * the lease (the heartbeat), and the node stops serving its tables at once
+ * when its leases may have lapsed (valid_until, on the loop's clock). A
+ * lapsed lease is taken by a live node, which raises the epoch.
+ *
+ * Fencing: asobi_apply checks, in the transaction that writes, that every
+ * table written is still leased to this node at the epoch it holds, and
+ * locks those lease rows (FOR SHARE) until it commits, so a takeover waits
+ * for the commit and then sees every action in it. A node paused past its
+ * lease (kill -STOP) that wakes up writes nothing: its writes to the tables
+ * taken meanwhile are dropped and the tables reported lost, and since
+ * nothing is sent before its batch commits, nobody heard of them.
+ *
+ * Cross-node events: a node's tables' lobby entries are kept in the
+ * database (asobi_listing), written at most once per LISTING_EVERY_MS with
+ * one NOTIFY asobi_tables (never once per action); the other nodes re-read
+ * them when notified. */
+
+#define ID_BLOCK 32            /* table ids reserved at once (the sequence counts in blocks) */
+#define NOTIFY_CHANNEL "asobi_tables"
+
+static const char *const schema =
+    "SELECT pg_advisory_lock(7334901);"
+    "CREATE SEQUENCE IF NOT EXISTS asobi_table_ids INCREMENT BY 32;"
+    "CREATE TABLE IF NOT EXISTS asobi_tables(id BIGINT PRIMARY KEY, spec TEXT NOT NULL,"
+    "  finished INT NOT NULL DEFAULT 0, summary TEXT, record TEXT);"
+    "CREATE TABLE IF NOT EXISTS asobi_seats(table_id BIGINT NOT NULL, seat INT NOT NULL, name TEXT NOT NULL,"
+    "  token_hash TEXT NOT NULL, PRIMARY KEY(table_id, seat));"
+    "CREATE TABLE IF NOT EXISTS asobi_actions(table_id BIGINT NOT NULL, idx INT NOT NULL, seat INT NOT NULL,"
+    "  action TEXT NOT NULL, by TEXT NOT NULL, clock_ms BIGINT NOT NULL, epoch BIGINT NOT NULL,"
+    "  PRIMARY KEY(table_id, idx));"
+    "CREATE TABLE IF NOT EXISTS asobi_nodes(id TEXT PRIMARY KEY, url TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS asobi_leases(table_id BIGINT PRIMARY KEY, node TEXT NOT NULL,"
+    "  epoch BIGINT NOT NULL, expires TIMESTAMPTZ NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS asobi_leases_node ON asobi_leases(node);"
+    "CREATE TABLE IF NOT EXISTS asobi_listing(table_id BIGINT PRIMARY KEY, node TEXT NOT NULL, entry TEXT NOT NULL);"
+    /* One batch of writes, fenced: the tables in p_epochs must be leased to
+     * p_node at those epochs (and not expired), checked under a share lock
+     * held to the commit; the writes to any other table are dropped and the
+     * table is returned. New tables ("table") get their lease here. */
+    "CREATE OR REPLACE FUNCTION asobi_apply(p_node TEXT, p_lease_ms BIGINT, p_epochs JSON, p_writes JSON)"
+    "  RETURNS BIGINT[] LANGUAGE plpgsql AS $$\n"
+    "DECLARE fenced BIGINT[] := '{}'; w JSON; e RECORD; t BIGINT; ep BIGINT;\n"
+    "BEGIN\n"
+    "  FOR w IN SELECT * FROM json_array_elements(p_writes) LOOP\n"
+    "    IF w->>'op' = 'table' THEN\n"
+    "      INSERT INTO asobi_tables(id, spec) VALUES ((w->>'t')::BIGINT, w->>'spec');\n"
+    "      INSERT INTO asobi_leases VALUES ((w->>'t')::BIGINT, p_node, 1,"
+    "        now() + p_lease_ms * interval '1 millisecond');\n"
+    "    END IF;\n"
+    "  END LOOP;\n"
+    "  FOR e IN SELECT key::BIGINT AS id, value::TEXT::BIGINT AS epoch FROM json_each(p_epochs) LOOP\n"
+    "    PERFORM 1 FROM asobi_leases WHERE table_id = e.id AND node = p_node AND epoch = e.epoch\n"
+    "      AND expires > now() FOR SHARE;\n"
+    "    IF NOT FOUND THEN fenced := fenced || e.id; END IF;\n"
+    "  END LOOP;\n"
+    "  FOR w IN SELECT * FROM json_array_elements(p_writes) LOOP\n"
+    "    t := (w->>'t')::BIGINT;\n"
+    "    CONTINUE WHEN w->>'op' = 'table' OR t = ANY(fenced);\n"
+    "    ep := COALESCE((p_epochs->>(t::TEXT))::BIGINT, 1);\n"
+    "    CASE w->>'op'\n"
+    "    WHEN 'seat' THEN INSERT INTO asobi_seats VALUES (t, (w->>'seat')::INT, w->>'name', w->>'hash');\n"
+    "    WHEN 'action' THEN INSERT INTO asobi_actions VALUES (t, (w->>'i')::INT, (w->>'seat')::INT,"
+    "      w->>'action', w->>'by', (w->>'clock')::BIGINT, ep);\n"
+    "    WHEN 'finish' THEN UPDATE asobi_tables SET finished = 1, summary = w->>'summary', record = w->>'record'"
+    "      WHERE id = t; DELETE FROM asobi_leases WHERE table_id = t; DELETE FROM asobi_listing WHERE table_id = t;\n"
+    "    WHEN 'expire' THEN UPDATE asobi_tables SET finished = 2 WHERE id = t AND finished = 0;"
+    "      DELETE FROM asobi_leases WHERE table_id = t; DELETE FROM asobi_listing WHERE table_id = t;\n"
+    "    WHEN 'rematch' THEN UPDATE asobi_tables SET summary = jsonb_set(summary::JSONB, '{rematch}',"
+    "      to_jsonb((w->>'rematch')::BIGINT))::TEXT WHERE id = t AND finished = 1;\n"
+    "    END CASE;\n"
+    "  END LOOP;\n"
+    "  RETURN fenced;\n"
+    "END $$;"
+    "SELECT pg_advisory_unlock(7334901);";
+
+typedef struct pg_store {
+    struct store base; /* its ops: first */
+    char node[128];
+    char *public_url;
+    int64_t lease_ms;
+    PGconn *read;  /* the loop's connection: reads (synchronous), start-up */
+    PGconn *write; /* the store thread's */
+    json_t *batch; /* the writes since the last commit_start (the loop's own) */
+    /* the store thread and what it shares with the loop (under lock) */
+    pthread_t thread;
+    bool thread_started;
+    pthread_mutex_t lock;
+    pthread_cond_t done; /* a batch committed, or the heartbeat ran */
+    int wake_fd;         /* eventfd: the thread's poll wakes for a new batch or a stop */
+    json_t *queued;      /* batches handed to the thread, oldest first */
+    int in_flight;       /* batches handed and not yet committed */
+    bool failed;
+    char failure[256];
+    bool stopping;
+    json_t *epochs;           /* {"ID": epoch} of the tables this node owns */
+    int64_t valid_until_ms;   /* the loop's clock: this node's leases hold until then at least */
+    int64_t heartbeat_due_ms; /* the thread's next heartbeat */
+    int heartbeats;           /* heartbeats run (load_unfinished waits for one) */
+    int64_t next_id, last_id; /* table ids reserved and not yet used */
+    int64_t spare_id;         /* a further block's first id (0: none; the thread reserves one) */
+    json_t *lost;             /* ids of tables lost since the last collect */
+    json_t *claimed;          /* [{"id","spec","seats","actions"}] taken since the last collect */
+    bool others_changed;
+    void (*wake)(void *);
+    void *wake_ctx;
+} pg_store;
+
+static const store_ops pg_ops;
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int pg_fail(PGconn *c, asobi_error *err, const char *what)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s", c ? PQerrorMessage(c) : "no connection");
+    msg[strcspn(msg, "\n")] = '\0';
+    return asobi_fail(err, ASOBI_E_IO, "database: %s: %s", what, msg);
+}
+
+/* Run a statement with text parameters; the result when its status is ok, else NULL (err says why). */
+static PGresult *run(PGconn *c, const char *sql, int n, const char *const *params, ExecStatusType ok,
+                     asobi_error *err, const char *what)
+{
+    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) == ok)
+        return r;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+    msg[strcspn(msg, "\n")] = '\0';
+    asobi_fail(err, ASOBI_E_IO, "database: %s: %s", what, msg);
+    PQclear(r);
+    return NULL;
+}
+
+static void wake_thread(pg_store *st)
+{
+    uint64_t one = 1;
+    if (write(st->wake_fd, &one, sizeof one) < 0)
+        return; /* the counter is full: the thread is awake anyway */
+}
+
+static void wake_loop(pg_store *st)
+{
+    if (st->wake)
+        st->wake(st->wake_ctx);
+}
+
+static void id_text(char *out, size_t cap, int64_t id) { snprintf(out, cap, "%lld", (long long)id); }
+
+/* ---------------------------------------------------------------------------
+ * The store thread: batches, the heartbeat, claims, notifications.
+ * ------------------------------------------------------------------------- */
+/* The epochs of the tables a batch writes, as this node holds them (0: not
+ * held, which the fence refuses); "table" writes are new tables, leased by
+ * the batch itself. Under the lock. */
+static json_t *epochs_of(pg_store *st, const json_t *batch)
+{
+    json_t *epochs = json_object(), *w;
+    size_t i;
+    json_array_foreach(batch, i, w)
+    {
+        char key[24];
+        id_text(key, sizeof key, json_integer_value(json_object_get(w, "t")));
+        if (strcmp(json_string_value(json_object_get(w, "op")), "table") == 0)
+            json_object_set_new(st->epochs, key, json_integer(1));
+        else if (!json_object_get(epochs, key)) {
+            json_t *held = json_object_get(st->epochs, key);
+            json_object_set_new(epochs, key, json_integer(held ? json_integer_value(held) : 0));
+        }
+    }
+    return epochs;
+}
+
+/* A table is no longer this node's (under the lock). */
+static void lose(pg_store *st, int64_t id)
+{
+    char key[24];
+    id_text(key, sizeof key, id);
+    if (json_object_get(st->epochs, key)) {
+        json_object_del(st->epochs, key);
+        json_array_append_new(st->lost, json_integer(id));
+    }
+}
+
+/* Commit one batch (the thread). The fenced tables come back as a
+ * PostgreSQL array's text, "{3,7}". */
+static void commit_batch(pg_store *st, json_t *batch)
+{
+    pthread_mutex_lock(&st->lock);
+    json_t *epochs = epochs_of(st, batch);
+    pthread_mutex_unlock(&st->lock);
+    char lease[24], *writes = json_dumps(batch, JSON_COMPACT), *held = json_dumps(epochs, JSON_COMPACT);
+    id_text(lease, sizeof lease, st->lease_ms);
+    const char *params[4] = {st->node, lease, held, writes};
+    asobi_error err;
+    PGresult *r = writes && held ? run(st->write, "SELECT asobi_apply($1, $2, $3, $4)", 4, params, PGRES_TUPLES_OK,
+                                       &err, "committing")
+                                 : NULL;
+    if (!writes || !held)
+        asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");
+    pthread_mutex_lock(&st->lock);
+    if (!r) {
+        st->failed = true;
+        snprintf(st->failure, sizeof st->failure, "%s", err.message);
+    } else {
+        const char *p = PQgetvalue(r, 0, 0);
+        while (*p) {
+            char *end;
+            long long id = strtoll(p, &end, 10);
+            if (end != p) {
+                lose(st, id);
+                p = end;
+            } else {
+                p++;
+            }
+        }
+    }
+    st->in_flight--;
+    pthread_cond_broadcast(&st->done);
+    pthread_mutex_unlock(&st->lock);
+    PQclear(r);
+    free(writes);
+    free(held);
+    json_decref(epochs);
+}
+
+/* One table's rows (the thread's connection or the loop's). */
+static json_t *rows_of(PGconn *c, bool seats, int64_t table, asobi_error *err)
+{
+    char id[24];
+    id_text(id, sizeof id, table);
+    const char *params[1] = {id};
+    PGresult *r = run(c,
+                      seats ? "SELECT seat, name, token_hash FROM asobi_seats WHERE table_id = $1 ORDER BY seat"
+                            : "SELECT seat, action, by, clock_ms FROM asobi_actions WHERE table_id = $1 ORDER BY idx",
+                      1, params, PGRES_TUPLES_OK, err, seats ? "reading seats" : "reading actions");
+    if (!r)
+        return NULL;
+    json_t *rows = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (seats)
+            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", atoi(PQgetvalue(r, i, 0)), "name",
+                                                  PQgetvalue(r, i, 1), "token_hash", PQgetvalue(r, i, 2)));
+        else
+            json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", atoi(PQgetvalue(r, i, 0)),
+                                                  "action", PQgetvalue(r, i, 1), "by", PQgetvalue(r, i, 2),
+                                                  "clock_ms", (json_int_t)strtoll(PQgetvalue(r, i, 3), NULL, 10)));
+    }
+    PQclear(r);
+    return rows;
+}
+
+/* A table just leased to this node: its rows, for the loop to restore (the thread). */
+static void take_table(pg_store *st, int64_t id, int64_t epoch)
+{
+    char key[24];
+    id_text(key, sizeof key, id);
+    const char *params[1] = {key};
+    asobi_error err;
+    PGresult *r = run(st->write, "SELECT spec FROM asobi_tables WHERE id = $1 AND finished = 0", 1, params,
+                      PGRES_TUPLES_OK, &err, "reading a table");
+    json_t *spec = r && PQntuples(r) == 1 ? json_loads(PQgetvalue(r, 0, 0), 0, NULL) : NULL;
+    PQclear(r);
+    json_t *seats = spec ? rows_of(st->write, true, id, &err) : NULL;
+    json_t *actions = seats ? rows_of(st->write, false, id, &err) : NULL;
+    pthread_mutex_lock(&st->lock);
+    if (actions) {
+        json_object_set_new(st->epochs, key, json_integer(epoch));
+        json_array_append_new(st->claimed, json_pack("{s:I, s:o, s:o, s:o}", "id", (json_int_t)id, "spec", spec,
+                                                     "seats", seats, "actions", actions));
+        spec = seats = actions = NULL;
+    }
+    pthread_mutex_unlock(&st->lock);
+    json_decref(spec);
+    json_decref(seats);
+    json_decref(actions);
+}
+
+/* Renew this node's row and its tables' leases; the tables it held that
+ * are not renewed any more are lost. At the first heartbeat, the tables
+ * leased to this node's name (a restart under the same --node) are taken
+ * back at a new epoch. */
+static bool renew(pg_store *st, bool first)
+{
+    char lease[24];
+    id_text(lease, sizeof lease, st->lease_ms);
+    const char *params[3] = {st->node, st->public_url, lease};
+    asobi_error err;
+    int64_t sent = mono_ms();
+    PGresult *r = run(st->write,
+                      "INSERT INTO asobi_nodes VALUES ($1, $2, now() + $3 * interval '1 millisecond')"
+                      " ON CONFLICT (id) DO UPDATE SET url = $2, expires = now() + $3 * interval '1 millisecond'",
+                      3, params, PGRES_COMMAND_OK, &err, "heartbeat");
+    PQclear(r);
+    if (!r)
+        return false;
+    const char *renewal = first ? "UPDATE asobi_leases SET epoch = epoch + 1, expires = now() + $2 * interval "
+                                  "'1 millisecond' WHERE node = $1 RETURNING table_id, epoch"
+                                : "UPDATE asobi_leases SET expires = now() + $2 * interval '1 millisecond' "
+                                  "WHERE node = $1 AND expires > now() RETURNING table_id, epoch";
+    const char *p2[2] = {st->node, lease};
+    r = run(st->write, renewal, 2, p2, PGRES_TUPLES_OK, &err, "renewing the leases");
+    if (!r)
+        return false;
+    json_t *renewed = json_object();
+    for (int i = 0; i < PQntuples(r); i++)
+        json_object_set_new(renewed, PQgetvalue(r, i, 0), json_integer(strtoll(PQgetvalue(r, i, 1), NULL, 10)));
+    PQclear(r);
+    pthread_mutex_lock(&st->lock);
+    /* the leases hold for lease_ms from the moment the database renewed
+     * them, which is after `sent`: stopping at sent + 0.9 lease is safe */
+    st->valid_until_ms = sent + st->lease_ms * 9 / 10;
+    const char *key;
+    json_t *value, *tmp;
+    json_object_foreach_safe(st->epochs, tmp, key, value)
+    {
+        if (!json_object_get(renewed, key))
+            lose(st, strtoll(key, NULL, 10));
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (first) {
+        json_object_foreach(renewed, key, value)
+            take_table(st, strtoll(key, NULL, 10), json_integer_value(value));
+    }
+    json_decref(renewed);
+    return true;
+}
+
+/* Take unowned tables (their node died or stopped renewing), up to this
+ * node's even share of every unfinished table among the live nodes. */
+static void claim_orphans(pg_store *st)
+{
+    const char *params[1] = {st->node};
+    asobi_error err;
+    PGresult *r = run(st->write,
+                      "SELECT (SELECT count(*) FROM asobi_nodes WHERE expires > now()),"
+                      " (SELECT count(*) FROM asobi_leases),"
+                      " (SELECT count(*) FROM asobi_leases WHERE node = $1 AND expires > now()),"
+                      " (SELECT count(*) FROM asobi_leases WHERE expires <= now())",
+                      1, params, PGRES_TUPLES_OK, &err, "counting tables");
+    if (!r)
+        return;
+    long long nodes = strtoll(PQgetvalue(r, 0, 0), NULL, 10), total = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+    long long mine = strtoll(PQgetvalue(r, 0, 2), NULL, 10), orphans = strtoll(PQgetvalue(r, 0, 3), NULL, 10);
+    PQclear(r);
+    if (!orphans)
+        return;
+    long long share = nodes > 0 ? (total + nodes - 1) / nodes : total;
+    long long want = share - mine;
+    if (want <= 0)
+        want = 1; /* rounding: never leave an orphan while this node lives */
+    char lease[24], limit[24];
+    id_text(lease, sizeof lease, st->lease_ms);
+    id_text(limit, sizeof limit, want);
+    const char *p3[3] = {st->node, lease, limit};
+    r = run(st->write,
+            "UPDATE asobi_leases l SET node = $1, epoch = l.epoch + 1, expires = now() + $2 * interval '1 millisecond'"
+            " FROM (SELECT table_id FROM asobi_leases WHERE expires <= now() ORDER BY table_id LIMIT $3"
+            " FOR UPDATE SKIP LOCKED) c WHERE l.table_id = c.table_id RETURNING l.table_id, l.epoch",
+            3, p3, PGRES_TUPLES_OK, &err, "claiming tables");
+    if (!r)
+        return;
+    for (int i = 0; i < PQntuples(r); i++)
+        take_table(st, strtoll(PQgetvalue(r, i, 0), NULL, 10), strtoll(PQgetvalue(r, i, 1), NULL, 10));
+    if (PQntuples(r) > 0) {
+        PGresult *n = PQexec(st->write, "NOTIFY " NOTIFY_CHANNEL);
+        PQclear(n);
+    }
+    PQclear(r);
+}
+
+/* A block of table ids for later (the thread), so that creating a table never waits. */
+static void reserve_ids(pg_store *st)
+{
+    asobi_error err;
+    PGresult *r = run(st->write, "SELECT nextval('asobi_table_ids')", 0, NULL, PGRES_TUPLES_OK, &err, "table ids");
+    if (!r)
+        return;
+    pthread_mutex_lock(&st->lock);
+    st->spare_id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    pthread_mutex_unlock(&st->lock);
+    PQclear(r);
+}
+
+/* NOTIFY asobi_tables from any node: the lobby is to be read again. */
+static void read_notifications(pg_store *st)
+{
+    PQconsumeInput(st->write);
+    bool any = false;
+    PGnotify *n;
+    while ((n = PQnotifies(st->write)) != NULL) {
+        any = true;
+        PQfreemem(n);
+    }
+    if (any) {
+        pthread_mutex_lock(&st->lock);
+        st->others_changed = true;
+        pthread_mutex_unlock(&st->lock);
+        wake_loop(st);
+    }
+}
+
+static void heartbeat(pg_store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    bool first = st->heartbeats == 0;
+    pthread_mutex_unlock(&st->lock);
+    bool ok = renew(st, first);
+    if (ok)
+        claim_orphans(st);
+    pthread_mutex_lock(&st->lock);
+    st->heartbeats++;
+    st->heartbeat_due_ms = mono_ms() + (ok ? st->lease_ms / 3 : st->lease_ms / 10);
+    bool events = json_array_size(st->lost) || json_array_size(st->claimed);
+    pthread_cond_broadcast(&st->done);
+    pthread_mutex_unlock(&st->lock);
+    if (events)
+        wake_loop(st);
+}
+
+static void *store_thread(void *arg)
+{
+    pg_store *st = arg;
+    for (;;) {
+        pthread_mutex_lock(&st->lock);
+        if (st->stopping && !json_array_size(st->queued)) {
+            pthread_mutex_unlock(&st->lock);
+            break;
+        }
+        int64_t now = mono_ms();
+        bool beat = now >= st->heartbeat_due_ms;
+        json_t *batch = NULL;
+        if (!beat && json_array_size(st->queued)) {
+            batch = json_incref(json_array_get(st->queued, 0));
+            json_array_remove(st->queued, 0);
+        }
+        bool reserve = !beat && !batch && !st->spare_id;
+        int64_t wait = st->heartbeat_due_ms - now;
+        pthread_mutex_unlock(&st->lock);
+        if (beat) {
+            heartbeat(st);
+        } else if (batch) {
+            commit_batch(st, batch);
+            json_decref(batch);
+            wake_loop(st);
+        } else if (reserve) {
+            reserve_ids(st);
+        } else {
+            struct pollfd fds[2] = {{.fd = st->wake_fd, .events = POLLIN}, {.fd = PQsocket(st->write), .events = POLLIN}};
+            if (poll(fds, 2, (int)(wait > 0 ? wait : 0)) > 0 && (fds[0].revents & POLLIN)) {
+                uint64_t count;
+                if (read(st->wake_fd, &count, sizeof count) < 0)
+                    continue;
+            }
+        }
+        read_notifications(st);
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Opening and closing.
+ * ------------------------------------------------------------------------- */
+static PGconn *connect_to(const char *uri, asobi_error *err)
+{
+    PGconn *c = PQconnectdb(uri);
+    if (PQstatus(c) != CONNECTION_OK) {
+        pg_fail(c, err, "connecting");
+        PQfinish(c);
+        return NULL;
+    }
+    PGresult *r = PQexec(c, "SET client_min_messages = warning");
+    PQclear(r);
+    return c;
+}
+
+static void pg_close(store *base);
+
+store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err)
+{
+    pg_store *st = calloc(1, sizeof *st);
+    if (!st) {
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    st->base.ops = &pg_ops;
+    st->wake_fd = -1;
+    if (opt->node && *opt->node) {
+        snprintf(st->node, sizeof st->node, "%s", opt->node);
+    } else {
+        char host[64] = "node";
+        gethostname(host, sizeof host - 1);
+        snprintf(st->node, sizeof st->node, "%s-%d", host, (int)getpid());
+    }
+    st->public_url = strdup(opt->public_url ? opt->public_url : "");
+    st->lease_ms = opt->lease_ms > 0 ? opt->lease_ms : STORE_LEASE_MS;
+    st->batch = json_array();
+    st->queued = json_array();
+    st->epochs = json_object();
+    st->lost = json_array();
+    st->claimed = json_array();
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->done, NULL);
+    if (!st->public_url || !st->batch || !st->queued || !st->epochs || !st->lost || !st->claimed) {
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        pg_close(&st->base);
+        return NULL;
+    }
+    if (!(st->read = connect_to(uri, err)) || !(st->write = connect_to(uri, err))) {
+        pg_close(&st->base);
+        return NULL;
+    }
+    PGresult *r = PQexec(st->read, schema);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
+        pg_fail(st->read, err, "creating the schema");
+        PQclear(r);
+        pg_close(&st->base);
+        return NULL;
+    }
+    PQclear(r);
+    r = PQexec(st->write, "LISTEN " NOTIFY_CHANNEL);
+    PQclear(r);
+    st->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (st->wake_fd < 0 || pthread_create(&st->thread, NULL, store_thread, st) != 0) {
+        asobi_fail(err, ASOBI_E_IO, "cannot start the store's thread");
+        pg_close(&st->base);
+        return NULL;
+    }
+    st->thread_started = true;
+    asobi_error_clear(err);
+    return &st->base;
+}
+
+static int pg_flush(store *base, asobi_error *err);
+
+/* A node stopping lets its tables go at once: another takes them at its
+ * next heartbeat, or this node again when it comes back first. */
+static void release_leases(pg_store *st)
+{
+    const char *params[1] = {st->node};
+    asobi_error err;
+    PGresult *r = run(st->write, "UPDATE asobi_leases SET expires = now() WHERE node = $1", 1, params,
+                      PGRES_COMMAND_OK, &err, "releasing the leases");
+    PQclear(r);
+    r = run(st->write, "DELETE FROM asobi_nodes WHERE id = $1", 1, params, PGRES_COMMAND_OK, &err, "leaving");
+    PQclear(r);
+}
+
+static void pg_close(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    if (st->thread_started) {
+        pg_flush(base, NULL);
+        pthread_mutex_lock(&st->lock);
+        st->stopping = true;
+        pthread_mutex_unlock(&st->lock);
+        wake_thread(st);
+        pthread_join(st->thread, NULL);
+        release_leases(st);
+    }
+    if (st->wake_fd >= 0)
+        close(st->wake_fd);
+    PQfinish(st->read);
+    PQfinish(st->write);
+    pthread_mutex_destroy(&st->lock);
+    pthread_cond_destroy(&st->done);
+    json_decref(st->batch);
+    json_decref(st->queued);
+    json_decref(st->epochs);
+    json_decref(st->lost);
+    json_decref(st->claimed);
+    free(st->public_url);
+    free(st);
+}
+
+/* ---------------------------------------------------------------------------
+ * Commits.
+ * ------------------------------------------------------------------------- */
+static int failure(pg_store *st, asobi_error *err)
+{
+    return asobi_fail(err, ASOBI_E_IO, "%s", st->failure);
+}
+
+static int pg_commit_start(store *base, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    int rc = st->failed ? failure(st, err) : ASOBI_OK;
+    if (rc == ASOBI_OK && json_array_size(st->batch)) {
+        json_array_append_new(st->queued, st->batch);
+        st->in_flight++;
+        st->batch = json_array();
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (rc == ASOBI_OK)
+        wake_thread(st);
+    return rc;
+}
+
+static bool pg_settled(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    bool settled = st->in_flight == 0 && json_array_size(st->batch) == 0;
+    pthread_mutex_unlock(&st->lock);
+    return settled;
+}
+
+static int pg_flush(store *base, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    asobi_error ignored;
+    int rc = pg_commit_start(base, err ? err : &ignored);
+    pthread_mutex_lock(&st->lock);
+    while (rc == ASOBI_OK && st->in_flight > 0)
+        pthread_cond_wait(&st->done, &st->lock);
+    if (rc == ASOBI_OK && st->failed)
+        rc = failure(st, err ? err : &ignored);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+static int pg_collect(store *base, store_events *ev, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    if (st->failed) {
+        int rc = failure(st, err);
+        pthread_mutex_unlock(&st->lock);
+        return rc;
+    }
+    /* leases not renewed in time: every table goes at once */
+    if (st->heartbeats > 0 && mono_ms() > st->valid_until_ms) {
+        const char *key;
+        json_t *value, *tmp;
+        json_object_foreach_safe(st->epochs, tmp, key, value)
+            lose(st, strtoll(key, NULL, 10));
+    }
+    size_t n = json_array_size(st->lost), m = json_array_size(st->claimed);
+    ev->lost = n ? calloc(n, sizeof *ev->lost) : NULL;
+    ev->claimed = m ? calloc(m, sizeof *ev->claimed) : NULL;
+    for (size_t i = 0; ev->lost && i < n; i++)
+        ev->lost[ev->n_lost++] = json_integer_value(json_array_get(st->lost, i));
+    for (size_t i = 0; ev->claimed && i < m; i++) {
+        json_t *c = json_array_get(st->claimed, i);
+        ev->claimed[ev->n_claimed++] = (store_claim){.id = json_integer_value(json_object_get(c, "id")),
+                                                     .spec = json_incref(json_object_get(c, "spec")),
+                                                     .seats = json_incref(json_object_get(c, "seats")),
+                                                     .actions = json_incref(json_object_get(c, "actions"))};
+    }
+    json_array_clear(st->lost);
+    json_array_clear(st->claimed);
+    ev->others_changed = st->others_changed;
+    st->others_changed = false;
+    pthread_mutex_unlock(&st->lock);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+static void pg_set_wake(store *base, void (*wake)(void *), void *ctx)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    st->wake = wake;
+    st->wake_ctx = ctx;
+    pthread_mutex_unlock(&st->lock);
+}
+
+static bool pg_owns(store *base, int64_t table)
+{
+    pg_store *st = (pg_store *)base;
+    char key[24];
+    id_text(key, sizeof key, table);
+    pthread_mutex_lock(&st->lock);
+    bool owned = json_object_get(st->epochs, key) != NULL;
+    pthread_mutex_unlock(&st->lock);
+    return owned;
+}
+
+static char *pg_owner_url(store *base, int64_t table)
+{
+    pg_store *st = (pg_store *)base;
+    char key[24];
+    id_text(key, sizeof key, table);
+    const char *params[1] = {key};
+    asobi_error err;
+    PGresult *r = run(st->read,
+                      "SELECT n.url FROM asobi_leases l JOIN asobi_nodes n ON n.id = l.node"
+                      " WHERE l.table_id = $1 AND l.expires > now() AND n.url <> ''",
+                      1, params, PGRES_TUPLES_OK, &err, "finding a table's owner");
+    char *url = r && PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
+    PQclear(r);
+    return url;
+}
+
+/* ---------------------------------------------------------------------------
+ * Writes: appended to the open batch.
+ * ------------------------------------------------------------------------- */
+static int append(pg_store *st, json_t *w, asobi_error *err)
+{
+    if (!w || json_array_append_new(st->batch, w) != 0)
+        return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+/* The next table id: from the reserved block, else the spare block the
+ * thread reserved, else (the thread is behind: rare) one asked for now. */
+static int next_table_id(pg_store *st, int64_t *id, asobi_error *err)
+{
+    if (st->next_id == 0 || st->next_id > st->last_id) {
+        pthread_mutex_lock(&st->lock);
+        int64_t spare = st->spare_id;
+        st->spare_id = 0;
+        pthread_mutex_unlock(&st->lock);
+        if (!spare) {
+            PGresult *r = run(st->read, "SELECT nextval('asobi_table_ids')", 0, NULL, PGRES_TUPLES_OK, err, "table ids");
+            if (!r)
+                return ASOBI_E_IO;
+            spare = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+            PQclear(r);
+        } else {
+            wake_thread(st); /* to reserve the next block */
+        }
+        st->next_id = spare;
+        st->last_id = spare + ID_BLOCK - 1;
+    }
+    *id = st->next_id++;
+    return ASOBI_OK;
+}
+
+static int pg_create_table(store *base, const json_t *spec, int64_t *id, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    if (next_table_id(st, id, err) != ASOBI_OK)
+        return ASOBI_E_IO;
+    /* owned once its batch commits: its lease is in it (epochs_of) */
+    char *text = json_dumps(spec, JSON_COMPACT);
+    json_t *w = text ? json_pack("{s:s, s:I, s:s}", "op", "table", "t", (json_int_t)*id, "spec", text) : NULL;
+    free(text);
+    return append(st, w, err);
+}
+
+static int pg_add_seat(store *base, int64_t table, int seat, const char *name, const char *token_hash,
+                       asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:i, s:s, s:s}", "op", "seat", "t", (json_int_t)table, "seat", seat, "name",
+                            name, "hash", token_hash),
+                  err);
+}
+
+static int pg_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
+                         int64_t clock_ms, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:i, s:i, s:s, s:s, s:I}", "op", "action", "t", (json_int_t)table, "i", index,
+                            "seat", seat, "action", action, "by", by, "clock", (json_int_t)clock_ms),
+                  err);
+}
+
+static int pg_finish(store *base, int64_t table, const char *summary, const char *record, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:s, s:s}", "op", "finish", "t", (json_int_t)table, "summary", summary,
+                            "record", record),
+                  err);
+}
+
+static int pg_expire(store *base, int64_t table, asobi_error *err)
+{
+    return append((pg_store *)base, json_pack("{s:s, s:I}", "op", "expire", "t", (json_int_t)table), err);
+}
+
+static int pg_set_rematch(store *base, int64_t table, int64_t rematch, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:I}", "op", "rematch", "t", (json_int_t)table, "rematch", (json_int_t)rematch),
+                  err);
+}
+
+/* ---------------------------------------------------------------------------
+ * Reads (the loop's connection; what they read is committed).
+ * ------------------------------------------------------------------------- */
+/* The tables this node takes at its start: its first heartbeat's (those
+ * leased to its name before, and its share of the unowned ones). */
+static int pg_load_unfinished(store *base, store_table_fn on_table, void *ctx, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    st->heartbeat_due_ms = 0;
+    pthread_mutex_unlock(&st->lock);
+    wake_thread(st);
+    pthread_mutex_lock(&st->lock);
+    while (st->heartbeats == 0)
+        pthread_cond_wait(&st->done, &st->lock);
+    json_t *claimed = st->claimed;
+    st->claimed = json_array();
+    pthread_mutex_unlock(&st->lock);
+    int rc = ASOBI_OK;
+    size_t i;
+    json_t *c;
+    json_array_foreach(claimed, i, c)
+    {
+        rc = on_table(ctx, json_integer_value(json_object_get(c, "id")), json_object_get(c, "spec"),
+                      json_object_get(c, "seats"), json_object_get(c, "actions"));
+        if (rc != ASOBI_OK)
+            break;
+    }
+    json_decref(claimed);
+    if (rc == ASOBI_OK)
+        asobi_error_clear(err);
+    return rc;
+}
+
+static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions,
+                         json_t **summary, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    *spec = *seats = *actions = *summary = NULL;
+    char id[24];
+    id_text(id, sizeof id, table);
+    const char *params[1] = {id};
+    PGresult *r = run(st->read, "SELECT spec, finished, summary FROM asobi_tables WHERE id = $1 AND finished < 2", 1,
+                      params, PGRES_TUPLES_OK, err, "reading a table");
+    if (!r)
+        return ASOBI_E_IO;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "there is no table %lld", (long long)table);
+    }
+    bool finished = atoi(PQgetvalue(r, 0, 1)) == 1;
+    *spec = json_loads(PQgetvalue(r, 0, 0), 0, NULL);
+    *summary = finished && !PQgetisnull(r, 0, 2) ? json_loads(PQgetvalue(r, 0, 2), 0, NULL) : NULL;
+    PQclear(r);
+    if (!*spec || (finished && !*summary)) {
+        json_decref(*spec);
+        json_decref(*summary);
+        *spec = *summary = NULL;
+        return asobi_fail(err, ASOBI_E_IO, "database: table %lld cannot be read", (long long)table);
+    }
+    *seats = rows_of(st->read, true, table, err);
+    *actions = *seats ? rows_of(st->read, false, table, err) : NULL;
+    if (!*actions) {
+        json_decref(*spec);
+        json_decref(*summary);
+        json_decref(*seats);
+        *spec = *seats = *summary = NULL;
+        return ASOBI_E_IO;
+    }
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t **record, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    char id[24];
+    id_text(id, sizeof id, table);
+    const char *params[1] = {id};
+    PGresult *r = run(st->read, "SELECT summary, record FROM asobi_tables WHERE id = $1 AND finished = 1", 1, params,
+                      PGRES_TUPLES_OK, err, "reading a record");
+    if (!r)
+        return ASOBI_E_IO;
+    int rc = ASOBI_E_BAD_ARGUMENT;
+    if (PQntuples(r) == 1) {
+        *summary = json_loads(PQgetvalue(r, 0, 0), 0, NULL);
+        *record = json_loads(PQgetvalue(r, 0, 1), 0, NULL);
+        rc = *summary && *record ? ASOBI_OK : ASOBI_E_IO;
+    }
+    PQclear(r);
+    if (rc == ASOBI_E_BAD_ARGUMENT)
+        return asobi_fail(err, rc, "there is no finished table %lld", (long long)table);
+    if (rc != ASOBI_OK)
+        return asobi_fail(err, rc, "database: table %lld's record cannot be read", (long long)table);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+static const store_ops pg_ops = {
+    .name = "postgresql", .close = pg_close, .flush = pg_flush, .commit_start = pg_commit_start,
+    .settled = pg_settled, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
+    .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
+    .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
+    .load_finished = pg_load_finished, .owner_url = pg_owner_url, .owns = pg_owns,
+};
