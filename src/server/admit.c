@@ -21,17 +21,23 @@ void log_refusal(server *s, limits_address *a, const char *fmt, ...)
 }
 
 /* A refused connection is told why in a few bytes, best effort (it is
- * closed right after, whatever the socket took). */
-static void refuse_socket(int fd, const char *code, const char *message)
+ * closed right after, whatever the socket took): status is the HTTP status
+ * line's rest ("429 Too Many Requests"). */
+void refuse_raw(int fd, const char *status, int retry_after, const char *code, const char *message)
 {
-    char body[256], reply[512];
+    char body[256], reply[640];
     int n = snprintf(body, sizeof body, "{\"error\":{\"code\":\"%s\",\"message\":\"%s\"}}", code, message);
     int m = snprintf(reply, sizeof reply,
-                     "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 10\r\n"
+                     "HTTP/1.1 %s\r\nContent-Type: application/json\r\nRetry-After: %d\r\n"
                      "Connection: close\r\nContent-Length: %d\r\n\r\n%s",
-                     n, body);
+                     status, retry_after, n, body);
     if (m > 0 && m < (int)sizeof reply && send(fd, reply, (size_t)m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
         return; /* nobody to tell */
+}
+
+static void refuse_socket(int fd, const char *code, const char *message)
+{
+    refuse_raw(fd, "429 Too Many Requests", 10, code, message);
 }
 
 /* The address counted for fd's previous connection, if the library never

@@ -166,6 +166,24 @@ static void changed(hall *h, hall_slot *sl)
         h->changed(h->ctx, sl);
 }
 
+void hall_add_ws(const hall *h, json_t *reply, int64_t id)
+{
+    if (!h->public_url || !*h->public_url || !json_is_object(reply))
+        return;
+    /* http://... becomes ws://..., https://... wss://... */
+    const char *base = h->public_url, *scheme = "";
+    if (strncmp(base, "https://", 8) == 0)
+        base += 8, scheme = "wss://";
+    else if (strncmp(base, "http://", 7) == 0)
+        base += 7, scheme = "ws://";
+    size_t n = strlen(base);
+    while (n > 0 && base[n - 1] == '/')
+        n--;
+    char url[512];
+    snprintf(url, sizeof url, "%s%.*s/ws/tables/%lld", scheme, (int)n, base, (long long)id);
+    json_object_set_new(reply, "ws", json_string(url));
+}
+
 json_t *hall_tables_json(const hall *h, int64_t before)
 {
     json_t *list = json_array(), *reply = json_object();
@@ -178,7 +196,9 @@ json_t *hall_tables_json(const hall *h, int64_t before)
             json_object_set_new(reply, "next", json_integer(last));
             break;
         }
-        json_array_append_new(list, table_summary(t));
+        json_t *summary = table_summary(t);
+        hall_add_ws(h, summary, t->id);
+        json_array_append_new(list, summary);
         last = t->id;
     }
     json_object_set_new(reply, "tables", list);
@@ -318,6 +338,7 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
             t->seed_chosen ? ", seed chosen" : "");
     changed(h, sl);
     *reply = created_reply(t, &invites);
+    hall_add_ws(h, *reply, t->id);
     return 201;
 }
 
@@ -330,6 +351,7 @@ static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, sr
     asobi_error err;
     if (sl) {
         summary = table_summary(sl->t);
+        hall_add_ws(h, summary, id);
         record = sl->t->status == TABLE_OVER ? asobi_match_record(sl->t->match) : NULL;
     } else if (store_load_finished(h->store, id, &summary, &record, &err) != ASOBI_OK) {
         summary = record = NULL;
@@ -365,6 +387,7 @@ static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, js
     srv_log("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
     changed(h, sl);
     *reply = json_pack("{s:i, s:s}", "seat", seat, "token", token);
+    hall_add_ws(h, *reply, id);
     return 200;
 }
 

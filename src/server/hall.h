@@ -55,6 +55,7 @@ typedef struct hall {
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
     int max_bot_tables; /* `--max-bot-tables`: unfinished tables only bots play, at most (0: no limit) */
+    const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];
     int n_reloading;
@@ -119,6 +120,9 @@ void hall_close(hall *h);
  * with ids below before (0: from the newest); "next": the before of the
  * next page, when there is one. */
 json_t *hall_tables_json(const hall *h, int64_t before);
+/* Add "ws", the absolute URL of the table's WebSocket on this node
+ * (--public-url + /ws/tables/ID), to a summary or a reply; nothing without --public-url. */
+void hall_add_ws(const hall *h, json_t *reply, int64_t id);
 
 /* Unfinished tables only bots play (counted against max_bot_tables). */
 int hall_bot_tables(const hall *h);

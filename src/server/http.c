@@ -45,6 +45,9 @@ static int send_headers(struct lws *wsi, http_req *r, int status, const char *ty
                                                            (const unsigned char *)retry, retry_len, &p, end)) ||
         (r->close_after && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
                                                        (const unsigned char *)"close", 5, &p, end)) ||
+        (r->location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
+                                                    (const unsigned char *)r->location, (int)strlen(r->location),
+                                                    &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     return 0;
@@ -174,6 +177,49 @@ static void table_created(server *s, limits_address *a, const json_t *reply)
     limits_bot_table_made(&s->limits, a, sl->t->id, now_s());
 }
 
+/* Several nodes (PostgreSQL): a request about an unfinished table that
+ * another node owns (GET /api/tables/ID, POST .../join) is answered by a
+ * 307 to the same path on that node (its --public-url; a browser behind one
+ * front follows it, POST body and all), and one about a table between
+ * owners (its node died, none took it yet) by 503 table_moving with
+ * Retry-After. 1 when so answered (*rc is lws's verdict), 0 when this node
+ * answers itself. A read of the database on the loop (store_owner_url). */
+static int answer_elsewhere(server *s, struct lws *wsi, http_req *r, const char *path, int *rc)
+{
+    const char *rest;
+    int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
+    if (!store_is_postgresql(s->cfg.db) || id <= 0 || hall_slot_of(&s->hall, id) || (*rest && strcmp(rest, "/join")))
+        return 0;
+    char *url = store_owner_url(s->store, id);
+    if (!url)
+        return 0; /* no unfinished table of that id: finished (the store has it) or none */
+    const char *mine = s->cfg.public_url ? s->cfg.public_url : "";
+    srv_error e;
+    if (!*url || strcmp(url, mine) == 0) { /* between owners, or this node's and not yet restored */
+        free(url);
+        r->retry_after = 1;
+        srv_fail(&e, 503, "table_moving", "table %lld is moving to another node: ask again in a second",
+                 (long long)id);
+        *rc = reply_json(s, wsi, r, e.status, srv_error_json(&e));
+        return 1;
+    }
+    size_t n = strlen(url);
+    while (n > 0 && url[n - 1] == '/')
+        n--;
+    free(r->location);
+    r->location = malloc(n + strlen(path) + 1);
+    if (!r->location) {
+        free(url);
+        *rc = -1;
+        return 1;
+    }
+    snprintf(r->location, n + strlen(path) + 1, "%.*s%s", (int)n, url, path);
+    json_t *body = json_pack("{s:s}", "location", r->location);
+    free(url);
+    *rc = reply_json(s, wsi, r, 307, body);
+    return 1;
+}
+
 /* /api/...: the hall answers, this side sends. The limits of the client's
  * address come first; their refusals are counted, not logged one by one. */
 static int serve_api(server *s, struct lws *wsi, http_req *r)
@@ -201,6 +247,9 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     }
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
+    int rc;
+    if (answer_elsewhere(s, wsi, r, path, &rc))
+        return rc;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     if (status >= 400) {
         s->refusals++;
@@ -398,6 +447,7 @@ int http_writable(struct lws *wsi, http_req *r)
 void http_reset(http_req *r)
 {
     free(r->body);
+    free(r->location);
     reply_drop(r);
     conn *ws = r->ws;
     memset(r, 0, sizeof *r);

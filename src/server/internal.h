@@ -110,6 +110,7 @@ typedef struct http_req {
     bool refused;        /* the head is refused (refusal): answered once any body is read */
     bool close_after;    /* ... and the connection closed then (its body's framing is not to be trusted) */
     srv_error refusal;
+    char *location;      /* a Location header (a redirect to the table's owner: answer_elsewhere) */
     int held_status;     /* the reply waits for a commit (send_reply): its status and type, then */
     const char *held_type;
     char *reply;         /* the response body to write */
@@ -198,6 +199,7 @@ typedef struct server {
      * pushed at most every LOBBY_EVERY_MS */
     conn *lobby;
     bool lobby_dirty;
+    bool publish_due; /* this node's tables changed since it last told the other nodes (PostgreSQL) */
     int64_t lobby_sent_ms;
     shared_text *lobby_text; /* the list as last built (NULL: to build at the next push) */
     shared_text *list_text;  /* GET /api/tables's first page as last built (NULL: to build) */
@@ -225,6 +227,7 @@ typedef struct server {
      * commit (hold): asked for room to write when it is in (release_held). */
     struct lws **held;
     size_t n_held, cap_held;
+    char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
 } server;
 
 
@@ -281,6 +284,8 @@ void log_refusal(server *s, limits_address *a, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* An HTTP reply written straight to the socket, before the library closes it (a refused connection or upgrade). */
+void refuse_raw(int fd, const char *status, int retry_after, const char *code, const char *message);
 /* A socket just accepted: 0 to take it, 1 to close it. */
 int admit_connection(server *s, int fd);
 /* The library made the connection of an accepted socket: it carries its address. */
@@ -304,8 +309,10 @@ void send_error(server *s, conn *c, const json_t *id, const srv_error *e);
 int write_copied(server *s, struct lws *wsi, const char *bytes, size_t len, enum lws_write_protocol kind);
 /* The first page of GET /api/tables as one shared text. */
 shared_text *tables_page(server *s);
-/* The tables changed: the lists are built again when next asked for. */
+/* This node's tables changed: the lists are built again when next asked
+ * for, and the other nodes told (lobby_push); lists_changed: other nodes' did. */
 void tables_changed(server *s);
+void lists_changed(server *s);
 /* Tell the lobby's sockets of the changes (at most every LOBBY_EVERY_MS). */
 void lobby_push(server *s, int64_t now);
 /* The connection can take one message; -1 to close. */

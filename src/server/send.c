@@ -180,13 +180,54 @@ int write_copied(server *s, struct lws *wsi, const char *bytes, size_t len, enum
     return lws_write(wsi, (unsigned char *)s->send_buf + LWS_PRE, len, kind);
 }
 
+/* By a table's id, highest first (the lobby's order). */
+static int by_id_descending(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "table"));
+    json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "table"));
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The first page of the list of tables: this node's, and with PostgreSQL
+ * the other nodes' as they published them (store_other_tables), newest
+ * first. */
+static json_t *tables_json(server *s)
+{
+    json_t *m = hall_tables_json(&s->hall, 0);
+    json_t *others = store_other_tables(s->store);
+    if (!json_array_size(others)) {
+        json_decref(others);
+        return m;
+    }
+    json_t *list = json_object_get(m, "tables"), *entry;
+    size_t i;
+    json_array_foreach(others, i, entry)
+    {
+        if (!hall_slot_of(&s->hall, json_integer_value(json_object_get(entry, "table")))) /* not (now) ours */
+            json_array_append(list, entry);
+    }
+    json_decref(others);
+    size_t n = json_array_size(list);
+    json_t **items = malloc(n * sizeof *items);
+    if (!items)
+        return m;
+    for (i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(list, i));
+    qsort(items, n, sizeof *items, by_id_descending);
+    json_array_clear(list);
+    for (i = 0; i < n; i++)
+        json_array_append_new(list, items[i]);
+    free(items);
+    return m;
+}
+
 /* The lobby's list as one shared text: {"type":"tables","tables":[...]},
  * the first page of GET /api/tables, built once per change for every socket. */
 static shared_text *lobby_list(server *s)
 {
     if (s->lobby_text)
         return s->lobby_text;
-    json_t *m = hall_tables_json(&s->hall, 0);
+    json_t *m = tables_json(s);
     json_object_set_new(m, "type", json_string("tables"));
     s->lobby_text = shared_text_of(m);
     json_decref(m);
@@ -200,7 +241,7 @@ static shared_text *lobby_list(server *s)
 shared_text *tables_page(server *s)
 {
     if (!s->list_text) {
-        json_t *m = hall_tables_json(&s->hall, 0);
+        json_t *m = tables_json(s);
         s->list_text = shared_text_of(m);
         json_decref(m);
     }
@@ -208,11 +249,18 @@ shared_text *tables_page(server *s)
 }
 
 /* The tables changed: the list is built again when it is next asked for. */
-void tables_changed(server *s)
+void lists_changed(server *s)
 {
     s->lobby_dirty = true;
     shared_text_drop(s->list_text);
     s->list_text = NULL;
+}
+
+/* This node's tables changed: the lists, and what it tells the other nodes. */
+void tables_changed(server *s)
+{
+    lists_changed(s);
+    s->publish_due = true;
 }
 
 /* A lobby socket can take more of the list. It is written in frames of at
@@ -258,6 +306,12 @@ void lobby_push(server *s, int64_t now)
         return;
     s->lobby_dirty = false;
     s->lobby_sent_ms = now;
+    if (s->publish_due) { /* the other nodes' lobbies too (PostgreSQL), as often at most */
+        s->publish_due = false;
+        json_t *mine = hall_tables_json(&s->hall, 0);
+        store_publish_tables(s->store, json_object_get(mine, "tables"));
+        json_decref(mine);
+    }
     shared_text_drop(s->lobby_text);
     s->lobby_text = NULL;
     for (conn *c = s->lobby; c; c = c->next) {

@@ -156,7 +156,7 @@ void store_news(server *s)
     for (size_t i = 0; i < ev.n_claimed; i++)
         take_table(s, &ev.claimed[i]);
     if (ev.others_changed)
-        tables_changed(s);
+        lists_changed(s);
     store_events_free(&ev);
     if (s->n_held && committed(s))
         release_held(s);
@@ -298,8 +298,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                     r->post ? "POST" : "GET", r->path, r->reply_sent, r->reply_len, REPLY_STALL_S);
         if (r) {
             free(r->body);
+            free(r->location);
             reply_drop(r);
             r->body = NULL;
+            r->location = NULL;
         }
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -545,6 +547,7 @@ int server_run(const server_config *cfg)
     s->hall.store = s->store;
     s->hall.card_sets = cfg->card_sets;
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
+    s->hall.public_url = cfg->public_url;
     s->hall.max_bot_tables = cfg->max_bot_tables;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
@@ -651,6 +654,12 @@ int server_run(const server_config *cfg)
     if (strcmp(cfg->host, "127.0.0.1") == 0 || strcmp(cfg->host, "localhost") == 0) {
         snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://localhost:%d", port);
         snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://127.0.0.1:%d", port);
+    }
+    if (store_is_postgresql(cfg->db) && (!cfg->public_url || !*cfg->public_url)) {
+        /* a node without --public-url is reached where it listens */
+        snprintf(s->own_url, sizeof s->own_url, "http://%s:%d", host ? host : "localhost", port);
+        s->cfg.public_url = s->hall.public_url = s->own_url;
+        store_set_public_url(s->store, s->own_url);
     }
     for (int i = 0; i < cfg->origins && s->n_origins < (int)(sizeof s->origins / sizeof s->origins[0]); i++)
         snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "%s", cfg->allow_origin[i]);

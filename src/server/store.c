@@ -51,6 +51,20 @@ void store_events_free(store_events *ev)
 
 void store_set_wake(store *st, void (*wake)(void *), void *ctx) { st->ops->set_wake(st, wake, ctx); }
 bool store_owns(store *st, int64_t table) { return st->ops->owns(st, table); }
+
+void store_publish_tables(store *st, const json_t *entries)
+{
+    if (st->ops->publish_tables)
+        st->ops->publish_tables(st, entries);
+}
+
+json_t *store_other_tables(store *st) { return st->ops->other_tables ? st->ops->other_tables(st) : json_array(); }
+
+void store_set_public_url(store *st, const char *url)
+{
+    if (st->ops->set_public_url)
+        st->ops->set_public_url(st, url);
+}
 char *store_owner_url(store *st, int64_t table) { return st->ops->owner_url(st, table); }
 
 int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *err)

@@ -78,10 +78,23 @@ void store_events_free(store_events *ev);
 /* wake(ctx) is called from the store's thread when a commit ended or an
  * event is waiting (the server wakes its loop); never with SQLite. */
 void store_set_wake(store *st, void (*wake)(void *), void *ctx);
+/* The lobby across nodes (PostgreSQL; SQLite: nothing, an empty array).
+ * store_publish_tables: this node's list entries (a JSON array of table
+ * summaries) replace those it published before, and the other nodes are
+ * told (one NOTIFY), on the store's thread; the server calls it at most
+ * twice a second, never per action. store_other_tables: the entries the
+ * other nodes published, as last read (a new reference). */
+void store_publish_tables(store *st, const json_t *entries);
+json_t *store_other_tables(store *st);
+/* This node's public URL, once known (a node without --public-url is
+ * reached at its listening address, known once it listens). */
+void store_set_public_url(store *st, const char *url);
 /* Does this node own the table (SQLite: always)? */
 bool store_owns(store *st, int64_t table);
-/* The public URL (--public-url) of the node owning the table, NULL when
- * unknown (SQLite, or nobody owns it now); a new string, to free. */
+/* PostgreSQL: the public URL (--public-url) of the node owning the
+ * unfinished table, "" while it is between owners (or its node has no
+ * URL), NULL when there is no unfinished table of that id (and always with
+ * SQLite); a new string, to free. A read on the caller's thread. */
 char *store_owner_url(store *st, int64_t table);
 
 /* A new table from its description (a JSON object the store keeps as it is:

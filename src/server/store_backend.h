@@ -28,6 +28,9 @@ typedef struct store_ops {
     int (*load_finished)(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
     char *(*owner_url)(store *st, int64_t table);
     bool (*owns)(store *st, int64_t table);
+    void (*set_public_url)(store *st, const char *url);
+    void (*publish_tables)(store *st, const json_t *entries);
+    json_t *(*other_tables)(store *st);
 } store_ops;
 
 struct store {

@@ -99,6 +99,14 @@ static const char *const schema =
     "  END LOOP;\n"
     "  RETURN fenced;\n"
     "END $$;"
+    /* A node's lobby entries replace those it published before; the other nodes hear it. */
+    "CREATE OR REPLACE FUNCTION asobi_publish(p_node TEXT, p_entries JSON) RETURNS VOID LANGUAGE plpgsql AS $$\n"
+    "BEGIN\n"
+    "  DELETE FROM asobi_listing WHERE node = p_node;\n"
+    "  INSERT INTO asobi_listing SELECT (e->>'table')::BIGINT, p_node, e::TEXT FROM json_array_elements(p_entries) e\n"
+    "    ON CONFLICT (table_id) DO UPDATE SET node = p_node, entry = EXCLUDED.entry;\n"
+    "  PERFORM pg_notify('asobi_tables', p_node);\n"
+    "END $$;"
     "SELECT pg_advisory_unlock(7334901);";
 
 typedef struct pg_store {
@@ -129,6 +137,9 @@ typedef struct pg_store {
     json_t *lost;             /* ids of tables lost since the last collect */
     json_t *claimed;          /* [{"id","spec","seats","actions"}] taken since the last collect */
     bool others_changed;
+    json_t *publish;          /* this node's lobby entries to publish (NULL: nothing new) */
+    json_t *others;           /* the other nodes' entries, as last read */
+    bool others_stale;        /* a NOTIFY came from another node: read them again */
     void (*wake)(void *);
     void *wake_ctx;
 } pg_store;
@@ -236,6 +247,18 @@ static void commit_batch(pg_store *st, json_t *batch)
         st->failed = true;
         snprintf(st->failure, sizeof st->failure, "%s", err.message);
     } else {
+        /* a finished or expired table has no lease any more: no longer held, not lost */
+        json_t *w;
+        size_t i;
+        json_array_foreach(batch, i, w)
+        {
+            const char *op = json_string_value(json_object_get(w, "op"));
+            if (strcmp(op, "finish") == 0 || strcmp(op, "expire") == 0) {
+                char key[24];
+                id_text(key, sizeof key, json_integer_value(json_object_get(w, "t")));
+                json_object_del(st->epochs, key);
+            }
+        }
         const char *p = PQgetvalue(r, 0, 0);
         while (*p) {
             char *end;
@@ -317,13 +340,17 @@ static bool renew(pg_store *st, bool first)
 {
     char lease[24];
     id_text(lease, sizeof lease, st->lease_ms);
-    const char *params[3] = {st->node, st->public_url, lease};
+    pthread_mutex_lock(&st->lock);
+    char *url = strdup(st->public_url);
+    pthread_mutex_unlock(&st->lock);
+    const char *params[3] = {st->node, url ? url : "", lease};
     asobi_error err;
     int64_t sent = mono_ms();
     PGresult *r = run(st->write,
                       "INSERT INTO asobi_nodes VALUES ($1, $2, now() + $3 * interval '1 millisecond')"
                       " ON CONFLICT (id) DO UPDATE SET url = $2, expires = now() + $3 * interval '1 millisecond'",
                       3, params, PGRES_COMMAND_OK, &err, "heartbeat");
+    free(url);
     PQclear(r);
     if (!r)
         return false;
@@ -422,15 +449,51 @@ static void read_notifications(pg_store *st)
     bool any = false;
     PGnotify *n;
     while ((n = PQnotifies(st->write)) != NULL) {
-        any = true;
+        any |= strcmp(n->extra, st->node) != 0; /* not our own */
         PQfreemem(n);
     }
     if (any) {
         pthread_mutex_lock(&st->lock);
-        st->others_changed = true;
+        st->others_stale = true;
         pthread_mutex_unlock(&st->lock);
-        wake_loop(st);
     }
+}
+
+/* The other nodes' lobby entries, read again after their NOTIFY (the thread). */
+static void read_others(pg_store *st)
+{
+    const char *params[1] = {st->node};
+    asobi_error err;
+    PGresult *r = run(st->write,
+                      "SELECT entry FROM asobi_listing l JOIN asobi_leases s ON s.table_id = l.table_id"
+                      " WHERE l.node <> $1 AND s.node = l.node AND s.expires > now() ORDER BY l.table_id DESC LIMIT 500",
+                      1, params, PGRES_TUPLES_OK, &err, "reading the other nodes' tables");
+    if (!r)
+        return;
+    json_t *others = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *entry = json_loads(PQgetvalue(r, i, 0), 0, NULL);
+        if (entry)
+            json_array_append_new(others, entry);
+    }
+    PQclear(r);
+    pthread_mutex_lock(&st->lock);
+    json_decref(st->others);
+    st->others = others;
+    st->others_changed = true;
+    pthread_mutex_unlock(&st->lock);
+    wake_loop(st);
+}
+
+/* This node's lobby entries, for the other nodes (the thread). */
+static void publish(pg_store *st, json_t *entries)
+{
+    char *text = json_dumps(entries, JSON_COMPACT);
+    const char *params[2] = {st->node, text ? text : "[]"};
+    asobi_error err;
+    PGresult *r = run(st->write, "SELECT asobi_publish($1, $2)", 2, params, PGRES_TUPLES_OK, &err, "publishing");
+    PQclear(r);
+    free(text);
 }
 
 static void heartbeat(pg_store *st)
@@ -468,6 +531,11 @@ static void *store_thread(void *arg)
             json_array_remove(st->queued, 0);
         }
         bool reserve = !beat && !batch && !st->spare_id;
+        json_t *entries = !beat && !batch ? st->publish : NULL;
+        if (entries)
+            st->publish = NULL;
+        bool stale = !beat && !batch && !entries && st->others_stale;
+        st->others_stale &= !stale;
         int64_t wait = st->heartbeat_due_ms - now;
         pthread_mutex_unlock(&st->lock);
         if (beat) {
@@ -476,6 +544,11 @@ static void *store_thread(void *arg)
             commit_batch(st, batch);
             json_decref(batch);
             wake_loop(st);
+        } else if (entries) {
+            publish(st, entries);
+            json_decref(entries);
+        } else if (stale) {
+            read_others(st);
         } else if (reserve) {
             reserve_ids(st);
         } else {
@@ -532,6 +605,7 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
     st->epochs = json_object();
     st->lost = json_array();
     st->claimed = json_array();
+    st->others_stale = true; /* the other nodes' tables: read once at the start */
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->done, NULL);
     if (!st->public_url || !st->batch || !st->queued || !st->epochs || !st->lost || !st->claimed) {
@@ -602,6 +676,8 @@ static void pg_close(store *base)
     json_decref(st->epochs);
     json_decref(st->lost);
     json_decref(st->claimed);
+    json_decref(st->publish);
+    json_decref(st->others);
     free(st->public_url);
     free(st);
 }
@@ -710,6 +786,42 @@ static bool pg_owns(store *base, int64_t table)
     return owned;
 }
 
+static void pg_publish_tables(store *base, const json_t *entries)
+{
+    pg_store *st = (pg_store *)base;
+    json_t *copy = json_deep_copy(entries);
+    if (!copy)
+        return;
+    pthread_mutex_lock(&st->lock);
+    json_decref(st->publish);
+    st->publish = copy;
+    pthread_mutex_unlock(&st->lock);
+    wake_thread(st);
+}
+
+static json_t *pg_other_tables(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    json_t *others = st->others ? json_incref(st->others) : json_array();
+    pthread_mutex_unlock(&st->lock);
+    return others;
+}
+
+static void pg_set_public_url(store *base, const char *url)
+{
+    pg_store *st = (pg_store *)base;
+    char *copy = strdup(url);
+    if (!copy)
+        return;
+    pthread_mutex_lock(&st->lock);
+    free(st->public_url);
+    st->public_url = copy;
+    st->heartbeat_due_ms = 0; /* told to the other nodes now */
+    pthread_mutex_unlock(&st->lock);
+    wake_thread(st);
+}
+
 static char *pg_owner_url(store *base, int64_t table)
 {
     pg_store *st = (pg_store *)base;
@@ -717,9 +829,10 @@ static char *pg_owner_url(store *base, int64_t table)
     id_text(key, sizeof key, table);
     const char *params[1] = {key};
     asobi_error err;
+    /* "" while the table is between owners (its lease lapsed, nobody took it yet) */
     PGresult *r = run(st->read,
-                      "SELECT n.url FROM asobi_leases l JOIN asobi_nodes n ON n.id = l.node"
-                      " WHERE l.table_id = $1 AND l.expires > now() AND n.url <> ''",
+                      "SELECT CASE WHEN l.expires > now() THEN COALESCE(n.url, '') ELSE '' END"
+                      " FROM asobi_leases l LEFT JOIN asobi_nodes n ON n.id = l.node WHERE l.table_id = $1",
                       1, params, PGRES_TUPLES_OK, &err, "finding a table's owner");
     char *url = r && PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
     PQclear(r);
@@ -916,4 +1029,5 @@ static const store_ops pg_ops = {
     .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .owns = pg_owns,
+    .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
 };

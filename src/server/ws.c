@@ -53,6 +53,21 @@ bool origin_allowed(server *s, struct lws *wsi)
     return false;
 }
 
+/* Several nodes (PostgreSQL): is table id unfinished and not this node's
+ * (another node owns it, or it is between owners)? Its WebSocket is then
+ * refused with 421 Misdirected Request: the client asks the table's
+ * summary again and follows its "ws" (docs/server.md, "Several nodes"). */
+static bool owned_elsewhere(server *s, int64_t id)
+{
+    if (!store_is_postgresql(s->cfg.db) || id <= 0)
+        return false;
+    char *url = store_owner_url(s->store, id);
+    bool elsewhere = url != NULL;
+    free(url);
+    return elsewhere;
+}
+
+/* The upgrade's checks (LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION): 0 to take it, 1 to refuse it. */
 int ws_filter(server *s, struct lws *wsi)
 {
     char path[256];
@@ -61,6 +76,12 @@ int ws_filter(server *s, struct lws *wsi)
     if (!origin_allowed(s, wsi))
         return 1;
     int64_t id = ws_table_id(path);
+    if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id) && owned_elsewhere(s, id)) {
+        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (moved: not this node's)", path);
+        refuse_raw(lws_get_socket_fd(wsi), "421 Misdirected Request", 1, "table_moved",
+                   "this table is played on another node: ask its summary again and follow its ws");
+        return 1;
+    }
     int reload = HALL_RELOAD_STARTED;
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
         reload = reload_started(s, id);
