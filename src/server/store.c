@@ -60,6 +60,11 @@ void store_publish_tables(store *st, const json_t *entries)
 
 json_t *store_other_tables(store *st) { return st->ops->other_tables ? st->ops->other_tables(st) : json_array(); }
 
+bool store_node_origin(store *st, const char *origin)
+{
+    return st->ops->node_origin && st->ops->node_origin(st, origin);
+}
+
 void store_set_public_url(store *st, const char *url)
 {
     if (st->ops->set_public_url)

@@ -86,6 +86,9 @@ void store_set_wake(store *st, void (*wake)(void *), void *ctx);
  * other nodes published, as last read (a new reference). */
 void store_publish_tables(store *st, const json_t *entries);
 json_t *store_other_tables(store *st);
+/* Is origin ("https://play.example") a live node's (its --public-url's)?
+ * Every node accepts the others' pages (PostgreSQL; SQLite: never). */
+bool store_node_origin(store *st, const char *origin);
 /* This node's public URL, once known (a node without --public-url is
  * reached at its listening address, known once it listens). */
 void store_set_public_url(store *st, const char *url);

@@ -29,6 +29,7 @@ typedef struct store_ops {
     char *(*owner_url)(store *st, int64_t table);
     bool (*owns)(store *st, int64_t table);
     void (*set_public_url)(store *st, const char *url);
+    bool (*node_origin)(store *st, const char *origin);
     void (*publish_tables)(store *st, const json_t *entries);
     json_t *(*other_tables)(store *st);
 } store_ops;

@@ -138,6 +138,7 @@ typedef struct pg_store {
     json_t *claimed;          /* [{"id","spec","seats","actions"}] taken since the last collect */
     bool others_changed;
     json_t *publish;          /* this node's lobby entries to publish (NULL: nothing new) */
+    json_t *origins;          /* the live nodes' origins (scheme://host[:port] of their public URLs) */
     json_t *others;           /* the other nodes' entries, as last read */
     bool others_stale;        /* a NOTIFY came from another node: read them again */
     void (*wake)(void *);
@@ -386,6 +387,38 @@ static bool renew(pg_store *st, bool first)
     return true;
 }
 
+/* The origin of a URL: its scheme and authority ("https://play.example" of "https://play.example/n/a"). */
+static json_t *origin_of(const char *url)
+{
+    const char *authority = strstr(url, "://");
+    if (!authority)
+        return NULL;
+    const char *end = strchr(authority + 3, '/');
+    size_t n = end ? (size_t)(end - url) : strlen(url);
+    return json_stringn(url, n);
+}
+
+/* The live nodes' origins, which every node accepts from browsers (the thread, after a heartbeat). */
+static void read_origins(pg_store *st)
+{
+    asobi_error err;
+    PGresult *r = run(st->write, "SELECT url FROM asobi_nodes WHERE expires > now() AND url <> ''", 0, NULL,
+                      PGRES_TUPLES_OK, &err, "reading the nodes");
+    if (!r)
+        return;
+    json_t *origins = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *o = origin_of(PQgetvalue(r, i, 0));
+        if (o)
+            json_array_append_new(origins, o);
+    }
+    PQclear(r);
+    pthread_mutex_lock(&st->lock);
+    json_decref(st->origins);
+    st->origins = origins;
+    pthread_mutex_unlock(&st->lock);
+}
+
 /* Take unowned tables (their node died or stopped renewing), up to this
  * node's even share of every unfinished table among the live nodes. */
 static void claim_orphans(pg_store *st)
@@ -502,8 +535,10 @@ static void heartbeat(pg_store *st)
     bool first = st->heartbeats == 0;
     pthread_mutex_unlock(&st->lock);
     bool ok = renew(st, first);
-    if (ok)
+    if (ok) {
         claim_orphans(st);
+        read_origins(st);
+    }
     pthread_mutex_lock(&st->lock);
     st->heartbeats++;
     st->heartbeat_due_ms = mono_ms() + (ok ? st->lease_ms / 3 : st->lease_ms / 10);
@@ -678,6 +713,7 @@ static void pg_close(store *base)
     json_decref(st->claimed);
     json_decref(st->publish);
     json_decref(st->others);
+    json_decref(st->origins);
     free(st->public_url);
     free(st);
 }
@@ -806,6 +842,18 @@ static json_t *pg_other_tables(store *base)
     json_t *others = st->others ? json_incref(st->others) : json_array();
     pthread_mutex_unlock(&st->lock);
     return others;
+}
+
+static bool pg_node_origin(store *base, const char *origin)
+{
+    pg_store *st = (pg_store *)base;
+    bool found = false;
+    size_t i;
+    json_t *o;
+    pthread_mutex_lock(&st->lock);
+    json_array_foreach(st->origins, i, o) found |= strcmp(json_string_value(o), origin) == 0;
+    pthread_mutex_unlock(&st->lock);
+    return found;
 }
 
 static void pg_set_public_url(store *base, const char *url)
@@ -1029,5 +1077,5 @@ static const store_ops pg_ops = {
     .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .owns = pg_owns,
-    .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
+    .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
 };

@@ -47,6 +47,8 @@ bool origin_allowed(server *s, struct lws *wsi)
     for (int i = 0; i < s->n_origins; i++)
         if (strcmp(origin, s->origins[i]) == 0)
             return true;
+    if (store_node_origin(s->store, origin)) /* another node's page (several nodes: PostgreSQL) */
+        return true;
     bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
     log_refusal(s, lws_get_opaque_user_data(wsi), "refused a %s from origin %.100s (bad_origin)",
                 post ? "POST" : "WebSocket", origin);

@@ -34,10 +34,11 @@ def node(uri, name):
                                         "--allow-chosen-seeds", "--grace", "30"]).start()
 
 
-def http(url, method="GET", body=None, timeout=10):
+def http(url, method="GET", body=None, timeout=10, headers=None):
     """(status, JSON, Location) of one request to an absolute URL, redirects not followed."""
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers=dict({"Content-Type": "application/json"}, **(headers or {})))
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kw):
@@ -139,6 +140,10 @@ async def test_created_on_one_joined_through_another_played_on_its_owner(nodes, 
     check(final["status"] == "over", final["status"])
     for cl in clients:
         await cl.close()
+    # every node takes the others' pages (their public URLs' origins), and no other site's
+    for origin, want in (("http://127.0.0.1:%d" % a.port, 201), ("https://elsewhere.example", 403)):
+        status, reply, _ = http(b.url("/api/tables"), "POST", {"game": "psycle"}, headers={"Origin": origin})
+        check(status == want, "a POST from", origin, status, reply)
     status, record, _ = ask(c, "GET", "/api/tables/%d/record" % t)  # a finished table: from the database
     check(status == 200 and len(record["actions"]) == len(clients[0].events), status)
     check(replays(record, workdir), "the record replays")
@@ -173,7 +178,7 @@ async def start_tables(owner, rng, count):
     return tables
 
 
-async def test_kill9_of_an_owner_mid_game(nodes, workdir):
+async def test_kill9_of_an_owner_mid_game(nodes, workdir, uri):
     a, b, c = nodes
     rng = random.Random(9)
     tables = await start_tables(a, rng, 3)
@@ -199,6 +204,13 @@ async def test_kill9_of_an_owner_mid_game(nodes, workdir):
         for i, ev in told[(t, s)].items():
             check(cl.events.get(i) == ev, "table", t, "seat", s, "was told", ev, "and now", cl.events.get(i))
     took = time.monotonic() - killed
+    # the dead node's tables went to the live ones, none holding much more than its even share
+    out = subprocess.run(["psql", uri, "-At", "-c", "SELECT node, count(*) FROM asobi_leases GROUP BY node"],
+                         capture_output=True, text=True, check=True).stdout
+    held = {n: int(k) for n, k in (line.split("|") for line in out.split())}
+    check("a" not in held, "the dead node still holds tables", held)
+    share = -(-sum(held.values()) // 2)
+    check(all(k <= share + 1 for k in held.values()), "the tables are not spread evenly", held)
     await asyncio.gather(*(play_randomly(cl, random.Random(rng.random())) for cl in again.values()))
     for t, toks in tables:
         status, record, _ = ask(b, "GET", "/api/tables/%d/record" % t)
@@ -294,7 +306,7 @@ async def main():
                 (test_created_on_one_joined_through_another_played_on_its_owner, nodes, workdir),
                 (test_the_lobby_of_every_node_lists_every_table, nodes, workdir),
                 (test_stop_cont_of_an_owner_appends_nothing, nodes, workdir, uri),
-                (test_kill9_of_an_owner_mid_game, nodes, workdir),
+                (test_kill9_of_an_owner_mid_game, nodes, workdir, uri),
             ], only_variable="ASOBI_CLUSTER_TESTS", timeout=120)
             if failures:
                 for n in nodes:
