@@ -34,10 +34,11 @@ async function joinFromLink() {
   history.replaceState(null, '', location.pathname);
 }
 
+let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
 function connect() {
   conn = last ? 'reconnecting' : 'connecting';
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  ws = new WebSocket(`${proto}://${location.host}/ws/tables/${id}${token ? `?token=${token}` : ''}`);
+  ws = new WebSocket(`${wsUrl || `${proto}://${location.host}/ws/tables/${id}`}${token ? `?token=${token}` : ''}`);
   let fresh = true;
   ws.onopen = () => { conn = 'connected'; retry = 500; draw(); };
   ws.onmessage = ev => {
@@ -59,7 +60,13 @@ function connect() {
       draw();
     }
   };
-  ws.onclose = () => { sentAt = null; conn = 'reconnecting'; draw(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
+  ws.onclose = () => { sentAt = null; conn = 'reconnecting'; draw(); setTimeout(reconnect, retry); retry = Math.min(retry * 2, 8000); };
+}
+
+/** Before connecting again, the summary says where the table is played now: another node took it (this one
+ * closed with 4001 "moved", refused the upgrade with 421, or died); the same token goes there. */
+function reconnect() {
+  api(`/api/tables/${id}`).then(s => { if (s.ws) wsUrl = s.ws; }).catch(() => {}).finally(connect);
 }
 
 /** Sends one act. Until its answer comes (every act gets an update or a refusal: docs/server.md) further clicks
