@@ -13,6 +13,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,9 @@ def main(argv):
     if len(argv) < 2:
         print("usage: pg_fixture.py COMMAND [ARGS...]", file=sys.stderr)
         return 2
+    # SIGTERM and SIGINT end the command and still remove the database (the `finally` in postgres())
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     with postgres() as uri:
         env = dict(os.environ, ASOBI_TEST_PG=uri)
         return subprocess.run(argv[1:], env=env).returncode
