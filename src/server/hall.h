@@ -33,6 +33,7 @@ typedef struct hall_slot {
     struct conn *conns;
     int64_t over_ms; /* when the table was seen over (for eviction) */
     bool send_due;   /* the socket side's: its connections' updates are to be asked for (server.c) */
+    uint64_t written_seq; /* the socket side's: the store's batch holding this table's last writes (send.c) */
     limits_bucket seat_rate[ASOBI_MAX_SEATS]; /* each seat's messages, over all its connections (server.c) */
     /* the socket side's bot pacing and expiry (server.c) */
     int64_t paced_until_ms; /* a table only bots play starts no bot move before this */

@@ -74,10 +74,12 @@ static int send_body(struct lws *wsi, http_req *r)
  * http_writable sends the head when the commit is in. */
 static int send_reply(server *s, struct lws *wsi, http_req *r, int status, const char *type)
 {
-    if (!committed(s)) {
+    uint64_t need = store_batch_seq(s->store);
+    if (!committed_through(s, need)) {
         r->held_status = status;
         r->held_type = type;
-        hold(s, wsi);
+        r->need_seq = need;
+        hold(s, wsi, need);
         return 0;
     }
     if (send_headers(wsi, r, status, type, r->reply_len) < 0)
@@ -411,8 +413,8 @@ int http_writable(struct lws *wsi, http_req *r)
         return 0;
     server *s = lws_context_user(lws_get_context(wsi));
     if (r->held_status) { /* its head waited for a commit */
-        if (!committed(s)) {
-            hold(s, wsi);
+        if (!committed_through(s, r->need_seq)) {
+            hold(s, wsi, r->need_seq);
             return 0;
         }
         int status = r->held_status;

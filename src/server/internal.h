@@ -112,6 +112,7 @@ typedef struct http_req {
     srv_error refusal;
     char *location;      /* a Location header (a redirect to the table's owner: answer_elsewhere) */
     int held_status;     /* the reply waits for a commit (send_reply): its status and type, then */
+    uint64_t need_seq;   /* ... the store's batch it waits for */
     const char *held_type;
     char *reply;         /* the response body to write */
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
@@ -177,7 +178,7 @@ typedef struct server {
     size_t send_cap;
     lws_sorted_usec_list_t send_sul;
     bool send_scheduled;
-    char origins[SERVER_MAX_ORIGINS + 3][160];
+    char origins[SERVER_MAX_ORIGINS + 4][160]; /* ours (3 at most), --public-url's, --allow-origin's */
     int n_origins;
     /* The worker pool (under the lock). Two lanes: the fast one (reloads,
      * timeouts, handed seats, stand-ins for overdue bots: all quick) goes
@@ -225,8 +226,9 @@ typedef struct server {
     histogram action_latency, bot_time;
     /* The connections with something to send that wait for the store's
      * commit (hold): asked for room to write when it is in (release_held). */
-    struct lws **held;
+    struct held { struct lws *wsi; uint64_t need; } *held;
     size_t n_held, cap_held;
+    uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
 } server;
 
@@ -248,11 +250,12 @@ static inline double now_s(void)
 /* ---------------------------------------------------------------------------
  * server.c
  * ------------------------------------------------------------------------- */
-/* Is every write committed? Starts the commit of what is not yet (or
- * stops the server when the store failed). Nothing is sent until true. */
-bool committed(server *s);
-/* wsi has something to send once the commit is in: it is asked for room to write then. */
-void hold(server *s, struct lws *wsi);
+/* Starts the commit of every write not yet committed (or stops the server
+ * when the store failed); then: is batch `need` (store_batch_seq) in? A
+ * text is sent only once the batch holding what it tells is committed. */
+bool committed_through(server *s, uint64_t need);
+/* wsi has something to send once batch `need` is committed: it is asked for room to write then. */
+void hold(server *s, struct lws *wsi, uint64_t need);
 /* The store's news (a commit in, tables lost or taken, other nodes' changes): act on them. */
 void store_news(server *s);
 

@@ -72,6 +72,7 @@ static void on_send_due(lws_sorted_usec_list_t *sul)
 
 void table_changed(server *s, slot *sl)
 {
+    sl->written_seq = store_batch_seq(s->store); /* its updates wait for this batch's commit */
     tables_changed(s);
     for (conn *c = sl->conns; c; c = c->next)
         c->due = true;
@@ -227,6 +228,7 @@ static shared_text *lobby_list(server *s)
 {
     if (s->lobby_text)
         return s->lobby_text;
+    s->lobby_seq = store_batch_seq(s->store);
     json_t *m = tables_json(s);
     json_object_set_new(m, "type", json_string("tables"));
     s->lobby_text = shared_text_of(m);
@@ -349,8 +351,14 @@ static size_t spectator_update(server *s, const table *t, int log_from)
  * update if one is due. Returns -1 to close. */
 int conn_writable(server *s, conn *c)
 {
-    if (!committed(s)) { /* nothing is told before it is kept: again when the commit is in */
-        hold(s, c->wsi);
+    /* nothing is told before it is kept: the batch holding this table's last
+     * writes (the lobby's: the batch when its list was built) must be in */
+    slot *own = c->lobby || c->waiting ? NULL : hall_slot_of(&s->hall, c->table);
+    uint64_t need = own ? own->written_seq
+                    : c->lobby && (c->list || s->lobby_text) ? s->lobby_seq
+                                                              : store_batch_seq(s->store);
+    if (!committed_through(s, need)) {
+        hold(s, c->wsi, need);
         return 0;
     }
     if (c->list) /* a list being sent in frames: nothing else in between */

@@ -60,22 +60,25 @@ static void stop_for_the_store(const asobi_error *err)
     exit(1);
 }
 
-bool committed(server *s)
+bool committed_through(server *s, uint64_t need)
 {
     asobi_error err;
     if (store_commit_start(s->store, &err) != ASOBI_OK)
         stop_for_the_store(&err);
-    return store_settled(s->store);
+    return store_committed_seq(s->store) >= need;
 }
 
-void hold(server *s, struct lws *wsi)
+void hold(server *s, struct lws *wsi, uint64_t need)
 {
     for (size_t i = 0; i < s->n_held; i++)
-        if (s->held[i] == wsi)
+        if (s->held[i].wsi == wsi) {
+            if (need > s->held[i].need)
+                s->held[i].need = need;
             return;
+        }
     if (s->n_held == s->cap_held) {
         size_t cap = s->cap_held ? 2 * s->cap_held : 64;
-        struct lws **grown = realloc(s->held, cap * sizeof *grown);
+        struct held *grown = realloc(s->held, cap * sizeof *grown);
         if (!grown) { /* out of memory: ask again at once (it is held again until the commit is in) */
             lws_callback_on_writable(wsi);
             return;
@@ -83,25 +86,31 @@ void hold(server *s, struct lws *wsi)
         s->held = grown;
         s->cap_held = cap;
     }
-    s->held[s->n_held++] = wsi;
+    s->held[s->n_held++] = (struct held){wsi, need};
 }
 
 /* A connection is gone (LWS_CALLBACK_WSI_DESTROY): no longer held. */
 static void unhold(server *s, struct lws *wsi)
 {
     for (size_t i = 0; i < s->n_held; i++)
-        if (s->held[i] == wsi) {
+        if (s->held[i].wsi == wsi) {
             s->held[i] = s->held[--s->n_held];
             return;
         }
 }
 
-/* The commit is in: the held connections may send. */
+/* A commit is in: the held connections whose batch it was (or an earlier one) may send. */
 static void release_held(server *s)
 {
-    for (size_t i = 0; i < s->n_held; i++)
-        lws_callback_on_writable(s->held[i]);
-    s->n_held = 0;
+    uint64_t done = store_committed_seq(s->store);
+    for (size_t i = 0; i < s->n_held;) {
+        if (s->held[i].need <= done) {
+            lws_callback_on_writable(s->held[i].wsi);
+            s->held[i] = s->held[--s->n_held];
+        } else {
+            i++;
+        }
+    }
 }
 
 /* The store's thread has news (a commit in, tables lost or taken): wake the
@@ -158,7 +167,8 @@ void store_news(server *s)
     if (ev.others_changed)
         lists_changed(s);
     store_events_free(&ev);
-    if (s->n_held && committed(s))
+    committed_through(s, 0); /* what was written meanwhile: its commit starts */
+    if (s->n_held)
         release_held(s);
 }
 
@@ -250,7 +260,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
                 hall_evict(&s->hall, sl->id); /* a hole: the slots stay where they are */
         }
     }
-    committed(s); /* bots' moves at tables nobody watches: their commit starts */
+    committed_through(s, 0); /* bots' moves at tables nobody watches: their commit starts */
     store_news(s); /* leases that lapsed, on the loop's clock */
     lobby_push(s, now);
     limits_tick(s);
@@ -660,6 +670,12 @@ int server_run(const server_config *cfg)
         snprintf(s->own_url, sizeof s->own_url, "http://%s:%d", host ? host : "localhost", port);
         s->cfg.public_url = s->hall.public_url = s->own_url;
         store_set_public_url(s->store, s->own_url);
+    }
+    if (cfg->public_url && *cfg->public_url) { /* the origin of --public-url: this node's pages behind a front */
+        const char *authority = strstr(cfg->public_url, "://");
+        const char *end = authority ? strchr(authority + 3, '/') : NULL;
+        int n = end ? (int)(end - cfg->public_url) : (int)strlen(cfg->public_url);
+        snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "%.*s", n, cfg->public_url);
     }
     for (int i = 0; i < cfg->origins && s->n_origins < (int)(sizeof s->origins / sizeof s->origins[0]); i++)
         snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "%s", cfg->allow_origin[i]);

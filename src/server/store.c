@@ -30,6 +30,8 @@ void store_close(store *st)
 int store_flush(store *st, asobi_error *err) { return st->ops->flush(st, err); }
 int store_commit_start(store *st, asobi_error *err) { return st->ops->commit_start(st, err); }
 bool store_settled(store *st) { return st->ops->settled(st); }
+uint64_t store_batch_seq(store *st) { return st->ops->batch_seq(st); }
+uint64_t store_committed_seq(store *st) { return st->ops->committed_seq(st); }
 
 int store_collect(store *st, store_events *ev, asobi_error *err)
 {

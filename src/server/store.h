@@ -59,6 +59,13 @@ int store_flush(store *st, asobi_error *err);
 int store_commit_start(store *st, asobi_error *err);
 /* Is every write committed (none waiting, none under way)? */
 bool store_settled(store *st);
+/* Batches are numbered: store_batch_seq is the number of the batch that
+ * holds the writes made so far (committed or not), store_committed_seq the
+ * number of the last batch committed. A text built now may be sent once
+ * store_committed_seq reaches the store_batch_seq of now: the server waits
+ * for its own table's writes only, not for every batch after them. */
+uint64_t store_batch_seq(store *st);
+uint64_t store_committed_seq(store *st);
 /* What happened since the last call (PostgreSQL; SQLite: nothing). */
 typedef struct store_claim {
     int64_t id;

@@ -13,6 +13,8 @@ typedef struct store_ops {
     int (*flush)(store *st, asobi_error *err);
     int (*commit_start)(store *st, asobi_error *err);
     bool (*settled)(store *st);
+    uint64_t (*batch_seq)(store *st);
+    uint64_t (*committed_seq)(store *st);
     int (*collect)(store *st, store_events *ev, asobi_error *err);
     void (*set_wake)(store *st, void (*wake)(void *), void *ctx);
     int (*create_table)(store *st, const json_t *spec, int64_t *id, asobi_error *err);

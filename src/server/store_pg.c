@@ -64,10 +64,15 @@ static const char *const schema =
     /* One batch of writes, fenced: the tables in p_epochs must be leased to
      * p_node at those epochs (and not expired), checked under a share lock
      * held to the commit; the writes to any other table are dropped and the
-     * table is returned. New tables ("table") get their lease here. */
+     * table is returned. New tables ("table") get their lease here. The
+     * row is locked first and checked after: a check made in the query's
+     * WHERE runs before a wait for the lock (another transaction holding
+     * the row) and is not made again when the row comes back unchanged; and
+     * the expiry is compared with clock_timestamp(), not now(), the time the
+     * transaction began. (test_cluster's STOP/CONT test found both.) */
     "CREATE OR REPLACE FUNCTION asobi_apply(p_node TEXT, p_lease_ms BIGINT, p_epochs JSON, p_writes JSON)"
     "  RETURNS BIGINT[] LANGUAGE plpgsql AS $$\n"
-    "DECLARE fenced BIGINT[] := '{}'; w JSON; e RECORD; t BIGINT; ep BIGINT;\n"
+    "DECLARE fenced BIGINT[] := '{}'; w JSON; e RECORD; l asobi_leases; t BIGINT; ep BIGINT;\n"
     "BEGIN\n"
     "  FOR w IN SELECT * FROM json_array_elements(p_writes) LOOP\n"
     "    IF w->>'op' = 'table' THEN\n"
@@ -77,9 +82,10 @@ static const char *const schema =
     "    END IF;\n"
     "  END LOOP;\n"
     "  FOR e IN SELECT key::BIGINT AS id, value::TEXT::BIGINT AS epoch FROM json_each(p_epochs) LOOP\n"
-    "    PERFORM 1 FROM asobi_leases WHERE table_id = e.id AND node = p_node AND epoch = e.epoch\n"
-    "      AND expires > now() FOR SHARE;\n"
-    "    IF NOT FOUND THEN fenced := fenced || e.id; END IF;\n"
+    "    SELECT * INTO l FROM asobi_leases WHERE table_id = e.id FOR SHARE;\n"
+    "    IF NOT FOUND OR l.node <> p_node OR l.epoch <> e.epoch OR l.expires <= clock_timestamp() THEN\n"
+    "      fenced := fenced || e.id;\n"
+    "    END IF;\n"
     "  END LOOP;\n"
     "  FOR w IN SELECT * FROM json_array_elements(p_writes) LOOP\n"
     "    t := (w->>'t')::BIGINT;\n"
@@ -125,6 +131,8 @@ typedef struct pg_store {
     int wake_fd;         /* eventfd: the thread's poll wakes for a new batch or a stop */
     json_t *queued;      /* batches handed to the thread, oldest first */
     int in_flight;       /* batches handed and not yet committed */
+    uint64_t handed;     /* batches handed to the thread (numbered from 1) */
+    uint64_t committed;  /* ... and the number of the last one committed (in order) */
     bool failed;
     char failure[256];
     bool stopping;
@@ -273,6 +281,7 @@ static void commit_batch(pg_store *st, json_t *batch)
         }
     }
     st->in_flight--;
+    st->committed++;
     pthread_cond_broadcast(&st->done);
     pthread_mutex_unlock(&st->lock);
     PQclear(r);
@@ -734,6 +743,7 @@ static int pg_commit_start(store *base, asobi_error *err)
     if (rc == ASOBI_OK && json_array_size(st->batch)) {
         json_array_append_new(st->queued, st->batch);
         st->in_flight++;
+        st->handed++;
         st->batch = json_array();
     }
     pthread_mutex_unlock(&st->lock);
@@ -749,6 +759,24 @@ static bool pg_settled(store *base)
     bool settled = st->in_flight == 0 && json_array_size(st->batch) == 0;
     pthread_mutex_unlock(&st->lock);
     return settled;
+}
+
+static uint64_t pg_batch_seq(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    uint64_t seq = st->handed + (json_array_size(st->batch) > 0);
+    pthread_mutex_unlock(&st->lock);
+    return seq;
+}
+
+static uint64_t pg_committed_seq(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    uint64_t seq = st->committed;
+    pthread_mutex_unlock(&st->lock);
+    return seq;
 }
 
 static int pg_flush(store *base, asobi_error *err)
@@ -1073,7 +1101,7 @@ static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t
 
 static const store_ops pg_ops = {
     .name = "postgresql", .close = pg_close, .flush = pg_flush, .commit_start = pg_commit_start,
-    .settled = pg_settled, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
+    .settled = pg_settled, .batch_seq = pg_batch_seq, .committed_seq = pg_committed_seq, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
     .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .owns = pg_owns,

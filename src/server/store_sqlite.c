@@ -106,6 +106,7 @@ typedef struct sqlite_store {
     bool ckpt_due;     /* the WAL reached CHECKPOINT_PAGES since the last checkpoint began */
     bool ckpt_running; /* the thread is in a checkpoint */
     int hold_fd;   /* the file, flock()ed while the store is open (hold_file); -1: none */
+    uint64_t commits; /* transactions committed (store_committed_seq) */
 } sqlite_store;
 
 static void *checkpointer_main(void *arg)
@@ -337,6 +338,7 @@ static int sqlite_flush(store *base, asobi_error *err)
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
         return ASOBI_E_IO;
     }
+    st->commits++;
     return ASOBI_OK;
 }
 
@@ -559,6 +561,15 @@ static bool sqlite_settled(store *base)
     return sqlite3_get_autocommit(st->db);
 }
 
+/* The open transaction is the next batch; the committed ones are counted. */
+static uint64_t sqlite_batch_seq(store *base)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    return st->commits + !sqlite3_get_autocommit(st->db);
+}
+
+static uint64_t sqlite_committed_seq(store *base) { return ((sqlite_store *)base)->commits; }
+
 static int sqlite_collect(store *base, store_events *ev, asobi_error *err)
 {
     (void)base;
@@ -590,7 +601,8 @@ static char *sqlite_owner_url(store *base, int64_t table)
 
 static const store_ops sqlite_ops = {
     .name = "sqlite", .close = sqlite_close, .flush = sqlite_flush, .commit_start = sqlite_commit_start,
-    .settled = sqlite_settled, .collect = sqlite_collect, .set_wake = sqlite_set_wake,
+    .settled = sqlite_settled, .batch_seq = sqlite_batch_seq, .committed_seq = sqlite_committed_seq,
+    .collect = sqlite_collect, .set_wake = sqlite_set_wake,
     .create_table = sqlite_create_table, .add_seat = sqlite_add_seat, .add_action = sqlite_add_action,
     .finish = sqlite_finish, .expire = sqlite_expire, .set_rematch = sqlite_set_rematch,
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,

@@ -243,10 +243,10 @@ async def test_stop_cont_of_an_owner_appends_nothing(nodes, workdir, uri):
     before = {t: actions_by_epoch(uri, t) for t, _ in tables}
     # the first table's lease row locked: the owner's next commit to it waits in the database
     first = tables[0][0]
-    lock = subprocess.Popen(["psql", uri, "-q"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    lock.stdin.write("BEGIN; SELECT 1 FROM asobi_leases WHERE table_id = %d FOR UPDATE;\n" % first)
+    lock = subprocess.Popen(["psql", uri, "-qAt"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lock.stdin.write("BEGIN; SELECT 'locked' FROM asobi_leases WHERE table_id = %d FOR UPDATE;\n" % first)
     lock.stdin.flush()
-    await asyncio.sleep(0.5)
+    check(lock.stdout.readline().strip() == "locked", "the lease row is locked")
     mover = next(cl for (t, s), cl in clients.items() if t == first and cl.last["legal"])
     told = len(mover.events)
     await mover.send({"type": "act", "action": mover.last["legal"][0]["id"], "id": 98})
