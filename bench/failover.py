@@ -63,6 +63,7 @@ async def main():
     ap.add_argument("--lease", type=float, default=3.0)
     args = ap.parse_args()
     test_cluster.BINARY = args.binary
+    pg_fixture.exit_on_signals()
     rng = random.Random(34)
     times = []
     with pg_fixture.postgres() as uri:

@@ -76,6 +76,7 @@ def main():
     ap.add_argument("--think-ms", type=float, default=0)
     ap.add_argument("--nodes", type=int, default=1, choices=(1, 2))
     args = ap.parse_args()
+    pg_fixture.exit_on_signals()
     with pg_fixture.postgres() as uri:
         base = uri.split("host=")[1].split("&")[0]
         for rnd in range(args.rounds):

@@ -235,9 +235,12 @@ static void lose(pg_store *st, int64_t id)
     }
 }
 
-/* Commit one batch (the thread). The fenced tables come back as a
+/* Commit the batches handed since the last commit, n of them joined in
+ * one (the thread): while one commit is on its way, the loop's turns hand
+ * over a batch each, and they go together in the next (group commit), so
+ * the commits keep up whatever the load. The fenced tables come back as a
  * PostgreSQL array's text, "{3,7}". */
-static void commit_batch(pg_store *st, json_t *batch)
+static void commit_batch(pg_store *st, json_t *batch, int n)
 {
     pthread_mutex_lock(&st->lock);
     json_t *epochs = epochs_of(st, batch);
@@ -280,8 +283,8 @@ static void commit_batch(pg_store *st, json_t *batch)
             }
         }
     }
-    st->in_flight--;
-    st->committed++;
+    st->in_flight -= n;
+    st->committed += (uint64_t)n;
     pthread_cond_broadcast(&st->done);
     pthread_mutex_unlock(&st->lock);
     PQclear(r);
@@ -570,9 +573,13 @@ static void *store_thread(void *arg)
         int64_t now = mono_ms();
         bool beat = now >= st->heartbeat_due_ms;
         json_t *batch = NULL;
-        if (!beat && json_array_size(st->queued)) {
-            batch = json_incref(json_array_get(st->queued, 0));
-            json_array_remove(st->queued, 0);
+        int batches = (int)json_array_size(st->queued);
+        if (!beat && batches) { /* every batch waiting, as one */
+            batch = json_array();
+            json_t *b;
+            size_t i;
+            json_array_foreach(st->queued, i, b) json_array_extend(batch, b);
+            json_array_clear(st->queued);
         }
         bool reserve = !beat && !batch && !st->spare_id;
         json_t *entries = !beat && !batch ? st->publish : NULL;
@@ -585,7 +592,7 @@ static void *store_thread(void *arg)
         if (beat) {
             heartbeat(st);
         } else if (batch) {
-            commit_batch(st, batch);
+            commit_batch(st, batch, batches);
             json_decref(batch);
             wake_loop(st);
         } else if (entries) {

@@ -299,6 +299,7 @@ async def test_stop_cont_of_an_owner_appends_nothing(nodes, workdir, uri):
 async def main():
     failures = 0
     workdir = tempfile.mkdtemp(prefix="asobi-cluster-")
+    pg_fixture.exit_on_signals()
     with pg_fixture.postgres() as uri:
         nodes = [node(uri, name) for name in ("a", "b", "c")]
         try:

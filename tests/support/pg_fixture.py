@@ -65,13 +65,18 @@ def postgres():
         shutil.rmtree(base, ignore_errors=True)
 
 
+def exit_on_signals():
+    """SIGTERM and SIGINT end the program through SystemExit, so that postgres()'s `finally` still stops
+    the server and removes its folder."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
+
+
 def main(argv):
     if len(argv) < 2:
         print("usage: pg_fixture.py COMMAND [ARGS...]", file=sys.stderr)
         return 2
-    # SIGTERM and SIGINT end the command and still remove the database (the `finally` in postgres())
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
+    exit_on_signals()
     with postgres() as uri:
         env = dict(os.environ, ASOBI_TEST_PG=uri)
         return subprocess.run(argv[1:], env=env).returncode
