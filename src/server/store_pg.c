@@ -89,7 +89,7 @@ static const char *const schema =
     "  END LOOP;\n"
     "  FOR w IN SELECT * FROM json_array_elements(p_writes) LOOP\n"
     "    t := (w->>'t')::BIGINT;\n"
-    "    CONTINUE WHEN w->>'op' = 'table' OR t = ANY(fenced);\n"
+    "    CONTINUE WHEN w->>'op' = 'table' OR (t = ANY(fenced) AND w->>'op' <> 'rematch');\n"
     "    ep := COALESCE((p_epochs->>(t::TEXT))::BIGINT, 1);\n"
     "    CASE w->>'op'\n"
     "    WHEN 'seat' THEN INSERT INTO asobi_seats VALUES (t, (w->>'seat')::INT, w->>'name', w->>'hash');\n"
@@ -214,8 +214,11 @@ static json_t *epochs_of(pg_store *st, const json_t *batch)
     {
         char key[24];
         id_text(key, sizeof key, json_integer_value(json_object_get(w, "t")));
-        if (strcmp(json_string_value(json_object_get(w, "op")), "table") == 0)
+        const char *op = json_string_value(json_object_get(w, "op"));
+        if (strcmp(op, "table") == 0)
             json_object_set_new(st->epochs, key, json_integer(1));
+        else if (strcmp(op, "rematch") == 0)
+            continue; /* a finished table's (no lease any more): whoever holds it in memory notes it */
         else if (!json_object_get(epochs, key)) {
             json_t *held = json_object_get(st->epochs, key);
             json_object_set_new(epochs, key, json_integer(held ? json_integer_value(held) : 0));
