@@ -452,6 +452,8 @@ void http_reset(http_req *r)
     free(r->location);
     reply_drop(r);
     conn *ws = r->ws;
+    bool in_held = r->in_held; /* the held list's: it still names this connection */
     memset(r, 0, sizeof *r);
     r->ws = ws;
+    r->in_held = in_held;
 }

@@ -113,6 +113,7 @@ typedef struct http_req {
     char *location;      /* a Location header (a redirect to the table's owner: answer_elsewhere) */
     int held_status;     /* the reply waits for a commit (send_reply): its status and type, then */
     uint64_t need_seq;   /* ... the store's batch it waits for */
+    bool in_held;        /* the connection (HTTP or WebSocket) is in the server's held list (hold) */
     const char *held_type;
     char *reply;         /* the response body to write */
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */

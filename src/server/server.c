@@ -70,12 +70,12 @@ bool committed_through(server *s, uint64_t need)
 
 void hold(server *s, struct lws *wsi, uint64_t need)
 {
-    for (size_t i = 0; i < s->n_held; i++)
-        if (s->held[i].wsi == wsi) {
-            if (need > s->held[i].need)
-                s->held[i].need = need;
-            return;
-        }
+    /* Once in the list is enough (no scan of it: at 1000 tables it holds
+     * thousands): released at its batch, a connection that still has to wait
+     * is held again then. */
+    http_req *r = lws_wsi_user(wsi);
+    if (r && r->in_held)
+        return;
     if (s->n_held == s->cap_held) {
         size_t cap = s->cap_held ? 2 * s->cap_held : 64;
         struct held *grown = realloc(s->held, cap * sizeof *grown);
@@ -87,11 +87,16 @@ void hold(server *s, struct lws *wsi, uint64_t need)
         s->cap_held = cap;
     }
     s->held[s->n_held++] = (struct held){wsi, need};
+    if (r)
+        r->in_held = true;
 }
 
 /* A connection is gone (LWS_CALLBACK_WSI_DESTROY): no longer held. */
 static void unhold(server *s, struct lws *wsi)
 {
+    http_req *r = lws_wsi_user(wsi);
+    if (r && !r->in_held)
+        return;
     for (size_t i = 0; i < s->n_held; i++)
         if (s->held[i].wsi == wsi) {
             s->held[i] = s->held[--s->n_held];
@@ -105,6 +110,9 @@ static void release_held(server *s)
     uint64_t done = store_committed_seq(s->store);
     for (size_t i = 0; i < s->n_held;) {
         if (s->held[i].need <= done) {
+            http_req *r = lws_wsi_user(s->held[i].wsi);
+            if (r)
+                r->in_held = false;
             lws_callback_on_writable(s->held[i].wsi);
             s->held[i] = s->held[--s->n_held];
         } else {
@@ -325,10 +333,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         unhold(s, wsi);
         release_address(s, wsi);
         return 0;
-    case LWS_CALLBACK_ESTABLISHED:
+    case LWS_CALLBACK_ESTABLISHED: {
+        bool in_held = r->in_held; /* the held list's: it still names this connection */
         memset(r, 0, sizeof *r);
+        r->in_held = in_held;
         ws_established(s, wsi, r);
         return 0;
+    }
     case LWS_CALLBACK_RECEIVE:
         if (r->ws)
             ws_receive(s, wsi, r->ws, in, len);

@@ -61,7 +61,10 @@ int store_commit_start(store *st, asobi_error *err);
 bool store_settled(store *st);
 /* Batches are numbered: store_batch_seq is the number of the batch that
  * holds the writes made so far (committed or not), store_committed_seq the
- * number of the last batch committed. A text built now may be sent once
+ * number of the last batch committed as far as the caller knows: with
+ * PostgreSQL it moves at store_collect only, together with the tables
+ * those commits lost (fenced writes count as committed: their tables must
+ * be dropped before anything of theirs is sent). A text built now may be sent once
  * store_committed_seq reaches the store_batch_seq of now: the server waits
  * for its own table's writes only, not for every batch after them. */
 uint64_t store_batch_seq(store *st);

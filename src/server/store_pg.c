@@ -133,6 +133,7 @@ typedef struct pg_store {
     int in_flight;       /* batches handed and not yet committed */
     uint64_t handed;     /* batches handed to the thread (numbered from 1) */
     uint64_t committed;  /* ... and the number of the last one committed (in order) */
+    uint64_t seen;       /* ... as the loop has collected it (pg_collect): what it may send after */
     bool failed;
     char failure[256];
     bool stopping;
@@ -780,11 +781,15 @@ static uint64_t pg_batch_seq(store *base)
     return seq;
 }
 
+/* The last batch committed as the loop has collected it, not as the thread
+ * has: a batch whose writes to a table were fenced counts as committed,
+ * and the loop must learn that it lost the table (store_collect, then
+ * drop it) before any update of that table can go out as committed. */
 static uint64_t pg_committed_seq(store *base)
 {
     pg_store *st = (pg_store *)base;
     pthread_mutex_lock(&st->lock);
-    uint64_t seq = st->committed;
+    uint64_t seq = st->seen;
     pthread_mutex_unlock(&st->lock);
     return seq;
 }
@@ -833,6 +838,7 @@ static int pg_collect(store *base, store_events *ev, asobi_error *err)
     }
     json_array_clear(st->lost);
     json_array_clear(st->claimed);
+    st->seen = st->committed; /* with the tables those commits lost, handed over just now */
     ev->others_changed = st->others_changed;
     st->others_changed = false;
     pthread_mutex_unlock(&st->lock);
