@@ -115,6 +115,7 @@ static void compact(hall *h)
 
 hall_slot *hall_add(hall *h, table *t)
 {
+    t->grace_ms = h->grace_ms;
     /* Compacting when half the slots are holes keeps the array within twice
      * the tables in memory, at a cost shared by the evictions that made them. */
     if (h->n_slots - h->tables_in_memory >= h->n_slots / 2)

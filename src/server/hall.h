@@ -55,6 +55,7 @@ typedef struct hall {
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
+    int64_t grace_ms;   /* `--grace`, told to every table it takes (their updates count it down; 0: none told) */
     int max_bot_tables; /* `--max-bot-tables`: unfinished tables only bots play, at most (0: no limit) */
     const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */

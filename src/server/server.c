@@ -570,6 +570,7 @@ int server_run(const server_config *cfg)
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
     s->hall.public_url = cfg->public_url;
     s->hall.max_bot_tables = cfg->max_bot_tables;
+    s->hall.grace_ms = cfg->grace_ms;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
     if (store_load_unfinished(s->store, restore_one, s, &err) != ASOBI_OK) {

@@ -934,7 +934,38 @@ static void write_clock(asobi_vw *w, const char *key, const table *t, int64_t no
     vw_object_end(w);
 }
 
-static void write_seats(asobi_vw *w, const char *key, const table *t)
+/* A bot's strength in words people understand (docs/server.md, "level"):
+ * random moves are "easy", the rules of thumb and PSYCLE's one-round
+ * equilibrium "medium", a search "strong"; never the engine's spec. */
+static const char *bot_level(const char *spec)
+{
+    size_t n = strcspn(spec, ":");
+    if (n == 6 && strncmp(spec, "random", 6) == 0)
+        return "easy";
+    if (n == 6 && strncmp(spec, "ismcts", 6) == 0)
+        return "strong";
+    return "medium";
+}
+
+/* When the person of seat s, away, is to move: the milliseconds left before
+ * a bot moves for them (--grace, counted as due_spec counts it); -1 when
+ * nothing is counting down. */
+static int64_t grace_left_ms(const table *t, int s, int64_t now)
+{
+    const table_seat *ts = &t->seat[s];
+    if (now < 0 || t->grace_ms <= 0 || t->status != TABLE_PLAYING || ts->bot || ts->handed || ts->connections > 0)
+        return -1;
+    if (!(asobi_state_to_move(asobi_match_state(t->match)) & (1u << s)))
+        return -1;
+    int64_t from = ts->left_ms > ts->since_ms ? ts->left_ms : ts->since_ms;
+    int64_t left = from + t->grace_ms - now;
+    return left < 0 ? 0 : left;
+}
+
+/* Every seat: name, bot and its level, connected, handed; with NOW (an
+ * update, not a summary) also how long an away person has been gone and,
+ * on their turn, their grace left. */
+static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t now)
 {
     vw_array_begin(w, key);
     for (int s = 0; s < t->players; s++) {
@@ -945,12 +976,20 @@ static void write_seats(asobi_vw *w, const char *key, const table *t)
             vw_str(w, "name", ts->name);
         else
             vw_null(w, "name");
-        if (ts->bot)
+        if (ts->bot) {
             vw_str(w, "bot", ts->bot);
-        else
+            vw_str(w, "level", bot_level(ts->bot));
+        } else {
             vw_null(w, "bot");
+            vw_null(w, "level");
+        }
         vw_bool(w, "connected", ts->bot || ts->connections > 0);
         vw_bool(w, "handed", ts->handed);
+        if (now >= 0 && !ts->bot && ts->taken && ts->connections == 0 && t->status == TABLE_PLAYING)
+            vw_int(w, "away_ms", now - ts->left_ms);
+        int64_t grace = grace_left_ms(t, s, now);
+        if (grace >= 0)
+            vw_int(w, "grace_left_ms", grace);
         vw_object_end(w);
     }
     vw_array_end(w);
@@ -985,7 +1024,7 @@ static void write_summary(asobi_vw *w, const table *t)
     vw_int(w, "players", t->players);
     vw_json(w, "options", json_object_get(t->spec, "options"));
     vw_str(w, "status", table_status_name(t->status));
-    write_seats(w, "seats", t);
+    write_seats(w, "seats", t, -1);
     write_flags(w, t);
     vw_int(w, "actions", asobi_match_length(t->match));
     vw_int(w, "created", json_integer_value(json_object_get(t->spec, "created")));
@@ -1043,6 +1082,20 @@ static void write_log_entries(asobi_vw *w, const table_event *ev, int i, int col
     }
 }
 
+/* Why the game ended, in the game's own words (its over_text: Time Masters'
+ * turn cap or second empty sphere), once it is over; absent for a game that
+ * says nothing (the browser explains each game's ending from the view). */
+static void write_over(asobi_vw *w, const asobi_state *s)
+{
+    /* The library says why in its refusal of any act at an ended game:
+     * "the game is over: WHY" (asobi_state_may_act, the game's over_text). */
+    static const char prefix[] = "the game is over: ";
+    asobi_error err = {0};
+    asobi_state_may_act(s, 0, &err);
+    if (err.code == ASOBI_E_GAME_OVER && strncmp(err.message, prefix, sizeof prefix - 1) == 0)
+        vw_str(w, "over", err.message + sizeof prefix - 1);
+}
+
 /* {"type":"update","table","seat","view","legal","log","status","seats",
  * "result"?,"rematch"?,"clock"?}: docs/server.md. The view is the viewer's
  * own (core writes it, hiding what that viewer may not see). */
@@ -1067,12 +1120,13 @@ static void write_update(asobi_vw *w, const table *t, const asobi_state *s, int 
         write_log_entries(w, &t->log[i], i, column);
     vw_array_end(w);
     vw_str(w, "status", table_status_name(t->status));
-    write_seats(w, "seats", t);
+    write_seats(w, "seats", t, now);
     write_flags(w, t);
     if (t->status == TABLE_OVER) {
         json_t *result = protocol_result(s); /* real-valued scores: printed by jansson */
         vw_json(w, "result", result);
         json_decref(result);
+        write_over(w, s);
     }
     if (t->rematch)
         vw_int(w, "rematch", t->rematch);

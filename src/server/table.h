@@ -67,6 +67,7 @@ typedef struct table {
     bool seed_chosen; /* its creator chose the seed (a server with --allow-chosen-seeds): everyone is told */
     bool private_table; /* "private": unlisted, and each person's seat is joined with its invite code */
     bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
+    int64_t grace_ms; /* the server's --grace, for the updates' countdown (0: not told; hall_add tells it) */
     store *store;
 } table;
 

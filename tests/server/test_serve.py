@@ -1007,6 +1007,11 @@ async def test_clock_timeouts_and_grace(binary):
         await asyncio.wait_for(play_randomly(ca, random.Random(5), stop=lambda c: any(
             ev["by"] == "timeout" for ev in c.events.values())), 60)
         check(any(ev["seat"] == 1 and ev["by"] == "timeout" for ev in ca.events.values()), ca.events)
+        # issue 33: while "Leaves" was to move, the updates counted its grace down (--grace 1: at most 1000 ms),
+        # and said how long it had been away; a person's level is null
+        counting = [m["seats"][1] for m in ca.received if m["type"] == "update" and "grace_left_ms" in m["seats"][1]]
+        check(counting and all(0 <= s["grace_left_ms"] <= 1000 and s["away_ms"] >= 0 for s in counting), counting[:3])
+        check(all(s["level"] is None for s in ca.last["seats"]), ca.last["seats"])
         await ca.close()
     finally:
         srv.stop()

@@ -16,7 +16,7 @@
 #include "repetitions.h"
 #include "temp_db.h"
 
-#define UPDATE_BYTES_HASH 0xc189a6327aac08ceull /* changed by issue 33: the log's events */
+#define UPDATE_BYTES_HASH 0x69f04fa0e86bb564ull /* changed by issue 33: the log's events; the seats' bot levels and the ended game's why */
 
 /* A store in a fresh temporary file (restore tests reopen it). */
 static char db_path[64];
@@ -875,6 +875,109 @@ static void test_grace_without_clock(void **unused)
     remove_temp_store(st);
 }
 
+/* The seat object of seat s in an update or summary. */
+static const json_t *seat_of(const json_t *u, int s) { return json_array_get(json_object_get(u, "seats"), (size_t)s); }
+
+/* Issue 33: bots are named by a level people understand ("easy", "medium",
+ * "strong"; null for a person), never only by the engine's spec. */
+static void test_seats_say_each_bot_level(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"octal\",\"players\":5,\"seed\":3,"
+                          "\"bots\":[null,\"random\",\"heuristic\",\"ismcts:iters=50\",\"ismcts\"]}", &e);
+    assert_non_null(t);
+    const char *want[] = {NULL, "easy", "medium", "strong", "strong"};
+    json_t *u = table_update(t, ASOBI_SPECTATOR, 0, 0), *sum = table_summary(t);
+    for (int s = 0; s < 5; s++) {
+        const json_t *views[] = {seat_of(u, s), seat_of(sum, s)};
+        for (int k = 0; k < 2; k++) {
+            const json_t *level = json_object_get(views[k], "level");
+            if (want[s])
+                assert_string_equal(json_string_value(level), want[s]);
+            else
+                assert_true(json_is_null(level));
+        }
+    }
+    json_decref(u);
+    json_decref(sum);
+    table_free(t);
+    remove_temp_store(st);
+}
+
+/* Issue 33, leavers: the updates say how long an away person has been gone
+ * (away_ms) and, on their turn, how long before a bot moves for them
+ * (grace_left_ms, the table's --grace counted as the tick counts it); a
+ * summary, which has no time, says neither. */
+static void test_seats_count_down_an_away_person_grace(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"psycle\",\"players\":2,\"seed\":3}", &e);
+    t->grace_ms = 3000; /* what hall_add tells every table */
+    char tok[TOKEN_CHARS + 1];
+    assert_int_equal(join(t, "A", 0, tok, &e), 0);
+    assert_int_equal(join(t, "B", 1, tok, &e), 1);
+    table_connect(t, 0, 0);
+    table_connect(t, 1, 0);
+    json_t *u = table_update(t, 0, 0, 1000);
+    assert_null(json_object_get(seat_of(u, 1), "away_ms"));
+    assert_null(json_object_get(seat_of(u, 1), "grace_left_ms"));
+    json_decref(u);
+    table_disconnect(t, 1, 5000); /* seat 1, to move, leaves */
+    u = table_update(t, 0, 0, 6000);
+    assert_int_equal(json_integer_value(json_object_get(seat_of(u, 1), "away_ms")), 1000);
+    assert_int_equal(json_integer_value(json_object_get(seat_of(u, 1), "grace_left_ms")), 2000);
+    assert_null(json_object_get(seat_of(u, 0), "grace_left_ms"));
+    json_decref(u);
+    u = table_update(t, 0, 0, 9000); /* past the grace: 0, the bot is due */
+    assert_int_equal(json_integer_value(json_object_get(seat_of(u, 1), "grace_left_ms")), 0);
+    json_decref(u);
+    json_t *sum = table_summary(t);
+    assert_null(json_object_get(seat_of(sum, 1), "away_ms"));
+    json_decref(sum);
+    table_connect(t, 1, 9500); /* back: nothing counts down */
+    u = table_update(t, 0, 0, 9600);
+    assert_null(json_object_get(seat_of(u, 1), "away_ms"));
+    assert_null(json_object_get(seat_of(u, 1), "grace_left_ms"));
+    json_decref(u);
+    table_free(t);
+    remove_temp_store(st);
+}
+
+/* Issue 33, the result explains itself: once over, the update says why in
+ * the game's words ("over"), as its refusals do: Time Masters' turn cap. */
+static void test_update_says_why_the_game_ended(void **unused)
+{
+    (void)unused;
+    store *st = open_temp_store();
+    srv_error e;
+    table *t = create(st, "{\"game\":\"timemasters\",\"players\":2,\"seed\":5,\"options\":{\"max_turns\":10}}", &e);
+    assert_non_null(t);
+    char tok[TOKEN_CHARS + 1];
+    assert_int_equal(join(t, "A", 0, tok, &e), 0);
+    assert_int_equal(join(t, "B", 1, tok, &e), 1);
+    json_t *u = table_update(t, 0, 0, 0);
+    assert_null(json_object_get(u, "over"));
+    json_decref(u);
+    asobi_rng rng;
+    asobi_rng_seed(&rng, 5);
+    play_out(t, &rng, -1);
+    assert_int_equal(t->status, TABLE_OVER);
+    int viewers[] = {0, 1, ASOBI_SPECTATOR};
+    for (int k = 0; k < 3; k++) {
+        u = table_update(t, viewers[k], 0, 0);
+        const char *over = json_string_value(json_object_get(u, "over"));
+        assert_non_null(over);
+        assert_non_null(strstr(over, "max_turns 10"));
+        json_decref(u);
+    }
+    table_free(t);
+    remove_temp_store(st);
+}
+
 /* PSYCLE: a seat's face-down choice is hidden until both reveal: the other
  * seat's and the spectator's updates are the same whichever card it chose. */
 static void test_psycle_choice_stays_hidden_in_updates(void **unused)
@@ -1123,6 +1226,9 @@ int main(void)
         cmocka_unit_test(test_grace_without_clock),
         cmocka_unit_test(test_psycle_choice_stays_hidden_in_updates),
         cmocka_unit_test(test_log_tells_events_per_viewer),
+        cmocka_unit_test(test_seats_say_each_bot_level),
+        cmocka_unit_test(test_seats_count_down_an_away_person_grace),
+        cmocka_unit_test(test_update_says_why_the_game_ended),
         cmocka_unit_test(test_update_bytes_are_those_of_the_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
