@@ -374,6 +374,73 @@ static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, sr
     return status;
 }
 
+/* The value of step= in a query ("step=12"): 0 and *step set (-1 when
+ * absent), -1 when it is not an integer from 0 to max. */
+static int query_step(const char *query, int max, int *step)
+{
+    *step = -1;
+    for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL) {
+        if (strncmp(p, "step=", 5) != 0)
+            continue;
+        char *end;
+        long k = strtol(p + 5, &end, 10);
+        if (end == p + 5 || (*end && *end != '&') || k < 0 || k > max)
+            return -1;
+        *step = (int)k;
+    }
+    return 0;
+}
+
+/* The moves a replay's reply holds at most: the last ones before its step
+ * (the page shows them as the log), so that a reply is one view and a few
+ * lines whatever the game's length. */
+#define REPLAY_LOG_MAX 50
+
+/* The reply of a replay's step: the all-seeing view after the first step
+ * actions of the record (the game is over: nothing is hidden any more) and
+ * the last moves before it, each with its full text. */
+static json_t *replay_step(int64_t id, const json_t *record, int step, int steps, asobi_error *err)
+{
+    asobi_match *m = asobi_match_load_prefix(record, step, err);
+    if (!m)
+        return NULL;
+    json_t *log = json_array();
+    for (int i = step > REPLAY_LOG_MAX ? step - REPLAY_LOG_MAX : 0; i < step; i++)
+        json_array_append_new(log, json_pack("{s:i, s:s, s:i, s:s}", "index", i, "kind", "action", "seat",
+                                             asobi_match_action_seat(m, i), "text", asobi_match_action_text(m, i)));
+    json_t *reply = json_pack("{s:I, s:i, s:i, s:o, s:o}", "table", (json_int_t)id, "step", step, "steps", steps,
+                              "view", asobi_state_view(asobi_match_state(m), ASOBI_ALL_SEEING), "log", log);
+    asobi_match_free(m);
+    return reply;
+}
+
+/* GET /api/tables/ID/replay?step=K (issue 33): a finished game step by
+ * step, for the table page's replay; without step= its last step.
+ * Refused: game_not_over, not_found, bad_request (a step outside 0..N). */
+static int get_replay(hall *h, int64_t id, const char *query, json_t **reply, srv_error *e)
+{
+    json_t *record = NULL;
+    int status = get_table(h, id, true, &record, e);
+    if (status != 200) {
+        *reply = record;
+        return status;
+    }
+    int steps = (int)json_array_size(json_object_get(record, "actions")), step;
+    if (query_step(query, steps, &step) != 0) {
+        json_decref(record);
+        srv_fail(e, 400, "bad_request", "step=K takes a step of the game, from 0 to %d", steps);
+        return refuse(reply, e);
+    }
+    asobi_error err;
+    *reply = replay_step(id, record, step < 0 ? steps : step, steps, &err);
+    json_decref(record);
+    if (!*reply) {
+        srv_fail(e, 500, "internal", "the record did not replay: %s", err.message);
+        return refuse(reply, e);
+    }
+    return 200;
+}
+
 static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, json_t **reply, srv_error *e)
 {
     hall_slot *sl = hall_slot_of(h, id);
@@ -459,7 +526,7 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
     bool posted_sub = id > 0 && (!strcmp(rest, "/join") || !strcmp(rest, "/leave")); /* the POSTs on a table */
-    bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || posted_sub);
+    bool known_sub = id > 0 && (!*rest || !strcmp(rest, "/record") || !strcmp(rest, "/replay") || posted_sub);
     int status;
     if (strcmp(path, "/api/games") == 0 && !post) {
         *reply = games_json(h);
@@ -473,6 +540,8 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     } else if (is_tables) {
         *reply = hall_tables_json(h, before);
         status = 200;
+    } else if (known_sub && strcmp(rest, "/replay") == 0 && !post) {
+        status = get_replay(h, id, query ? query + 1 : "", reply, e);
     } else if (known_sub && !posted_sub && !post) {
         status = get_table(h, id, strcmp(rest, "/record") == 0, reply, e);
     } else if (known_sub && strcmp(rest, "/join") == 0 && post) {

@@ -98,6 +98,80 @@ static int64_t play_a_game(hall *h, char *token)
     return id;
 }
 
+/* Issue 33, the replay: GET /api/tables/ID/replay?step=K gives a finished
+ * table's all-seeing view after its first K actions and the moves before it
+ * (at most 50); its last step without step=; refused before the end
+ * (game_not_over) and for a step outside 0..N (bad_request); also once the
+ * table has left memory (from the store). */
+static void check_replay_step(hall *h, int64_t id, const asobi_match *whole, int step)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/api/tables/%lld/replay?step=%d", (long long)id, step);
+    json_t *r;
+    assert_int_equal(http(h, false, path, NULL, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "step")), step);
+    assert_int_equal(json_integer_value(json_object_get(r, "steps")), asobi_match_length(whole));
+    asobi_error err;
+    asobi_match *prefix = asobi_match_prefix(whole, step, &err);
+    json_t *view = asobi_state_view(asobi_match_state(prefix), ASOBI_ALL_SEEING);
+    assert_true(json_equal(view, json_object_get(r, "view")));
+    const json_t *log = json_object_get(r, "log");
+    assert_int_equal(json_array_size(log), step < 50 ? step : 50);
+    if (step > 0) {
+        const json_t *newest = json_array_get(log, json_array_size(log) - 1);
+        assert_int_equal(json_integer_value(json_object_get(newest, "index")), step - 1);
+        assert_string_equal(json_string_value(json_object_get(newest, "text")), asobi_match_action_text(whole, step - 1));
+    }
+    json_decref(view);
+    asobi_match_free(prefix);
+    json_decref(r);
+}
+
+static void test_a_finished_table_replays_step_by_step(void **unused)
+{
+    (void)unused;
+    temp_db_make(db_path, sizeof db_path, "hall");
+    hall h;
+    open_hall(&h);
+    json_t *r;
+    assert_int_equal(http(&h, true, "/api/tables", "{\"game\":\"psycle\",\"players\":2}", &r), 201);
+    char path[96];
+    snprintf(path, sizeof path, "/api/tables/%lld/replay", (long long)json_integer_value(json_object_get(r, "table")));
+    json_decref(r);
+    assert_int_equal(http(&h, false, path, NULL, &r), 409); /* nobody sat down: not over */
+    json_decref(r);
+    char token[TOKEN_CHARS + 1];
+    int64_t id = play_a_game(&h, token);
+    asobi_match *whole = asobi_match_prefix(hall_slot_of(&h, id)->t->match, -1, &(asobi_error){0});
+    int n = asobi_match_length(whole);
+    assert_true(n > 3);
+    for (int step = 0; step <= n; step += (step < 3 || step >= n - 1) ? 1 : n / 4)
+        check_replay_step(&h, id, whole, step);
+    check_replay_step(&h, id, whole, n);
+    snprintf(path, sizeof path, "/api/tables/%lld/replay", (long long)id); /* no step: the last */
+    assert_int_equal(http(&h, false, path, NULL, &r), 200);
+    assert_int_equal(json_integer_value(json_object_get(r, "step")), n);
+    json_decref(r);
+    const char *bad[] = {"-1", "x", "", "3x", "99999"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        snprintf(path, sizeof path, "/api/tables/%lld/replay?step=%s", (long long)id, bad[k]);
+        assert_int_equal(http(&h, false, path, NULL, &r), 400);
+        json_decref(r);
+    }
+    snprintf(path, sizeof path, "/api/tables/%lld/replay?step=%d", (long long)id, n + 1);
+    assert_int_equal(http(&h, false, path, NULL, &r), 400);
+    json_decref(r);
+    assert_int_equal(http(&h, false, "/api/tables/999/replay", NULL, &r), 404);
+    json_decref(r);
+    assert_int_equal(http(&h, true, path, "{}", &r), 405);
+    json_decref(r);
+    hall_evict(&h, id); /* from the store now */
+    check_replay_step(&h, id, whole, 2);
+    asobi_match_free(whole);
+    close_hall(&h);
+    temp_db_remove(db_path);
+}
+
 /* Issue 15: "the result at the end with a rematch button". A seat of a
  * finished table asks; one new table is made (same game, players, options,
  * bots, clock; a new seed), the person keeps the seat under the same token,
@@ -548,6 +622,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_rematch_keeps_every_person_at_their_seat),
+        cmocka_unit_test(test_a_finished_table_replays_step_by_step),
         cmocka_unit_test(test_finished_tables_come_back_a_bounded_number_at_once),
         cmocka_unit_test(test_the_slots_follow_the_tables_in_memory_not_the_ids),
         cmocka_unit_test(test_tables_only_bots_play_are_capped),
