@@ -31,11 +31,16 @@ function startServer() {
 
 const getJson = async url => (await fetch(url)).json();
 
-/** A page that answers the name prompt of a join link with NAME. */
+/** A page that answers the in-page name form of a join link with NAME (a browser prompt fails the test). */
 async function pageAnswering(browser, locale, name) {
   const ctx = await browser.newContext({ locale, viewport: { width: 360, height: 800 } });
   const page = await ctx.newPage();
-  page.on('dialog', d => d.accept(name));
+  page.on('dialog', d => { check(false, `a join link opened a browser dialog (${d.type()})`); d.dismiss(); });
+  page.answerJoin = async () => {
+    await page.waitForSelector('form.join input[name=name]');
+    await page.fill('form.join input[name=name]', name);
+    await page.click('form.join button[type=submit]');
+  };
   return { ctx, page };
 }
 
@@ -65,8 +70,10 @@ async function privateTable(browser, base) {
   // a stranger with the link but not the code
   const stranger = await pageAnswering(browser, 'en-US', 'Eve');
   await stranger.page.goto(`${base}/t/${id}?join=1`);
+  await stranger.page.answerJoin();
   await stranger.page.waitForSelector('.board');
-  const said = await stranger.page.textContent('.error');
+  await stranger.page.waitForSelector('form.join .error');
+  const said = await stranger.page.textContent('form.join .error');
   check(said.includes('This table is private'), `the stranger is told the table is private (${said})`);
   check(await stranger.page.locator('.waiting li.invite').count() === 0 && (await stranger.page.textContent('.waiting')).includes('created the table'),
     'and is shown no join link, only where the links are');
@@ -76,6 +83,8 @@ async function privateTable(browser, base) {
   // a friend with the link (a Japanese phone)
   const friend = await pageAnswering(browser, 'ja-JP', 'ベン');
   await friend.page.goto(link);
+  check(!friend.page.url().includes('invite='), `the code leaves the address bar at once (${friend.page.url()})`);
+  await friend.page.answerJoin();
   await friend.page.waitForSelector('body[data-status=playing]');
   const summary = await getJson(`${base}/api/tables/${id}`);
   check(summary.seats[1].name === 'ベン' && summary.status === 'playing', `the friend sits at seat 2 (${JSON.stringify(summary.seats)})`);
@@ -101,6 +110,10 @@ async function chosenDeal(browser, base) {
 
 const { srv, base } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+// the table page paces bots' moves 0.6 s apart unless the browser asks for reduced motion (web/js/pacing.js):
+// these tests play fast (tests/web/test_table.mjs tests the pacing itself)
+const plainContext = browser.newContext.bind(browser);
+browser.newContext = options => plainContext({ reducedMotion: 'reduce', ...options });
 try {
   await privateTable(browser, base);
   await chosenDeal(browser, base);

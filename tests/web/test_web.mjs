@@ -635,6 +635,10 @@ async function oneTable(browser, base, game, players, k) {
 
 const { srv, base } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+// the table page paces bots' moves 0.6 s apart unless the browser asks for reduced motion (web/js/pacing.js):
+// these tests play fast (tests/web/test_table.mjs tests the pacing itself)
+const plainContext = browser.newContext.bind(browser);
+browser.newContext = options => plainContext({ reducedMotion: 'reduce', ...options });
 try {
   const t0 = Date.now();
   if (!process.env.ASOBI_WEB_SKIP_LOBBY) await lobby(browser, base);

@@ -321,6 +321,150 @@ const messages = {
   },
 };
 
+/* The table page's words (issue 33): joining, pacing and the live region, bots by level, leavers, why a game
+ * ended and what its score means, Time Masters' cards in words, replay, sound; and the events of the log
+ * (ev.GAME.TYPE, a function of the event's fields and a way to name seats: docs/protocol.md, "Events"). */
+const nth = n => `${n}${{ one: 'st', two: 'nd', few: 'rd', other: 'th' }[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
+const signed = n => (n > 0 ? `+${n}` : `${n}`);
+const list = (xs, f = x => x) => xs.map(f).join(', ');
+const listJa = (xs, f = x => x) => xs.map(f).join('、');
+const tableMessages = {
+  en: {
+    'psycle.card_label': 'Card {n}: cost {n} gems, {stars} stars, beats {beats}',
+    rules_link: 'Rules of this game', sit_here: 'Sit here', sit_at: 'Sit at seat {n}', name_remembered: 'remembered on this device',
+    seat_taken: 'Seat {n} is already taken.', watch_instead: 'Watch the game', take_seat: 'Take seat {n}',
+    join_failed: 'Could not sit down: {why}', joining_as: 'Join this table',
+    bot_named: 'Bot {n} ({level})', 'level.easy': 'easy', 'level.medium': 'medium', 'level.strong': 'strong',
+    away_for: 'away', grace_left: 'a bot plays for them in {s} s', handed_to_bot: 'a bot plays for them until they return',
+    handed_notice: '{who} is away: a bot plays their seat until they come back.',
+    back_notice: 'Welcome back: your seat is yours again.',
+    back_played: 'While you were away a bot played {n} moves for you. Your seat is yours again.', 'back_played.one': 'While you were away a bot played a move for you. Your seat is yours again.',
+    your_turn_live: 'Your turn.', last_move: 'last move', event: 'event',
+    sound: 'A soft sound when it is your turn (off by default)', sound_on: 'Sound on', sound_off: 'Sound off',
+    why_over: 'Why it ended', score_means: 'What the score means',
+    'score.psycle': 'The score is the victory tiles each player won: two win the game. A cycle\'s points only decide who takes that cycle\'s tile.',
+    'score.ninja': 'The score is the scroll points of the tiles won in the tricks of the three rounds.',
+    'score.octal': 'THE OCTAL is a race: the rank is the finishing order, first to empty their hand first.',
+    'score.timemasters': 'The score is the points of the cards taken from the spheres (each card\'s level). Ties: more Kè, then more level-5 cards.',
+    'over.psycle': '{who} won a second victory tile.', 'over.psycle.capped': 'The cycle limit was reached: the most victory tiles share the win.',
+    'over.ninja': 'Three rounds were played.', 'over.octal': 'The places were decided: players emptied their hands.',
+    'over.octal.capped': 'The turn limit was reached: fewer cards in hand ranked better.',
+    'over.timemasters': 'A second sphere ran out, which ends the game at once.',
+    'over.timemasters.capped': 'The turn limit was reached; the game was scored as usual.',
+    replay: 'Replay', 'replay.first': 'First', 'replay.prev': 'Previous', 'replay.next': 'Next', 'replay.last': 'Last',
+    'replay.step': 'Move {k} of {n}', 'replay.keys': 'Arrow keys step through the game.',
+    // Time Masters' cards in words, from the effect primitives (docs/rules/timemasters.md)
+    'tmc.spell': 'Spell', 'tmc.focus': 'Focus', 'tmc.timer': 'Timer', 'tmc.level': 'level {n}', 'tmc.cost': '{n} Kè',
+    'tmc.free': 'free', 'tmc.slots': '{n} slots', 'tmc.slots.one': '{n} slot', 'tmc.on_set': 'when a spell is set on it: {e}', 'tmc.on_discard': 'when discarded: {e}',
+    'tmc.no_effect': 'no effect', 'tmc.points': 'worth {n} points', 'tmc.points.one': 'worth {n} point',
+    'eff.ephemeral': 'gain {n} ephemeral Kè', 'eff.ready': 'turn {n} spent (grey) Kè gold', 'eff.new_ke': 'gain {n} new recurrent Kè',
+    'eff.draw': 'draw {n} cards', 'eff.draw.one': 'draw a card', 'eff.remove': 'remove {n} cards of your hand from the game', 'eff.remove.one': 'remove a card of your hand from the game',
+    'eff.focus_back': 'take {n} focus cards from your discard into your hand', 'eff.focus_back.one': 'take a focus card from your discard into your hand', 'eff.heavy': 'each opponent\'s next spell costs {n} more Kè',
+    'eff.slow': 'each opponent may spend at most {n} Kè next turn', 'eff.light': 'your next spell costs {n} less Kè',
+    // events (docs/protocol.md, "Events"): N names a seat (the shadow too)
+    'ev.game_over': (e, N) => (e.winners?.length ? `The game is over: ${list(e.winners, N)} win${e.winners.length > 1 ? '' : 's'}.` : 'The game is over: nobody won.'),
+    'ev.psycle.reveal': (e, N) => `Round ${e.round} is revealed (target ${e.target}, bonus +${e.bonus}): ${list(e.cards.map((c, s) => `${N(s)} ${c}`))}.`,
+    'ev.psycle.round_score': (e, N) => `${N(e.seat)} played ${e.card}: ${signed(e.gems)} gems, ${e.points} points (${e.total} this cycle).`,
+    'ev.psycle.cycle_end': (e, N) => (e.replayed ? `Cycle ${e.cycle} ends in a tie: it is played again.`
+      : `Cycle ${e.cycle} ends (scores ${list(e.scores)}): ${list(e.winners, N)} take${e.winners.length > 1 ? '' : 's'} a victory tile.`),
+    'ev.psycle.round_start': e => `Round ${e.round} of cycle ${e.cycle}: target ${e.target}, bonus +${e.bonus}.`,
+    'ev.ninja.shadow_row': (e, N, C) => `The shadow lays its row: ${list(e.cards, C)}; the tile on ${C(e.cards[0])} is ${signed(e.tile)}.`,
+    'ev.ninja.shadow_plays': (e, N, C) => `The shadow plays ${C(e.card)}.`,
+    'ev.ninja.tile_flipped': (e, N, C) => `${N(e.seat)} turns up the tile on ${C(e.card)}: ${signed(e.tile)}.`,
+    'ev.ninja.battle_start': (e, N) => `The tricks begin: ${N(e.seat)} leads.`,
+    'ev.ninja.trick_won': (e, N, C) => `${e.shadow ? 'The shadow' : N(e.seat)} wins the trick with ${C(e.card)}${e.tiles?.length ? ` and takes ${list(e.tiles, signed)}` : ''} (${e.points} points).`,
+    'ev.ninja.shadow_opens': (e, N, C) => `The shadow opens ${C(e.card)}${e.tile === null ? ' and lays a tile on it face down' : ''}.`,
+    'ev.ninja.shadow_tile_up': (e, N, C) => `The shadow's tile on ${C(e.card)} is turned up: ${signed(e.tile)}.`,
+    'ev.ninja.round_end': (e, N) => `Round ${e.round} ends: ${list(e.points.map((p, s) => `${N(s)} ${p}`))}${e.shadow_points !== undefined ? `, the shadow ${e.shadow_points}` : ''}.`,
+    'ev.ninja.tiles_drawn': (e, N) => `${N(e.seat)} draws ${e.count === 1 ? 'a tile' : `${e.count} tiles`}${e.tiles ? `: ${list(e.tiles, signed)}` : ''}.`,
+    'ev.ninja.round_start': (e, N) => `Round ${e.round} begins: ${N(e.seat)} chooses the trump.`,
+    'ev.octal.penalty': (e, N) => `${N(e.seat)} forgot to call Octo! and draws ${e.count}${e.cards ? `: ${list(e.cards)}` : ''}.`,
+    'ev.octal.draw': (e, N) => `${N(e.seat)} draws ${e.count === 1 ? 'a card' : `${e.count} cards`}${e.cards ? `: ${list(e.cards)}` : ''}.`,
+    'ev.octal.refill': e => `The deck is refilled with ${e.count} cards (${e.deck} in the deck).`,
+    'ev.octal.finish': (e, N) => `${N(e.seat)} has no cards left and finishes ${nth(e.place)}.`,
+    'ev.timemasters.draw': (e, N) => `${N(e.seat)} draws ${e.count === 1 ? 'a card' : `${e.count} cards`}${e.cards ? `: ${list(e.cards)}` : ''}.`,
+    'ev.timemasters.reshuffle': (e, N) => `${N(e.seat)} shuffles ${e.count} discarded cards into a new deck.`,
+    'ev.timemasters.ke_gained': (e, N) => `${N(e.seat)} gains ${e.count} ${e.kind} Kè.`,
+    'ev.timemasters.ke_readied': (e, N) => `${N(e.seat)} turns ${e.count} spent Kè gold.`,
+    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)} pays ${e.gold} gold and ${e.ephemeral} ephemeral Kè.`,
+    'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)} may spend at most ${e.limit} Kè next turn.`
+      : `${N(e.seat)}'s next spell costs ${Math.abs(e.cost)} ${e.cost > 0 ? 'more' : 'less'} Kè.`),
+    'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}'s timer ${e.timer} goes off: ${list(e.spells)} released.`,
+    'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)} discards timer ${e.timer} (${e.card})${e.spells?.length ? ` with ${list(e.spells)}` : ''}.`,
+    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)} takes ${e.card ?? 'the hidden second card'} from sphere ${e.level} (${e.points} points).`,
+    'ev.timemasters.sphere_top': e => `Sphere ${e.level} now shows ${e.card}.`,
+    'ev.timemasters.sphere_emptied': e => `Sphere ${e.level} is empty (${e.empty} empty).`,
+    'ev.timemasters.turn_start': (e, N) => `Turn ${e.turn}: ${N(e.seat)} plays.`,
+  },
+  ja: {
+    'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
+    rules_link: 'このゲームのルール', sit_here: 'ここに座る', sit_at: '{n}番の席に座る', name_remembered: 'この端末に記憶されます',
+    seat_taken: '{n}番の席はもう埋まっています。', watch_instead: '観戦する', take_seat: '{n}番の席に座る',
+    join_failed: '座れませんでした: {why}', joining_as: 'このテーブルに参加',
+    bot_named: 'ボット{n}({level})', 'level.easy': 'やさしい', 'level.medium': 'ふつう', 'level.strong': 'つよい',
+    away_for: '離席中', grace_left: 'あと{s}秒でボットが代わりに打ちます', handed_to_bot: '戻るまでボットが代わりに打ちます',
+    handed_notice: '{who}が離席中: 戻るまでボットが代わりに打ちます。',
+    back_notice: 'おかえりなさい。席はあなたに戻りました。',
+    back_played: '離席中にボットがあなたの代わりに{n}手打ちました。席はあなたに戻りました。',
+    your_turn_live: 'あなたの番です。', last_move: '直前の手', event: 'できごと',
+    sound: 'あなたの番になったら小さな音で知らせる(最初はオフ)', sound_on: '音あり', sound_off: '音なし',
+    why_over: '終わった理由', score_means: '得点の意味',
+    'score.psycle': '得点は獲得した勝利タイルの枚数です。2枚で勝ち。各サイクルの点数は、そのサイクルのタイルを誰が取るかだけを決めます。',
+    'score.ninja': '得点は3ラウンドのトリックで獲得した巻物タイルの点数の合計です。',
+    'score.octal': 'THE OCTALは競争です。順位は上がった順(最初に手札を出し切った人が1位)です。',
+    'score.timemasters': '得点はスフィアから得たカードの点数(カードのレベル)の合計です。同点ならKèの多い人、次にレベル5のカードの多い人。',
+    'over.psycle': '{who}が2枚目の勝利タイルを取りました。', 'over.psycle.capped': 'サイクル上限に達しました。勝利タイルが最も多い人が勝利を分け合います。',
+    'over.ninja': '3ラウンドが終わりました。', 'over.octal': '順位が決まりました(手札を出し切りました)。',
+    'over.octal.capped': '手番の上限に達しました。手札の少ない人ほど上位です。',
+    'over.timemasters': '2つ目のスフィアが空になり、ゲームはその場で終わりました。',
+    'over.timemasters.capped': '手番の上限に達しました。通常どおり得点を数えました。',
+    replay: 'リプレイ', 'replay.first': '最初', 'replay.prev': '前へ', 'replay.next': '次へ', 'replay.last': '最後',
+    'replay.step': '{n}手中{k}手目', 'replay.keys': '矢印キーで1手ずつ進めます。',
+    'tmc.spell': 'スペル', 'tmc.focus': 'フォーカス', 'tmc.timer': 'タイマー', 'tmc.level': 'レベル{n}', 'tmc.cost': 'Kè {n}',
+    'tmc.free': '無料', 'tmc.slots': 'スロット{n}', 'tmc.on_set': 'スペルをセットしたとき: {e}', 'tmc.on_discard': '捨てたとき: {e}',
+    'tmc.no_effect': '効果なし', 'tmc.points': '{n}点',
+    'eff.ephemeral': '一時的なKèを{n}得る', 'eff.ready': '灰のKèを{n}つ金にする', 'eff.new_ke': '循環のKèを{n}つ増やす',
+    'eff.draw': 'カードを{n}枚引く', 'eff.remove': '手札を{n}枚ゲームから除外する',
+    'eff.focus_back': '捨て札のフォーカスを{n}枚手札に戻す', 'eff.heavy': '相手全員の次のスペルのコストが{n}増える',
+    'eff.slow': '相手全員は次の手番にKèを{n}までしか使えない', 'eff.light': '自分の次のスペルのコストが{n}減る',
+    'ev.game_over': (e, N) => (e.winners?.length ? `ゲーム終了: ${listJa(e.winners, N)}の勝ち。` : 'ゲーム終了: 勝者なし。'),
+    'ev.psycle.reveal': (e, N) => `ラウンド${e.round}の公開(ターゲット${e.target}、ボーナス+${e.bonus}): ${listJa(e.cards.map((c, s) => `${N(s)} ${c}`))}。`,
+    'ev.psycle.round_score': (e, N) => `${N(e.seat)}は${e.card}: ジェム${signed(e.gems)}、${e.points}点(このサイクル${e.total}点)。`,
+    'ev.psycle.cycle_end': (e, N) => (e.replayed ? `サイクル${e.cycle}は同点: やり直します。`
+      : `サイクル${e.cycle}終了(得点 ${listJa(e.scores)}): ${listJa(e.winners, N)}が勝利タイルを取った。`),
+    'ev.psycle.round_start': e => `サイクル${e.cycle}のラウンド${e.round}: ターゲット${e.target}、ボーナス+${e.bonus}。`,
+    'ev.ninja.shadow_row': (e, N, C) => `影の列: ${listJa(e.cards, C)}。${C(e.cards[0])}の巻物は${signed(e.tile)}。`,
+    'ev.ninja.shadow_plays': (e, N, C) => `影が${C(e.card)}を出した。`,
+    'ev.ninja.tile_flipped': (e, N, C) => `${N(e.seat)}が${C(e.card)}の巻物をめくった: ${signed(e.tile)}。`,
+    'ev.ninja.battle_start': (e, N) => `トリック開始: ${N(e.seat)}がリード。`,
+    'ev.ninja.trick_won': (e, N, C) => `${e.shadow ? '影' : N(e.seat)}が${C(e.card)}でトリックを取った${e.tiles?.length ? `(巻物 ${listJa(e.tiles, signed)})` : ''}。${e.points}点。`,
+    'ev.ninja.shadow_opens': (e, N, C) => `影が${C(e.card)}を公開した${e.tile === null ? '(巻物は裏向き)' : ''}。`,
+    'ev.ninja.shadow_tile_up': (e, N, C) => `影の${C(e.card)}の巻物がめくられた: ${signed(e.tile)}。`,
+    'ev.ninja.round_end': (e, N) => `ラウンド${e.round}終了: ${listJa(e.points.map((p, s) => `${N(s)} ${p}点`))}${e.shadow_points !== undefined ? `、影 ${e.shadow_points}点` : ''}。`,
+    'ev.ninja.tiles_drawn': (e, N) => `${N(e.seat)}が巻物を${e.count}枚引いた${e.tiles ? `: ${listJa(e.tiles, signed)}` : ''}。`,
+    'ev.ninja.round_start': (e, N) => `ラウンド${e.round}開始: ${N(e.seat)}が切り札を決める。`,
+    'ev.octal.penalty': (e, N) => `${N(e.seat)}がオクトー!を忘れて${e.count}枚引いた${e.cards ? `: ${listJa(e.cards)}` : ''}。`,
+    'ev.octal.draw': (e, N) => `${N(e.seat)}が${e.count}枚引いた${e.cards ? `: ${listJa(e.cards)}` : ''}。`,
+    'ev.octal.refill': e => `山札を補充: ${e.count}枚(山札は${e.deck}枚)。`,
+    'ev.octal.finish': (e, N) => `${N(e.seat)}が手札を出し切って${e.place}位で上がった。`,
+    'ev.timemasters.draw': (e, N) => `${N(e.seat)}が${e.count}枚引いた${e.cards ? `: ${listJa(e.cards)}` : ''}。`,
+    'ev.timemasters.reshuffle': (e, N) => `${N(e.seat)}が捨て札${e.count}枚を切り直して山札にした。`,
+    'ev.timemasters.ke_gained': (e, N) => `${N(e.seat)}が${e.kind === 'ephemeral' ? '一時的な' : '循環の'}Kèを${e.count}得た。`,
+    'ev.timemasters.ke_readied': (e, N) => `${N(e.seat)}の灰のKè ${e.count}つが金に戻った。`,
+    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)}が金のKè ${e.gold}と一時的なKè ${e.ephemeral}を払った。`,
+    'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)}は次の手番にKèを${e.limit}までしか使えない。`
+      : `${N(e.seat)}の次のスペルのコストが${Math.abs(e.cost)}${e.cost > 0 ? '増える' : '減る'}。`),
+    'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells)}が解放された。`,
+    'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)}がタイマー${e.timer}(${e.card})を捨てた${e.spells?.length ? `(${listJa(e.spells)}も)` : ''}。`,
+    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ?? '裏向きの2枚目'}を取った(${e.points}点)。`,
+    'ev.timemasters.sphere_top': e => `スフィア${e.level}の一番上は${e.card}になった。`,
+    'ev.timemasters.sphere_emptied': e => `スフィア${e.level}が空になった(空は${e.empty}つ)。`,
+    'ev.timemasters.turn_start': (e, N) => `手番${e.turn}: ${N(e.seat)}の番。`,
+  },
+};
+Object.assign(messages.en, tableMessages.en);
+Object.assign(messages.ja, tableMessages.ja);
+
 const stored = localStorage.getItem('asobi.lang');
 export let lang = stored || ((navigator.languages || [navigator.language]).find(l => /^(ja|en)/.test(l)) || 'en').slice(0, 2);
 document.documentElement.lang = lang;
@@ -388,3 +532,16 @@ export function languageSwitch(onChange) {
   });
   return b;
 }
+
+/** An event of the log in words (docs/protocol.md, "Events"): ev.GAME.TYPE (or ev.TYPE for every game's)
+ * from the event's fields; NAME names a seat (null: the shadow), CARD a card of the game. The event's own
+ * text (English) for a type this page does not know, or when its fields are not as expected. */
+export function eventPhrase(game, entry, name, card = c => c) {
+  const e = entry.event ?? {};
+  const form = t(`ev.${game}.${e.type}`, null) ?? t(`ev.${e.type}`, null);
+  if (typeof form !== 'function') return entry.text;
+  try { return form(e, name, card); } catch { return entry.text; }
+}
+
+/** NINJA's card ("fire-5") in the page's words: "fire 5", "火の5". */
+export const cardWords = c => (lang === 'ja' ? cardJa(c) : cardEn(c));

@@ -1,66 +1,46 @@
-// table.js — the table screen: the WebSocket to /ws/tables/ID, the seat's token, the game's drawing, legal actions, log, clock, result.
-import { t, tf, count, phrase, placed, actionLabel, languageSwitch } from './i18n.js';
-import { el, api, tokenKey, invitesKey } from './dom.js';
-import { qrSvg } from './qr.js';
+// table.js — the table screen: its state, the WebSocket to /ws/tables/ID, and the page drawn from its parts (seats.js, log.js, result.js, join.js, replay.js; pacing.js shows moves one at a time, announce.js says them).
+import { t, tf, count, actionLabel, languageSwitch } from './i18n.js';
+import { el, api, tokenKey } from './dom.js';
+import { takeToken, joinRequest, joinSection } from './join.js';
+import { makePacer } from './pacing.js';
+import { logSection, lastMover, mergeEntries, sentence, kindOf } from './log.js';
+import { announce, cue, soundSwitch } from './announce.js';
+import { seatsBar, seatName, ticking } from './seats.js';
+import { resultSection } from './result.js';
+import { makeReplay, replaySection, replayKeys } from './replay.js';
+import { waitingSection, noticesSection, awayNotices } from './waiting.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
 const games = {};
-let summary = null, last = null, log = [], ws = null, conn = 'connecting', retry = 500, error = '', menu = null;
-let leaving = false;   // on the way to the rematch's table (goToRematch)
-let joinError = '';    // why a join link did not seat this page (kept: the next update clears `error`)
-let sentAt = null;     // when an act went out whose answer (an update or a refusal) has not come yet (act)
 
-/** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
-function takeToken() {
-  const m = location.hash.match(/token=([0-9a-f]+)/i);
-  if (m) { localStorage.setItem(tokenKey(id), m[1]); history.replaceState(null, '', location.pathname); }
-  return localStorage.getItem(tokenKey(id));
-}
-let token = takeToken();
-
-/** A join link (/t/ID?join=K) takes seat K; a private table's link carries the seat's invite code after '#'
- * (#invite=CODE: a fragment is never sent to the server in the page's request, nor in a Referer). */
-async function joinFromLink() {
-  const seat = new URLSearchParams(location.search).get('join');
-  const invite = location.hash.match(/invite=([0-9a-f]+)/i)?.[1];
-  if (token || seat === null) return;
-  const name = prompt(t('your_name'), t('name_default'));
-  if (!name) return;
-  try {
-    const j = await api(`/api/tables/${id}/join`, { name, seat: Number(seat), ...(invite ? { invite } : {}) });
-    localStorage.setItem(tokenKey(id), j.token); token = j.token;
-  } catch (e) { joinError = /^(invite_required|bad_invite):/.test(e.message) ? t('invite_needed') : e.message; }
-  history.replaceState(null, '', location.pathname);
-}
+/** Everything the page knows. `last` is the update on the page (pacing may hold newer ones back), `log` the
+ * entries shown, `heard` every entry received; `sentAt` when an act went out whose answer has not come. */
+const page = {
+  id, token: takeToken(id), joining: joinRequest(), last: null, log: [], heard: [], conn: 'connecting', error: '',
+  menu: null, summary: null, sentAt: null, leaving: false, cardSet: null, backNotice: '', draw: () => draw(),
+};
+let ws = null, retry = 500;
+const pacer = makePacer(show);
+const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length, () => draw());
 
 let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
 function connect() {
-  conn = last ? 'reconnecting' : 'connecting';
+  page.conn = page.last ? 'reconnecting' : 'connecting';
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  ws = new WebSocket(`${wsUrl || `${proto}://${location.host}/ws/tables/${id}`}${token ? `?token=${token}` : ''}`);
-  let fresh = true;
-  ws.onopen = () => { conn = 'connected'; retry = 500; draw(); };
+  const where = wsUrl || `${proto}://${location.host}/ws/tables/${id}`;
+  ws = new WebSocket(`${where}${page.token ? `?token=${page.token}` : ''}`);
+  let fresh = true;   // the first update of a connection carries the whole history
+  ws.onopen = () => { page.conn = 'connected'; retry = 500; draw(); };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
-    sentAt = null;
-    if (m.type === 'update') {
-      if (fresh) { log = []; fresh = false; }   // the first update of a connection carries the whole history
-      const seen = new Set(log.map(e => e.index));
-      for (const e of m.log) if (!seen.has(e.index)) log.push(e);
-      last = m; last.received = performance.now(); error = ''; menu = null;
-      // a rematch: the people at the table hold the same seats there and the game has begun, so their
-      // pages follow at once; a spectator's page offers the way (resultSection)
-      if (m.rematch && m.seat !== null && token) { goToRematch(m.rematch); return; }
-      if (m.status === 'over') api(`/api/tables/${id}`).then(s => { summary = s; draw(); }).catch(() => {});
-      draw();
-    } else if (m.type === 'error') {
-      error = `${t('error')}: ${m.error.message}`;
-      if (m.error.code === 'bad_token') { localStorage.removeItem(tokenKey(id)); token = null; }
-      draw();
-    }
+    page.sentAt = null;
+    if (m.type === 'update') { receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
   };
-  ws.onclose = () => { sentAt = null; conn = 'reconnecting'; draw(); setTimeout(reconnect, retry); retry = Math.min(retry * 2, 8000); };
+  ws.onclose = () => {
+    page.sentAt = null; page.conn = 'reconnecting'; draw();
+    setTimeout(reconnect, retry); retry = Math.min(retry * 2, 8000);
+  };
 }
 
 /** Before connecting again, the summary says where the table is played now: another node took it (this one
@@ -69,24 +49,102 @@ function reconnect() {
   api(`/api/tables/${id}`).then(s => { if (s.ws) wsUrl = s.ws; }).catch(() => {}).finally(connect);
 }
 
+function refused(error) {
+  page.error = `${t('error')}: ${error.message}`;
+  if (error.code === 'bad_token') { localStorage.removeItem(tokenKey(id)); page.token = null; }
+  draw();
+}
+
+/** An update: its new entries become steps of the pacer, one move or event each; a connection's first
+ * update (the whole history) and the answer to this seat's own act are shown at once. */
+function receive(m, fresh) {
+  m.received = performance.now();
+  if (fresh) {
+    pacer.flush();
+    page.heard = []; page.log = [];
+    const entries = mergeEntries(page.heard, m.log);
+    welcomeBack(m, entries);
+    show({ update: m, entries });
+    return;
+  }
+  const entries = mergeEntries(page.heard, m.log);
+  const mine = entries.some(e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human');
+  if (!entries.length) { pacer.push({ update: m, entries }, mine); return; }
+  entries.forEach(e => pacer.push({ update: m, entries: [e] }, mine));
+}
+
+/** A person back at their seat is told what a bot played for them meanwhile (log entries by the bot or a
+ * timeout since the last entry this device saw), and that the seat is theirs again. */
+function welcomeBack(m, entries) {
+  if (m.seat === null || !page.token) return;
+  const seen = localStorage.getItem(`asobi.seen.${id}`);   // the last entry this device showed the seat
+  if (seen === null) return;
+  const played = entries.filter(e => kindOf(e) === 'action' && e.seat === m.seat && e.index > Number(seen) && e.by !== 'human');
+  if (played.length) page.backNotice = count(played.length, 'back_played');
+}
+
+/** Shows one step: its update on the page, its entries in the log and said aloud (others' moves, events),
+ * and "your turn" when the seat has just been given something to do. */
+function show(step) {
+  const before = page.last;
+  const m = step.update;
+  if (m.rematch && m.seat !== null && page.token) { goToRematch(m.rematch); return; }
+  page.last = m; page.error = ''; page.menu = null;
+  page.log.push(...step.entries);
+  const lastIndex = page.log.length ? page.log[page.log.length - 1].index : -1;
+  if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
+  for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
+  announceHandovers(before, m);
+  if (myTurn(m) && !(before && myTurn(before))) { announce(t('your_turn_live')); cue(); }
+  if (m.status === 'over' && !page.summary) loadSummary();
+  draw();
+}
+
+const myTurn = m => m.status === 'playing' && m.legal.length > 0;
+const name = s => (page.last ? seatName(page.last.seats, s) : `${s + 1}`);
+
+/** When a bot takes a person's seat (handed), everyone is told. */
+function announceHandovers(before, m) {
+  if (!before) return;
+  for (const s of m.seats) if (s.handed && !before.seats[s.seat]?.handed) announce(tf('handed_notice', { who: name(s.seat) }));
+}
+
+async function loadSummary() {
+  try { page.summary = await api(`/api/tables/${id}`); } catch { /* the result shows without it */ }
+  draw();
+}
+
+/** Time Masters' card set, for its cards in words: the table's own (a loaded set travels in its options)
+ * or ours (web/data/timemasters_cards.json, our set written as a card file). */
+async function loadCardSet() {
+  if (page.cardSet) return;
+  page.cardSet = { cards: [] };
+  try {
+    const own = (await api(`/api/tables/${id}`)).options?.cards;
+    page.cardSet = typeof own === 'object' && own?.cards ? own : await (await fetch('/data/timemasters_cards.json')).json();
+  } catch { /* cards keep their names only */ }
+  draw();
+}
+
 /** Sends one act. Until its answer comes (every act gets an update or a refusal: docs/server.md) further clicks
  * are ignored: a double click or a double tap would send the act twice, and the second, refused, would show
  * its error until the next update, which in a game between people may be a whole turn away. A lost answer
  * frees the page after ACT_ANSWER_MS. */
 const ACT_ANSWER_MS = 3000;
 function act(text) {
-  if (sentAt !== null && performance.now() - sentAt < ACT_ANSWER_MS) return;
+  if (page.sentAt !== null && performance.now() - page.sentAt < ACT_ANSWER_MS) return;
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
-  sentAt = performance.now();
+  page.sentAt = performance.now();
   ws.send(JSON.stringify({ type: 'act', action: text }));
 }
 
 /** What a game's drawing uses: its legal actions and the way to make a clickable thing. */
-function context() {
-  const legal = last.status === 'playing' ? last.legal.map(a => a.text) : [];
+function context(view, live) {
+  const last = page.last;
+  const legal = live && last.status === 'playing' ? last.legal.map(a => a.text) : [];
   return {
-    t, tf, count, el, legal, seat: last.seat, seats: last.seats, label: a => actionLabel(last.view?.game, a),
-    name: s => { const x = last.seats[s]; return x ? (x.name || (x.bot ? `${t('bot')} ${x.bot}` : `${t('seat')} ${s + 1}`)) : `${s + 1}`; },
+    t, tf, count, el, legal, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
+    label: a => actionLabel(view?.game, a),
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
      * several → the click opens a menu of them (each a data-action button). */
     actionable(node, match) {
@@ -95,7 +153,10 @@ function context() {
       node.classList.add('can');
       node.tabIndex = 0; node.setAttribute('role', 'button');
       if (acts.length === 1) node.dataset.action = acts[0];
-      const go = () => { if (acts.length === 1) act(acts[0]); else { menu = { acts, label: node.getAttribute('aria-label') || node.textContent }; draw(); } };
+      const go = () => {
+        if (acts.length === 1) act(acts[0]);
+        else { page.menu = { acts }; draw(); }
+      };
       node.addEventListener('click', go);
       node.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); go(); } });
       return node;
@@ -103,140 +164,102 @@ function context() {
   };
 }
 
-function clockText(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-function seatsBar() {
-  const toMove = last.view?.to_move ?? [];
-  const c = last.clock;
-  return el('ol', { class: 'seats-bar' }, last.seats.map(s => {
-    let remaining = c ? c.remaining_ms[s.seat] : null;
-    if (c && c.running.includes(s.seat)) remaining -= performance.now() - last.received;
-    return el('li', { class: `seatchip${toMove.includes(s.seat) ? ' turn' : ''}${s.seat === last.seat ? ' me' : ''}` },
-      `${s.seat + 1}. ${context().name(s.seat)}`, s.seat === last.seat ? ` (${t('you')})` : '',
-      toMove.includes(s.seat) && last.status === 'playing' ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '',
-      !s.connected ? el('span', { class: 'badge' }, ` ${t('away')}`) : '', s.handed ? el('span', { class: 'badge' }, ` (${t('bot')})`) : '',
-      remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ${t('clock')} ${clockText(remaining)}`) : '');
-  }));
-}
-
 /** A button that performs legal action A: its words in the page's language, the text itself in data-action
  * (what is sent) and in the tooltip. */
 function actionButton(a) {
-  return el('button', { 'data-action': a, title: a, onclick: () => act(a) }, actionLabel(last.view?.game, a));
+  return el('button', { 'data-action': a, title: a, onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
 }
 
 function legalList(ctx) {
   return el('section', { class: 'legal' }, el('h2', {}, t('legal')),
-    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, actionButton(a))))
-      : el('p', {}, t('no_legal')));
-}
-
-function logSection() {
-  const game = last.view?.game;
-  const items = log.slice(-200).map(e => el('li', { title: e.text, 'data-text': e.text },
-    phrase(game, context().name(e.seat), e.text), e.by === 'timeout' ? ` (${t('timeout')})` : ''));
-  return el('section', { class: 'log' }, el('h2', {}, t('log')), el('ol', { reversed: true, start: log.length ? log[log.length - 1].index + 1 : 0 }, items.reverse()));
-}
-
-function resultSection() {
-  const r = last.result;
-  if (!r) return '';
-  const me = last.seat, game = games[last.view.game];
-  // a game may rank someone who holds no seat (NINJA's shadow) and say a word on it
-  const among = game?.participants?.(last.view) ?? r.scores.length;
-  const outcome = me === null ? ''
-    : el('p', { class: 'outcome' }, !r.winners.includes(me) ? placed(r.ranks[me], among)
-      : r.winners.length > 1 ? t('won_shared') : t('won'));
-  const note = game?.resultNote?.(last.view, context()) || '';
-  return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')), outcome,
-    note ? el('p', { class: 'note' }, note) : '',
-    el('table', {}, el('tr', {}, el('th', {}, t('seat')), el('th', {}, t('rank')), el('th', {}, t('score'))),
-      r.scores.map((sc, i) => el('tr', { class: r.winners.includes(i) ? 'winner' : '' },
-        el('td', {}, `${i + 1}. ${context().name(i)}`), el('td', {}, r.ranks[i]), el('td', {}, sc, r.winners.includes(i) ? ` ★ ${t('winner')}` : '')))),
-    last.seat === null
-      ? (last.rematch ? el('a', { class: 'primary', id: 'rematch', href: `/t/${last.rematch}` }, t('watch_rematch')) : '')
-      : el('button', { class: 'primary', id: 'rematch', onclick: rematch }, t('rematch')),
-    ' ', el('a', { href: '/' }, t('back')));
+    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, actionButton(a)))) : el('p', {}, t('no_legal')));
 }
 
 /** Rematch (docs/server.md): ask the server; it makes one new table where everyone keeps their seat under the
  * same token, and every page of this table hears of it in its next update ("rematch"). */
 function rematch() {
-  if (last.rematch) { goToRematch(last.rematch); return; }
+  if (page.last.rematch) { goToRematch(page.last.rematch); return; }
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'rematch' }));
 }
 
 /** Once: until the new page has loaded, this one still hears updates that carry the same rematch (another
  * seat's page leaving makes one), and a second `location.href` would abort the first navigation. */
 function goToRematch(table) {
-  if (leaving) return;
-  leaving = true;
-  if (token) localStorage.setItem(tokenKey(table), token);
+  if (page.leaving) return;
+  page.leaving = true;
+  if (page.token) localStorage.setItem(tokenKey(table), page.token);
   if (ws) ws.onclose = null;   // the socket closes with the page: no reconnecting meanwhile
   location.href = `/t/${table}`;
 }
 
-/** The invite codes this browser keeps for a private table it created (lobby.js), or null. */
-function invites() {
-  try { return JSON.parse(localStorage.getItem(invitesKey(id))); } catch { return null; }
-}
-
-/** Each free seat's join link while the table is open; a private table's carries the seat's invite code, known
- * only to the page of whoever created it (elsewhere the page says where the links are). */
-function waitingSection() {
-  if (last.status !== 'open') return '';
-  const codes = last.private ? invites() : null;
-  const free = last.seats.filter(s => !s.bot && !s.name && (!last.private || codes?.[s.seat]));
-  return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, free.map(s => {
-    const link = `${location.origin}/t/${id}?join=${s.seat}${last.private ? `#invite=${codes[s.seat]}` : ''}`;
-    // a QR code per link: friends at the same table scan it with their phones
-    return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
-      qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
-  })), last.private && !codes ? el('p', {}, t('private_no_links')) : '');
-}
-
-/** What everyone at the table is told about how it was made: a deal its creator chose, a private table. */
-function noticesSection() {
-  return [last.seed_chosen ? el('p', { class: 'notice seed-chosen', role: 'note' }, `⚠ ${t('seed_chosen')}`) : '',
-    last.private ? el('p', { class: 'notice private', role: 'note' }, t('private_table')) : ''];
-}
-
 function menuSection() {
-  if (!menu) return '';
-  return el('div', { class: 'menu', role: 'dialog' }, el('p', {}, t('choose')),
-    menu.acts.map(actionButton),
-    el('button', { onclick: () => { menu = null; draw(); } }, t('cancel')));
+  if (!page.menu) return '';
+  return el('div', { class: 'menu', role: 'dialog' }, el('p', {}, t('choose')), page.menu.acts.map(actionButton),
+    el('button', { onclick: () => { page.menu = null; draw(); } }, t('cancel')));
+}
+
+function header(game) {
+  return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
+    game ? el('a', { class: 'rules-link', href: `/rules/${game}.html`, target: '_blank' }, t('rules_link')) : '',
+    el('span', { class: 'conn', 'data-conn': page.conn }, t(page.conn)), soundSwitch(draw), languageSwitch(draw));
+}
+
+/** The board and the log: the live table's, or a replay's step once the game is over. */
+function boardAndLog(ctx, game) {
+  const shown = replay.shown;
+  const view = shown ? shown.view : page.last.view;
+  const live = !shown;
+  const c = live ? ctx : context(view, false);
+  const board = el('section', { class: `board ${view.game}` }, games[view.game].render(view, live ? c : { ...c, seat: null }));
+  const mover = lastMover(shown ? shown.log : page.log);
+  if (mover !== null) board.querySelector(`.player[data-seat="${mover}"]`)?.classList.add('just-moved');
+  const hand = board.querySelector('.hand');
+  // the hand and the actions stay on screen (a dock at the bottom of a phone's screen)
+  const dock = el('section', { class: 'dock' }, hand ?? '', page.last.seat === null || !live ? '' : legalList(c));
+  return [board, dock, logSection(view.game, shown ? shown.log : page.log, name)];
 }
 
 async function draw() {
   document.title = `${t('table')} ${id} — asobi`;
-  const header = el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
-    el('span', { class: 'conn', 'data-conn': conn }, t(conn)), languageSwitch(draw));
-  if (!last) { app.replaceChildren(header, el('p', {}, t('connecting')), el('p', { class: 'error' }, error || joinError)); return; }
+  const last = page.last;
+  if (!last) {
+    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')), el('p', { class: 'error' }, page.error));
+    return;
+  }
   // Keyboard players keep their place across redraws: refocus the element with the same action or id.
   const focused = document.activeElement;
   const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
-    : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]` : focused?.id ? `#${CSS.escape(focused.id)}` : null;
+    : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
+      : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]` : focused?.id ? `#${CSS.escape(focused.id)}` : null;
   const g = last.view.game;
   if (!games[g]) games[g] = await import(`./games/${g}.js`);
-  const ctx = context();
+  if (g === 'timemasters' && !page.cardSet) loadCardSet();
+  const ctx = context(last.view, true);
   // the tab's title says when this seat has something to do, for a player who waits in another tab
   if (ctx.legal.length) document.title = `▶ ${t('your_move')} · ${t('table')} ${id} — asobi`;
-  const lastIndex = log.length ? log[log.length - 1].index : -1;
-  document.body.dataset.index = lastIndex; document.body.dataset.status = last.status;
-  app.replaceChildren(header,
+  document.body.dataset.index = page.log.length ? page.log[page.log.length - 1].index : -1;
+  document.body.dataset.status = last.status;
+  document.body.dataset.waiting = pacer.waiting;
+  app.replaceChildren(header(g), joinSection(page, seated),
     el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
-    ...noticesSection(), seatsBar(), waitingSection(), resultSection(), menuSection(),
-    el('p', { class: 'error', role: 'alert' }, error || joinError),
-    el('section', { class: `board ${g}` }, games[g].render(last.view, ctx)),
-    last.seat === null ? '' : legalList(ctx), logSection());   // a spectator has no actions to list
+    ...noticesSection(last), ...awayNotices(last, name), page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
+    seatsBar(last, lastMover(page.log)), waitingSection(page), resultSection(last, games[g], ctx, rematch),
+    last.status === 'over' ? replaySection(replay) : '', menuSection(),
+    el('p', { class: 'error', role: 'alert' }, page.error), ...boardAndLog(ctx, g));
   if (refocus) document.querySelector(refocus)?.focus();
 }
 
-setInterval(() => { if (last?.clock && last.status === 'playing') for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar()); }, 1000);
-await joinFromLink();
+/** Seated by the join form: the socket reopens under the seat's token. */
+function seated(token) {
+  page.token = token;
+  if (ws) { ws.onclose = null; ws.close(); }
+  connect();
+}
+
+setInterval(() => {
+  if (!page.last || !ticking(page.last)) return;
+  for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log)));
+}, 1000);
+replayKeys(replay, () => page.last?.status === 'over');
 draw();
 connect();

@@ -47,8 +47,12 @@ export function render(v, ctx) {
       const s = a.slice(6);
       return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': ctx.label(a) }, `${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
     }));
-  const trick = el('div', { class: 'trick' }, el('h3', {}, t('ninja.trick')),
-    v.trick.map(c => el('div', { class: 'played' }, el('small', {}, who(ctx, v, c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
+  // the cards of the last trick stay in view, its winner marked, until the next trick's first card
+  const shown = v.trick.length || !v.last_trick ? v.trick : v.last_trick.cards;
+  const done = !v.trick.length && v.last_trick;
+  const trick = el('div', { class: `trick${done ? ' done' : ''}` }, el('h3', {}, done ? t('ninja.last_trick') : t('ninja.trick')),
+    shown.map(c => el('div', { class: `played${done && c.seat === v.last_trick.winner ? ' won' : ''}` },
+      el('small', {}, who(ctx, v, c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
     v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
       v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${SUITS[c.card.split('-')[0]]}${c.card.split('-')[1]}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
       ` → ${who(ctx, v, v.last_trick.winner)}`) : '');

@@ -3,8 +3,9 @@ const STARS = [0, 3, 3, 2, 1, 1];                       // docs/rules/psycle.md,
 const BEATS = [[], [0, 5], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 2, 3, 4]];
 
 function card(ctx, n, extra = {}) {
-  const { el, t } = ctx;
-  return el('div', { class: `card psycle-card c${n}`, 'data-c': `psycle-${n}`, 'aria-label': `${n}`, ...extra },
+  const { el, t, tf } = ctx;
+  const label = tf('psycle.card_label', { n, stars: STARS[n], beats: BEATS[n].join(' ') || '—' });
+  return el('div', { class: `card psycle-card c${n}`, 'data-c': `psycle-${n}`, 'aria-label': label, title: label, ...extra },
     el('span', { class: 'num' }, n),
     el('span', { class: 'stars' }, '★'.repeat(STARS[n]) || '—'),
     el('span', { class: 'cost' }, `${t('psycle.cost')} ${n}◆`),

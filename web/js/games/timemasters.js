@@ -1,6 +1,31 @@
-// timemasters.js — Time Masters' table: the five spheres, the spell zone, own hand, timers, Kè and points of every wizard.
+// timemasters.js — Time Masters' table: the five spheres, the spell zone, own hand, timers, Kè and points of every wizard; every card says what it does.
+
+/** The card NAME of the table's set (ctx.cardSet: the table's own or ours), or null while it loads. */
+const cardOf = (ctx, name) => ctx.cardSet?.cards?.find(c => c.name.toLowerCase() === String(name).toLowerCase()) ?? null;
+
+/** A card's effects in words, from its primitives ("draw 2 cards, gain 1 ephemeral Kè"): every card set reads. */
+const effectWords = (ctx, card) => (card.effects ?? []).map(([what, n]) => ctx.count(n, `eff.${what}`)).join(', ');
+
+/** What card C does, in the page's language: its kind, level and cost ("Spell · level 2 · 2 Kè"), and its
+ * effect ("draw 2 cards"; a timer's slots and when its effect fires). */
+export function describe(ctx, c) {
+  const { t, tf, count } = ctx;
+  const kind = [t(`tmc.${c.type}`), tf('tmc.level', { n: c.level }),
+    c.type === 'spell' ? tf('tmc.cost', { n: c.cost }) : c.type === 'focus' ? t('tmc.free') : count(c.slots ?? 1, 'tmc.slots')];
+  const effect = effectWords(ctx, c);
+  const fired = c.type === 'timer' && effect ? tf(c.trigger === 'discard' ? 'tmc.on_discard' : 'tmc.on_set', { e: effect }) : effect;
+  return { kind: kind.join(' · '), effect: fired || t('tmc.no_effect') };
+}
+
+/** A card face: its name, kind, level and cost, and its effect in words; the whole in its label. */
 function card(ctx, name, extra = {}) {
-  return ctx.el('div', { class: 'card tm-card', 'data-c': name, 'aria-label': name, ...extra }, ctx.el('span', { class: 'name' }, name));
+  const { el } = ctx;
+  const c = cardOf(ctx, name);
+  const words = c ? describe(ctx, c) : null;
+  return el('div', { class: `card tm-card${c ? ` ${c.type}` : ''}`, 'data-c': name,
+    'aria-label': words ? `${name}: ${words.kind}. ${words.effect}` : name, title: words ? `${words.kind}\n${words.effect}` : name, ...extra },
+  el('span', { class: 'name' }, name), words ? el('span', { class: 'kind' }, words.kind) : '',
+  words ? el('span', { class: 'effect' }, words.effect) : '');
 }
 
 const mentions = name => a => a.endsWith(` ${name}`) || a.includes(` ${name} on `);
@@ -23,7 +48,7 @@ export function render(v, ctx) {
       s.top ? card(ctx, s.top) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
     a => a === `take ${s.level}` || a === `take ${s.level} second`)));
   const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${t(`phase.timemasters.${v.phase}`)} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
-    v.spell_zone.map(c => el('span', { class: 'mini' }, typeof c === 'string' ? c : JSON.stringify(c))),
+    v.spell_zone.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))),
     v.choice ? choice(v.choice, ctx) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),

@@ -1,0 +1,37 @@
+// waiting.js — what a table says about itself: the free seats' join links while it waits (with QR codes), a private table, a chosen deal, and seats a bot plays while their person is away.
+import { el, invitesKey } from './dom.js';
+import { t, tf } from './i18n.js';
+import { qrSvg } from './qr.js';
+
+/** The invite codes this browser keeps for a private table it created (lobby.js), or null. */
+function invites(id) {
+  try { return JSON.parse(localStorage.getItem(invitesKey(id))); } catch { return null; }
+}
+
+/** Each free seat's join link while the table is open; a private table's carries the seat's invite code, known
+ * only to the page of whoever created it (elsewhere the page says where the links are). */
+export function waitingSection(page) {
+  const last = page.last;
+  if (last.status !== 'open') return '';
+  const codes = last.private ? invites(page.id) : null;
+  const free = last.seats.filter(s => !s.bot && !s.name && (!last.private || codes?.[s.seat]));
+  return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, free.map(s => {
+    const link = `${location.origin}/t/${page.id}?join=${s.seat}${last.private ? `#invite=${codes[s.seat]}` : ''}`;
+    // a QR code per link: friends at the same table scan it with their phones
+    return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
+      qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
+  })), last.private && !codes ? el('p', {}, t('private_no_links')) : '');
+}
+
+/** What everyone at the table is told about how it was made: a deal its creator chose, a private table. */
+export function noticesSection(last) {
+  return [last.seed_chosen ? el('p', { class: 'notice seed-chosen', role: 'note' }, `⚠ ${t('seed_chosen')}`) : '',
+    last.private ? el('p', { class: 'notice private', role: 'note' }, t('private_table')) : ''];
+}
+
+/** Everyone is told when a bot plays a person's seat (handed to it after timeouts, docs/server.md), until
+ * the person is back. */
+export function awayNotices(last, name) {
+  return last.seats.filter(s => s.handed)
+    .map(s => el('p', { class: 'notice handed', role: 'status', 'data-seat': s.seat }, tf('handed_notice', { who: name(s.seat) })));
+}
