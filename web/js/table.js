@@ -18,7 +18,7 @@ const games = {};
  * entries shown, `heard` every entry received; `sentAt` when an act went out whose answer has not come. */
 const page = {
   id, token: takeToken(id), joining: joinRequest(), last: null, log: [], heard: [], conn: 'connecting', error: '',
-  menu: null, summary: null, sentAt: null, leaving: false, cardSet: null, backNotice: '', draw: () => draw(),
+  menu: null, summary: null, sentAt: null, leaving: false, cardSet: null, backNotice: '', told: false, draw: () => draw(),
 };
 let ws = null, retry = 500;
 const pacer = makePacer(show);
@@ -68,9 +68,9 @@ function receive(m, fresh) {
     return;
   }
   const entries = mergeEntries(page.heard, m.log);
-  const mine = entries.some(e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human');
-  if (!entries.length) { pacer.push({ update: m, entries }, mine); return; }
-  entries.forEach(e => pacer.push({ update: m, entries: [e] }, mine));
+  if (!entries.length) { pacer.push({ update: m, entries }); return; }
+  // the seat's own move shows at once (with what waited before it); what follows it is paced
+  for (const e of entries) pacer.push({ update: m, entries: [e] }, kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human');
 }
 
 /** A person back at their seat is told what a bot played for them meanwhile (log entries by the bot or a
@@ -95,12 +95,21 @@ function show(step) {
   if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
   for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
   announceHandovers(before, m);
-  if (myTurn(m) && !(before && myTurn(before))) { announce(t('your_turn_live')); cue(); }
+  yourTurn(m, step.entries);
   if (m.status === 'over' && !page.summary) loadSummary();
   draw();
 }
 
 const myTurn = m => m.status === 'playing' && m.legal.length > 0;
+
+/** "Your turn", said and (when turned on) sounded once per turn: again only after the seat has acted. */
+function yourTurn(m, entries) {
+  if (entries.some(e => kindOf(e) === 'action' && e.seat === m.seat) || !myTurn(m)) page.told = false;
+  if (!myTurn(m) || page.told) return;
+  page.told = true;
+  announce(t('your_turn_live'));
+  cue();
+}
 const name = s => (page.last ? seatName(page.last.seats, s) : `${s + 1}`);
 
 /** When a bot takes a person's seat (handed), everyone is told. */
@@ -213,9 +222,12 @@ function boardAndLog(ctx, game) {
   const board = el('section', { class: `board ${view.game}` }, games[view.game].render(view, live ? c : { ...c, seat: null }));
   const mover = lastMover(shown ? shown.log : page.log);
   if (mover !== null) board.querySelector(`.player[data-seat="${mover}"]`)?.classList.add('just-moved');
+  // while the game is played the hand and the actions stay on screen (docked at the bottom of a phone's
+  // screen); a spectator has neither, a finished game's result and rematch come first
+  const playing = live && page.last.status === 'playing' && page.last.seat !== null;
   const hand = board.querySelector('.hand');
-  // the hand and the actions stay on screen (a dock at the bottom of a phone's screen)
-  const dock = el('section', { class: 'dock' }, hand ?? '', page.last.seat === null || !live ? '' : legalList(c));
+  if (hand && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
+  const dock = hand || playing ? el('section', { class: `dock${playing ? ' docked' : ''}` }, hand ?? '', playing ? legalList(c) : '') : '';
   return [board, dock, logSection(view.game, shown ? shown.log : page.log, name)];
 }
 
