@@ -4,7 +4,8 @@
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
 // Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
 // leavers; the sound switch; a whole game of every game at 390 px by clicks only, with its result explained and
-// its replay; a loaded card set in words; the page's weight. ASOBI_WEB_PARTS=tables,events,... runs some parts.
+// its replay; a loaded card set in words; the page's weight. ASOBI_WEB_PARTS=tables,events,... runs some parts,
+// ASOBI_WEB_GAMES=psycle,... some games.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
@@ -23,7 +24,9 @@ const check = (cond, what) => { checks++; if (!cond) { failures++; console.error
 const parts = process.env.ASOBI_WEB_PARTS?.split(',');
 const wanted = part => !parts || parts.includes(part);
 
-const GAMES = { psycle: 4, ninja: 5, octal: 6, timemasters: 4 };   // each game's largest table
+// each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
+const GAMES = Object.fromEntries(Object.entries({ psycle: 4, ninja: 5, octal: 6, timemasters: 4 })
+  .filter(([g]) => !process.env.ASOBI_WEB_GAMES || process.env.ASOBI_WEB_GAMES.split(',').includes(g)));
 // short games: the safety caps of the games that have them
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
@@ -208,8 +211,8 @@ const EVENTS = {
     { type: 'refill', count: 6, discards: 4, deck: 6 }, { type: 'finish', seat: 2, place: 1 }],
   timemasters: [{ type: 'draw', seat: 0, count: 2, cards: ['Spark', 'Insight'] }, { type: 'reshuffle', seat: 0, count: 7 },
     { type: 'ke_gained', seat: 0, kind: 'ephemeral', count: 2 }, { type: 'ke_readied', seat: 0, count: 3 },
-    { type: 'ke_spent', seat: 0, gold: 2, ephemeral: 1 }, { type: 'reminder', seat: 1, cost: 1, limit: 0 },
-    { type: 'reminder', seat: 1, cost: 0, limit: 3 }, { type: 'timer_released', seat: 0, timer: 2, spells: ['Spark'] },
+    { type: 'ke_spent', seat: 0, gold: 2, ephemeral: 1 }, { type: 'ke_spent', seat: 0, gold: 2, ephemeral: 0 }, { type: 'reminder', seat: 1, cost: 1, limit: 0 },
+    { type: 'reminder', seat: 1, cost: 0, limit: 3 }, { type: 'timer_released', seat: 0, timer: 2, card: 'Clock', spells: ['Spark'] },
     { type: 'timer_discarded', seat: 0, timer: 2, card: 'Hourglass', spells: ['Spark'], delay: 1 },
     { type: 'card_taken', seat: 0, level: 3, card: 'Flow', hidden: false, points: 12 },
     { type: 'card_taken', seat: 1, level: 3, card: null, hidden: true, points: 5 },

@@ -334,7 +334,7 @@ const tableMessages = {
     rules_link: 'Rules of this game', sit_here: 'Sit here', sit_at: 'Sit at seat {n}', name_remembered: 'remembered on this device',
     seat_taken: 'Seat {n} is already taken.', watch_instead: 'Watch the game', take_seat: 'Take seat {n}',
     join_failed: 'Could not sit down: {why}', joining_as: 'Join this table',
-    bot_named: 'Bot {n} ({level})', 'level.easy': 'easy', 'level.medium': 'medium', 'level.strong': 'strong',
+    bot_named: 'Bot {n} ({level})',   // level.easy|medium|strong: with the lobby's words
     away_for: 'away', grace_left: 'a bot plays for them in {s} s', handed_to_bot: 'a bot plays for them until they return',
     handed_notice: '{who} is away: a bot plays their seat until they come back.',
     back_notice: 'Welcome back: your seat is yours again.',
@@ -386,7 +386,7 @@ const tableMessages = {
     'ev.timemasters.reshuffle': (e, N) => `${N(e.seat)} shuffles ${e.count} discarded cards into a new deck.`,
     'ev.timemasters.ke_gained': (e, N) => `${N(e.seat)} gains ${e.count} ${e.kind} Kè.`,
     'ev.timemasters.ke_readied': (e, N) => `${N(e.seat)} turns ${e.count} spent Kè gold.`,
-    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)} pays ${e.gold} gold and ${e.ephemeral} ephemeral Kè.`,
+    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)} pays ${[e.gold && `${e.gold} gold`, e.ephemeral && `${e.ephemeral} ephemeral`].filter(Boolean).join(' and ')} Kè.`,
     'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)} may spend at most ${e.limit} Kè next turn.`
       : `${N(e.seat)}'s next spell costs ${Math.abs(e.cost)} ${e.cost > 0 ? 'more' : 'less'} Kè.`),
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}'s timer ${e.timer} goes off: ${list(e.spells)} released.`,
@@ -401,7 +401,7 @@ const tableMessages = {
     rules_link: 'このゲームのルール', sit_here: 'ここに座る', sit_at: '{n}番の席に座る', name_remembered: 'この端末に記憶されます',
     seat_taken: '{n}番の席はもう埋まっています。', watch_instead: '観戦する', take_seat: '{n}番の席に座る',
     join_failed: '座れませんでした: {why}', joining_as: 'このテーブルに参加',
-    bot_named: 'ボット{n}({level})', 'level.easy': 'やさしい', 'level.medium': 'ふつう', 'level.strong': 'つよい',
+    bot_named: 'ボット{n}({level})',
     away_for: '離席中', grace_left: 'あと{s}秒でボットが代わりに打ちます', handed_to_bot: '戻るまでボットが代わりに打ちます',
     handed_notice: '{who}が離席中: 戻るまでボットが代わりに打ちます。',
     back_notice: 'おかえりなさい。席はあなたに戻りました。',
@@ -451,7 +451,7 @@ const tableMessages = {
     'ev.timemasters.reshuffle': (e, N) => `${N(e.seat)}が捨て札${e.count}枚を切り直して山札にした。`,
     'ev.timemasters.ke_gained': (e, N) => `${N(e.seat)}が${e.kind === 'ephemeral' ? '一時的な' : '循環の'}Kèを${e.count}得た。`,
     'ev.timemasters.ke_readied': (e, N) => `${N(e.seat)}の灰のKè ${e.count}つが金に戻った。`,
-    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)}が金のKè ${e.gold}と一時的なKè ${e.ephemeral}を払った。`,
+    'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)}が${[e.gold && `金のKè ${e.gold}`, e.ephemeral && `一時的なKè ${e.ephemeral}`].filter(Boolean).join('と')}を払った。`,
     'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)}は次の手番にKèを${e.limit}までしか使えない。`
       : `${N(e.seat)}の次のスペルのコストが${Math.abs(e.cost)}${e.cost > 0 ? '増える' : '減る'}。`),
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells)}が解放された。`,

@@ -1,8 +1,6 @@
 // join.js — sitting down at a table: the seat's token (a link's #token=T or this device's), and the in-page name form of a join link (?join=K), never a browser prompt.
-import { el, api, tokenKey } from './dom.js';
+import { el, api, tokenKey, seatKey, nameKey } from './dom.js';
 import { t, tf } from './i18n.js';
-
-const NAME_KEY = 'asobi.name';   // the name this device last sat down with
 
 /** The seat's token: from #token=T (a shared link), else localStorage; kept in localStorage. */
 export function takeToken(id) {
@@ -24,10 +22,11 @@ export function joinRequest() {
 
 /** Sends the join of REQ under NAME; resolves to the token, or records the refusal in REQ.problem. */
 async function sitDown(id, req, name) {
-  localStorage.setItem(NAME_KEY, name);
+  localStorage.setItem(nameKey, name);
   try {
     const j = await api(`/api/tables/${id}/join`, { name, seat: req.seat, ...(req.invite ? { invite: req.invite } : {}) });
     localStorage.setItem(tokenKey(id), j.token);
+    localStorage.setItem(seatKey(id), String(j.seat));   // the lobby's "My tables" says it
     return j.token;
   } catch (e) {
     const code = e.message.split(':')[0];
@@ -55,7 +54,7 @@ export function joinSection(page, onSeated) {
   if (!req || page.token) return '';
   // the same field across redraws (an update may come while the name is typed)
   const input = req.input ??= el('input', { name: 'name', id: 'join-name', required: true, maxlength: 24,
-    autocomplete: 'nickname', value: localStorage.getItem(NAME_KEY) ?? '' });
+    autocomplete: 'nickname', value: localStorage.getItem(nameKey) ?? '' });
   let busy = false;   // one join per submit: a double click must not send two
   const submit = async ev => {
     ev.preventDefault();
