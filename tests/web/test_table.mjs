@@ -276,9 +276,9 @@ async function pacedMoves(motion, locale) {
   const marked = await page.evaluate(() => ({ latest: document.querySelector('.log li')?.classList.contains('latest'),
     mover: document.querySelector('.seatchip.just-moved')?.dataset.seat, newest: document.querySelector('.log li[data-kind=action]')?.dataset.index,
     player: document.querySelector('.player.just-moved')?.dataset.seat }));
-  const log = await getJson(`/api/tables/${table}`);
+  const live = await page.textContent('#live');
   await ctx.close();
-  return { gaps, waited: turnAt - sent, marked, actions: log.actions };
+  return { gaps, waited: turnAt - sent, marked, live };
 }
 
 async function pacing() {
@@ -288,7 +288,10 @@ async function pacing() {
   check(paced.waited < 5 * 600 + 3000, `pacing: the seat's own turn comes within the paced moves (${Math.round(paced.waited)} ms)`);
   check(paced.marked.latest && paced.marked.mover !== undefined && paced.marked.player === paced.marked.mover,
     `pacing: the last move is marked in the log, the seats and the board (${JSON.stringify(paced.marked)})`);
+  check(/Bot 6 \(easy\) (plays|passes|discards|lays|overrides)/.test(paced.live) && paced.live.endsWith('Your turn.'),
+    `pacing: the live region says the bots' moves, then "Your turn." (${paced.live.slice(-160)})`);
   const fast = await pacedMoves('reduce', 'ja-JP');
+  check(/ボット6\(やさしい\)/.test(fast.live) && fast.live.endsWith('あなたの番です。'), `pacing: the live region in Japanese (${fast.live.slice(-120)})`);
   check(fast.gaps.every(g => g < 300), `pacing: reduced motion shows the moves at once (gaps ${fast.gaps.map(Math.round)})`);
   check(fast.waited < 2500, `pacing: under reduced motion the seat's turn is back at once (${Math.round(fast.waited)} ms)`);
 }
