@@ -27,7 +27,8 @@ export function replaySection(replay) {
   const button = (where, symbol) => el('button', { 'data-replay': where, title: t(`replay.${where}`),
     onclick: () => replay.move(where) }, el('span', { 'aria-hidden': 'true' }, symbol), ` ${t(`replay.${where}`)}`);
   return el('section', { class: 'replay', 'aria-label': t('replay') }, el('h2', {}, t('replay')),
-    el('div', { class: 'replay-buttons' }, button('first', '«'), button('prev', '‹'), button('next', '›'), button('last', '»')),
+    el('div', { class: 'replay-buttons' },
+      button('first', '«'), button('prev', '‹'), button('next', '›'), button('last', '»')),
     el('p', { class: 'replay-step', 'aria-live': 'polite', 'data-step': shown?.step ?? '' },
       shown ? tf('replay.step', { k: shown.step, n: shown.steps }) : ''),
     el('p', { class: 'hint' }, t('replay.keys')));

@@ -26,8 +26,9 @@ function leaverBadge(s, received) {
   if (s.handed) return el('span', { class: 'badge handed' }, ` · ${t('handed_to_bot')}`);
   if (s.bot || s.connected || !s.name) return '';
   const grace = s.grace_left_ms ?? null;
+  const seconds = grace === null ? 0 : Math.max(0, Math.ceil(since(grace, received) / 1000));
   return el('span', { class: 'badge away' }, ` · ${t('away_for')}`, grace === null ? ''
-    : el('span', { class: 'grace', 'data-seat': s.seat }, ` · ${tf('grace_left', { s: Math.max(0, Math.ceil(since(grace, received) / 1000)) })}`));
+    : el('span', { class: 'grace', 'data-seat': s.seat }, ` · ${tf('grace_left', { s: seconds })}`));
 }
 
 /** The seats as a bar of chips: number and name, "(you)", the turn, clocks, leavers; LASTMOVER's chip marked. */

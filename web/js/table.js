@@ -70,7 +70,8 @@ function receive(m, fresh) {
   const entries = mergeEntries(page.heard, m.log);
   if (!entries.length) { pacer.push({ update: m, entries }); return; }
   // the seat's own move shows at once (with what waited before it); what follows it is paced
-  for (const e of entries) pacer.push({ update: m, entries: [e] }, kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human');
+  const mine = e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human';
+  for (const e of entries) pacer.push({ update: m, entries: [e] }, mine(e));
 }
 
 /** A person back at their seat is told what a bot played for them meanwhile (log entries by the bot or a
@@ -227,7 +228,8 @@ function boardAndLog(ctx, game) {
   const playing = live && page.last.status === 'playing' && page.last.seat !== null;
   const hand = board.querySelector('.hand');
   if (hand && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
-  const dock = hand || playing ? el('section', { class: `dock${playing ? ' docked' : ''}` }, hand ?? '', playing ? legalList(c) : '') : '';
+  const dock = hand || playing
+    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, hand ?? '', playing ? legalList(c) : '') : '';
   return [board, dock, logSection(view.game, shown ? shown.log : page.log, name)];
 }
 
@@ -235,14 +237,16 @@ async function draw() {
   document.title = `${t('table')} ${id} — asobi`;
   const last = page.last;
   if (!last) {
-    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')), el('p', { class: 'error' }, page.error));
+    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')),
+      el('p', { class: 'error' }, page.error));
     return;
   }
   // Keyboard players keep their place across redraws: refocus the element with the same action or id.
   const focused = document.activeElement;
   const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
     : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
-      : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]` : focused?.id ? `#${CSS.escape(focused.id)}` : null;
+      : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]`
+        : focused?.id ? `#${CSS.escape(focused.id)}` : null;
   const g = last.view.game;
   if (!games[g]) games[g] = await import(`./games/${g}.js`);
   if (g === 'timemasters' && !page.cardSet) loadCardSet();
@@ -254,7 +258,8 @@ async function draw() {
   document.body.dataset.waiting = pacer.waiting;
   app.replaceChildren(header(g), joinSection(page, seated),
     el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
-    ...noticesSection(last), ...awayNotices(last, name), page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
+    ...noticesSection(last), ...awayNotices(last, name),
+    page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
     seatsBar(last, lastMover(page.log)), waitingSection(page), resultSection(last, games[g], ctx, rematch),
     last.status === 'over' ? replaySection(replay) : '', menuSection(),
     el('p', { class: 'error', role: 'alert' }, page.error), ...boardAndLog(ctx, g));

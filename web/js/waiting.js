@@ -33,5 +33,6 @@ export function noticesSection(last) {
  * the person is back. */
 export function awayNotices(last, name) {
   return last.seats.filter(s => s.handed)
-    .map(s => el('p', { class: 'notice handed', role: 'status', 'data-seat': s.seat }, tf('handed_notice', { who: name(s.seat) })));
+    .map(s => el('p', { class: 'notice handed', role: 'status', 'data-seat': s.seat },
+      tf('handed_notice', { who: name(s.seat) })));
 }
