@@ -22,8 +22,9 @@ export function logSection(game, log, name) {
   const newest = log.length - 1;
   const items = log.map((e, k) => {
     const kind = kindOf(e);
+    // moves numbered as the table counts them (from 1); an event, under its move, unnumbered
     return el('li', { class: `${kind}${k === newest ? ' latest' : ''}`, 'data-kind': kind, 'data-index': e.index,
-      title: e.text, 'data-text': e.text },
+      value: kind === 'action' ? e.index + 1 : null, title: e.text, 'data-text': e.text },
     kind === 'event' ? el('span', { class: 'sr-only' }, `${t('event')}: `) : '', sentence(game, e, name));
   }).slice(-200);
   const start = log.length ? log[newest].index + 1 : 0;

@@ -13,7 +13,8 @@ export function paceMs() {
 const MAX_WAITING = 3;
 
 /** A pacer: push(step) shows a step at once when nothing is on its way, else queues it; SHOW(step) draws it.
- * A step is { update, entries }: an update and the log entries it shows (one move's, or one event). Steps
+ * A step is { update, entries, last }: an update, the log entries it shows (one move's, or one event), and
+ * whether it is its update's last. Steps
  * of the player's own moves (MINE) are shown at once, with whatever waited before them. */
 export function makePacer(show) {
   const queue = [];
@@ -40,7 +41,7 @@ export function makePacer(show) {
 /** The first two waiting steps as one: the second's update with both steps' entries. */
 function merge(queue) {
   const [a, b] = queue.splice(0, 2);
-  queue.unshift({ update: b.update, entries: [...a.entries, ...b.entries] });
+  queue.unshift({ ...b, entries: [...a.entries, ...b.entries] });
 }
 
 function flush(queue, show) {

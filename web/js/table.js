@@ -68,10 +68,10 @@ function receive(m, fresh) {
     return;
   }
   const entries = mergeEntries(page.heard, m.log);
-  if (!entries.length) { pacer.push({ update: m, entries }); return; }
+  if (!entries.length) { pacer.push({ update: m, entries, last: true }); return; }
   // the seat's own move shows at once (with what waited before it); what follows it is paced
   const mine = e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human';
-  for (const e of entries) pacer.push({ update: m, entries: [e] }, mine(e));
+  entries.forEach((e, k) => pacer.push({ update: m, entries: [e], last: k === entries.length - 1 }, mine(e)));
 }
 
 /** A person back at their seat is told what a bot played for them meanwhile (log entries by the bot or a
@@ -96,17 +96,18 @@ function show(step) {
   if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
   for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
   announceHandovers(before, m);
-  yourTurn(m, step.entries);
+  yourTurn(m, step.entries, step.last !== false && pacer.waiting === 0);
   if (m.status === 'over' && !page.summary) loadSummary();
   draw();
 }
 
 const myTurn = m => m.status === 'playing' && m.legal.length > 0;
 
-/** "Your turn", said and (when turned on) sounded once per turn: again only after the seat has acted. */
-function yourTurn(m, entries) {
+/** "Your turn", said and (when turned on) sounded once per turn, after the moves that came before it (LAST:
+ * the update's last step, nothing waiting after it): again only after the seat has acted. */
+function yourTurn(m, entries, last) {
   if (entries.some(e => kindOf(e) === 'action' && e.seat === m.seat) || !myTurn(m)) page.told = false;
-  if (!myTurn(m) || page.told) return;
+  if (!myTurn(m) || page.told || !last) return;
   page.told = true;
   announce(t('your_turn_live'));
   cue();
