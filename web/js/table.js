@@ -221,7 +221,8 @@ function boardAndLog(ctx, game) {
   const view = shown ? shown.view : page.last.view;
   const live = !shown;
   const c = live ? ctx : context(view, false);
-  const board = el('section', { class: `board ${view.game}` }, games[view.game].render(view, live ? c : { ...c, seat: null }));
+  // a replay's step is the all-seeing view: the seat's own hand is drawn from it as on its page
+  const board = el('section', { class: `board ${view.game}` }, games[view.game].render(view, c));
   const mover = lastMover(shown ? shown.log : page.log);
   if (mover !== null) board.querySelector(`.player[data-seat="${mover}"]`)?.classList.add('just-moved');
   // while the game is played the hand and the actions stay on screen (docked at the bottom of a phone's
