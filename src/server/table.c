@@ -962,7 +962,7 @@ static int64_t grace_left_ms(const table *t, int s, int64_t now)
     return left < 0 ? 0 : left;
 }
 
-/* Every seat: name, bot and its level, connected, handed; with NOW (an
+/* Every seat: name, bot and its level, connected, handed, left; with NOW (an
  * update, not a summary) also how long an away person has been gone and,
  * on their turn, their grace left. */
 static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t now)
@@ -985,7 +985,9 @@ static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t no
         }
         vw_bool(w, "connected", ts->bot || ts->connections > 0);
         vw_bool(w, "handed", ts->handed);
-        if (now >= 0 && !ts->bot && ts->taken && ts->connections == 0 && t->status == TABLE_PLAYING)
+        if (ts->left)
+            vw_bool(w, "left", true); /* for good: handed, and nobody takes it back */
+        if (now >= 0 && !ts->bot && !ts->left && ts->taken && ts->connections == 0 && t->status == TABLE_PLAYING)
             vw_int(w, "away_ms", now - ts->left_ms);
         int64_t grace = grace_left_ms(t, s, now);
         if (grace >= 0)

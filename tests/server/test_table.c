@@ -942,6 +942,19 @@ static void test_seats_count_down_an_away_person_grace(void **unused)
     u = table_update(t, 0, 0, 9600);
     assert_null(json_object_get(seat_of(u, 1), "away_ms"));
     assert_null(json_object_get(seat_of(u, 1), "grace_left_ms"));
+    assert_null(json_object_get(seat_of(u, 1), "left"));
+    json_decref(u);
+    /* a person who left for good (table_leave) is not away: the seat says "left", and nothing counts down */
+    json_t *leave = json_pack("{s:s}", "token", tok);
+    int seat;
+    assert_int_equal(table_leave(t, leave, &seat, &e), 0);
+    json_decref(leave);
+    table_disconnect(t, 1, 9700);
+    u = table_update(t, 0, 0, 9800);
+    assert_true(json_is_true(json_object_get(seat_of(u, 1), "left")));
+    assert_true(json_is_true(json_object_get(seat_of(u, 1), "handed")));
+    assert_null(json_object_get(seat_of(u, 1), "away_ms"));
+    assert_null(json_object_get(seat_of(u, 1), "grace_left_ms"));
     json_decref(u);
     table_free(t);
     remove_temp_store(st);

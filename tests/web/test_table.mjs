@@ -400,8 +400,14 @@ async function leavers() {
   const notice = await until(back, () => document.querySelector('.notice.back')?.textContent, null, 5000, 'the welcome back');
   check(/離席中にボットがあなたの代わりに\d+手打ちました/.test(notice), `leavers: the person back is told in their language (${notice})`);
   await until(stay.page, () => !document.querySelector('.notice.handed'), null, 5000, 'the seat given back');
-  await stay.page.screenshot({ path: path.join(outDir, 'leavers_en.png') });
   await back.screenshot({ path: path.join(outDir, 'leavers_back_ja.png') });
+  // Ben leaves for good (the lobby's "leave"): everyone is told, and not that he will be back
+  const token = await back.evaluate(id => localStorage.getItem(`asobi.token.${id}`), table);
+  await post(`/api/tables/${table}/leave`, { token });
+  const left = await until(stay.page, () => document.querySelector('.notice.handed.left')?.textContent, null, 5000, 'the leave told');
+  check(left === 'Ben left the table: a bot plays their seat to the end.', `leavers: a seat left for good is told so (${left})`);
+  check((await stay.page.textContent('.seats-bar li[data-seat="1"]')).includes('left: a bot plays for them'), 'leavers: and its chip says so');
+  await stay.page.screenshot({ path: path.join(outDir, 'leavers_en.png') });
   await stay.ctx.close();
   await away.ctx.close();
 }

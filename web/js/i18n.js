@@ -337,6 +337,7 @@ const tableMessages = {
     bot_named: 'Bot {n} ({level})',   // level.easy|medium|strong: with the lobby's words
     away_for: 'away', grace_left: 'a bot plays for them in {s} s', handed_to_bot: 'a bot plays for them until they return',
     handed_notice: '{who} is away: a bot plays their seat until they come back.',
+    left_notice: '{who} left the table: a bot plays their seat to the end.', left_badge: 'left: a bot plays for them',
     back_notice: 'Welcome back: your seat is yours again.',
     back_played: 'While you were away a bot played {n} moves for you. Your seat is yours again.', 'back_played.one': 'While you were away a bot played a move for you. Your seat is yours again.',
     your_turn_live: 'Your turn.', last_move: 'last move', event: 'event',
@@ -404,6 +405,7 @@ const tableMessages = {
     bot_named: 'ボット{n}({level})',
     away_for: '離席中', grace_left: 'あと{s}秒でボットが代わりに打ちます', handed_to_bot: '戻るまでボットが代わりに打ちます',
     handed_notice: '{who}が離席中: 戻るまでボットが代わりに打ちます。',
+    left_notice: '{who}はテーブルを去りました。最後までボットが代わりに打ちます。', left_badge: '退席: ボットが代わりに打ちます',
     back_notice: 'おかえりなさい。席はあなたに戻りました。',
     back_played: '離席中にボットがあなたの代わりに{n}手打ちました。席はあなたに戻りました。',
     your_turn_live: 'あなたの番です。', last_move: '直前の手', event: 'できごと',

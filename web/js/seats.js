@@ -23,7 +23,7 @@ function clockText(ms) {
 /** What a seat's chip says of a person who left: away, the grace left on their turn, or that a bot plays
  * for them until they return (handed). */
 function leaverBadge(s, received) {
-  if (s.handed) return el('span', { class: 'badge handed' }, ` · ${t('handed_to_bot')}`);
+  if (s.handed) return el('span', { class: 'badge handed' }, ` · ${t(s.left ? 'left_badge' : 'handed_to_bot')}`);
   if (s.bot || s.connected || !s.name) return '';
   const grace = s.grace_left_ms ?? null;
   const seconds = grace === null ? 0 : Math.max(0, Math.ceil(since(grace, received) / 1000));

@@ -8,7 +8,7 @@ import { announce, cue, soundSwitch } from './announce.js';
 import { seatsBar, seatName, ticking } from './seats.js';
 import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
-import { waitingSection, noticesSection, awayNotices } from './waiting.js';
+import { waitingSection, noticesSection, awayNotices, handoverText } from './waiting.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -117,7 +117,7 @@ const name = s => (page.last ? seatName(page.last.seats, s) : `${s + 1}`);
 /** When a bot takes a person's seat (handed), everyone is told. */
 function announceHandovers(before, m) {
   if (!before) return;
-  for (const s of m.seats) if (s.handed && !before.seats[s.seat]?.handed) announce(tf('handed_notice', { who: name(s.seat) }));
+  for (const s of m.seats) if (s.handed && !before.seats[s.seat]?.handed) announce(handoverText(s, name));
 }
 
 async function loadSummary() {

@@ -30,9 +30,11 @@ export function noticesSection(last) {
 }
 
 /** Everyone is told when a bot plays a person's seat (handed to it after timeouts, docs/server.md), until
- * the person is back. */
+ * the person is back; or for good, when the person left the table (`left`). */
+export const handoverText = (s, name) => tf(s.left ? 'left_notice' : 'handed_notice', { who: name(s.seat) });
+
 export function awayNotices(last, name) {
   return last.seats.filter(s => s.handed)
-    .map(s => el('p', { class: 'notice handed', role: 'status', 'data-seat': s.seat },
-      tf('handed_notice', { who: name(s.seat) })));
+    .map(s => el('p', { class: `notice handed${s.left ? ' left' : ''}`, role: 'status', 'data-seat': s.seat },
+      handoverText(s, name)));
 }
