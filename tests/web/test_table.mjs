@@ -202,6 +202,7 @@ const EVENTS = {
     { type: 'round_start', cycle: 1, round: 2, target: 4, bonus: 2 }],
   ninja: [{ type: 'shadow_row', cards: ['fire-3', 'water-5', 'wood-1'], tile: 3 },
     { type: 'shadow_plays', seat: null, shadow: true, card: 'water-5' }, { type: 'tile_flipped', seat: 1, card: 'fire-6', tile: 5 },
+    { type: 'flip_start', seat: 1, count: 1, points: 9 },
     { type: 'battle_start', seat: 1 },
     { type: 'trick_won', seat: 1, shadow: false, card: 'fire-6', cards: [{ seat: 1, card: 'fire-6' }], tiles: [5, -1], points: 9 },
     { type: 'trick_won', seat: null, shadow: true, card: 'fire-6', cards: [], tiles: [], points: 4 },
@@ -220,7 +221,27 @@ const EVENTS = {
     { type: 'sphere_top', level: 3, card: 'Vision' }, { type: 'sphere_emptied', level: 3, empty: 2 }, { type: 'turn_start', seat: 1, turn: 5 }],
 };
 
+/** Every event type docs/protocol.md lists ("Events": a table per game, `game_over` for every game). */
+function documentedEvents() {
+  const doc = readFileSync(path.resolve(here, '../../docs/protocol.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Events'), doc.indexOf('\n## ', doc.indexOf('\n## Events') + 4));
+  const types = [];
+  let game = 'any';
+  for (const line of section.split('\n')) {
+    const heading = line.match(/^### .*\(`(\w+)`\)/);
+    if (heading) game = heading[1];
+    const row = line.match(/^\| `(\w+)` \|/);
+    if (row) types.push([game, row[1]]);
+  }
+  return types;
+}
+
 async function eventWords() {
+  const documented = documentedEvents();
+  check(documented.length >= 30, `events: docs/protocol.md lists the event types (${documented.length})`);
+  const sampled = new Set(Object.entries(EVENTS).flatMap(([g, list]) => list.map(e => `${g}.${e.type}`)));
+  const unsampled = documented.filter(([g, type]) => !sampled.has(`${g}.${type}`));
+  check(unsampled.length === 0, `events: every documented type is worded by this test: ${unsampled.map(x => x.join('.'))}`);
   for (const [locale, lang] of [['en-US', 'en'], ['ja-JP', 'ja']]) {
     const { ctx, page } = await newPage(locale, 1280);
     await page.goto(`${base}/rules/psycle.html`);

@@ -258,6 +258,7 @@ async function draw() {
   document.body.dataset.index = page.log.length ? page.log[page.log.length - 1].index : -1;
   document.body.dataset.status = last.status;
   document.body.dataset.waiting = pacer.waiting;
+  document.body.classList.toggle('docked', last.status === 'playing' && last.seat !== null && !replay.shown);
   app.replaceChildren(header(g), joinSection(page, seated),
     el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
     ...noticesSection(last), ...awayNotices(last, name),
