@@ -92,7 +92,8 @@ const pageState = page => page.evaluate(() => ({
   faces: [...document.querySelectorAll('[data-c]')].filter(e => !e.closest('[data-card]'))
     .map(e => `${e.closest('[data-seat]')?.dataset.seat ?? -1}:${e.dataset.c}`).sort(),
   seat: document.querySelector('.player.me')?.dataset.seat ?? null,
-  log: [...document.querySelectorAll('.log li')].map(e => [e.dataset.text, e.textContent]),
+  // the moves' lines (an event's English words may be the server's own text: tests/web/test_table.mjs checks them)
+  log: [...document.querySelectorAll('.log li[data-kind=action]')].map(e => [e.dataset.text, e.textContent]),
   error: document.querySelector('.error[role=alert]')?.textContent ?? '',
   title: document.title, yourMove: document.title.startsWith('▶'),
 }));
