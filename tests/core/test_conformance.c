@@ -15,7 +15,7 @@ static void test_every_game_every_player_count(void **unused)
             conformance_spec spec = {
                 .game = asobi_game_name(def),
                 .players = p,
-                .games = test_reps(20), /* 2 under the sanitizers, deep checks at every action */
+                .games = test_reps(10), /* 1 under the sanitizers, deep checks at every action */
                 .seed = 1000u * (uint64_t)p + (uint64_t)g,
                 .deep_every = 1,
             };

@@ -413,10 +413,10 @@ static void run(int players, int games)
                   k.determinizations);
 }
 
-static void test_random_2_players(void **unused) { (void)unused; run(2, 600); }
-static void test_random_3_players(void **unused) { (void)unused; run(3, 500); }
-static void test_random_4_players(void **unused) { (void)unused; run(4, 450); }
-static void test_random_5_players(void **unused) { (void)unused; run(5, 450); }
+static void test_random_2_players(void **unused) { (void)unused; run(2, 300); }
+static void test_random_3_players(void **unused) { (void)unused; run(3, 250); }
+static void test_random_4_players(void **unused) { (void)unused; run(4, 225); }
+static void test_random_5_players(void **unused) { (void)unused; run(5, 225); }
 
 /* Replay determinism: the same seed and the same actions give the same bytes,
  * and the heuristic player, fed determinized states, only plays legal actions. */

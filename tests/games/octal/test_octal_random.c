@@ -261,14 +261,14 @@ static void test_twin_3_to_5_players(void **unused)
 {
     (void)unused;
     for (int p = 3; p <= 5; p++)
-        run("{\"mode\":\"twin\"}", p, test_reps(1000), 100u * (uint64_t)p, 2);
+        run("{\"mode\":\"twin\"}", p, test_reps(500), 100u * (uint64_t)p, 2);
 }
 
 static void test_single_3_to_6_players(void **unused)
 {
     (void)unused;
     for (int p = 3; p <= 6; p++)
-        run("{\"mode\":\"single\"}", p, test_reps(1000), 200u * (uint64_t)p, 2);
+        run("{\"mode\":\"single\"}", p, test_reps(500), 200u * (uint64_t)p, 2);
 }
 
 static void test_playing_on_to_third_place(void **unused)

@@ -414,7 +414,7 @@ static void psycle_step(const asobi_state *before, int seat, int id, const asobi
 static void run_random_games(int players)
 {
     recount rc = {0};
-    int games = test_reps(2000); /* a tenth under the sanitizers */
+    int games = test_reps(1000); /* a tenth under the sanitizers */
     conformance_spec spec = {
         .game = "psycle",
         .players = players,

@@ -208,9 +208,9 @@ static void run(int players, int games, int deep)
 
 /* 1350 games in a normal build; a tenth of that under the sanitizers
  * (repetitions.h). */
-static void test_random_games_2p(void **unused) { (void)unused; run(2, test_reps(800), 53); }
-static void test_random_games_3p(void **unused) { (void)unused; run(3, test_reps(300), 53); }
-static void test_random_games_4p(void **unused) { (void)unused; run(4, test_reps(250), 53); }
+static void test_random_games_2p(void **unused) { (void)unused; run(2, test_reps(400), 53); }
+static void test_random_games_3p(void **unused) { (void)unused; run(3, test_reps(150), 53); }
+static void test_random_games_4p(void **unused) { (void)unused; run(4, test_reps(125), 53); }
 
 /* Records: a bot game written as a record replays to the same bytes, and the
  * same seed with the same actions gives the same game. */
