@@ -139,14 +139,17 @@ async function focusRings(page) {
 async function tablePages() {
   for (const [game, players] of Object.entries(GAMES)) {
     for (const [locale, lang] of [['en-US', 'en'], ['ja-JP', 'ja']]) {
+      // one table and one page per game and language, checked at 1280 px and then, resized, at 390 px (a
+      // phone, 844 high): the same checks at each width (the page's layout is CSS only: web/style.css)
+      const table = await botTable(game, players);
+      const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
+      const { ctx, page } = await newPage(locale, 1280);
+      await page.goto(`${base}/t/${table}#token=${token}`);
+      await page.waitForSelector('.board');
+      await myTurn(page);
       for (const width of [1280, 390]) {
         const label = `${game} ${players}p ${lang} ${width}`;
-        const table = await botTable(game, players);
-        const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
-        const { ctx, page } = await newPage(locale, width);
-        await page.goto(`${base}/t/${table}#token=${token}`);
-        await page.waitForSelector('.board');
-        await myTurn(page);
+        if (width === 390) await page.setViewportSize({ width: 390, height: 844 });
         const seats = await page.$$eval('.seats-bar li', lis => lis.map(li => li.firstChild.textContent.replace(/^\d+\. /, '')));
         check(seats.slice(1).every(s => LEVELS[lang].test(s)), `${label}: bots named by level: ${seats}`);
         const bar = await page.textContent('.seats-bar');
@@ -170,8 +173,8 @@ async function tablePages() {
         check(rings.length === 0, `${label}: no visible focus ring: ${rings}`);
         await axe(page, label);
         await page.screenshot({ path: path.join(outDir, `table_${game}_${width}_${lang}.png`) });
-        await ctx.close();
       }
+      await ctx.close();
     }
   }
 }
