@@ -3,8 +3,8 @@
 // Every game's largest table in Japanese and English at 1280 px and 390×844: bots named by level, the rules link,
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
 // Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
-// leavers; the sound switch; a whole game of every game at 390 px by clicks only, with its result explained and
-// its replay; a loaded card set in words; the page's weight. ASOBI_WEB_PARTS=tables,events,... runs some parts,
+// leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
+// its result explained and its replay: tests/web/test_web.mjs's everyTable, which plays those tables anyway.) ASOBI_WEB_PARTS=tables,events,... runs some parts,
 // ASOBI_WEB_GAMES=psycle,... some games.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -462,80 +462,9 @@ async function sound() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// A whole game of every game at 390 px, by what a person sees and clicks.
+// A whole game of every game at 390 px, by what a person sees and clicks, with its log, result and replay: in
+// tests/web/test_web.mjs (everyTable's largest table of each game, a game it plays anyway, watched by a spectator).
 // ---------------------------------------------------------------------------------------------------------
-async function wholeGames() {
-  let k = 0;
-  for (const [game, players] of Object.entries(GAMES)) {
-    const lang = k++ % 2 ? 'ja' : 'en';
-    const label = `whole ${game} ${lang}`;
-    const table = await botTable(game, players);
-    const { ctx, page } = await newPage(lang === 'en' ? 'en-US' : 'ja-JP', 390);
-    await page.goto(`${base}/t/${table}?join=0`);   // the link a waiting table offers
-    await page.fill('form.join input[name=name]', 'Aki');
-    await page.click('form.join button[type=submit]');
-    let clicks = 0, lastTrickSeen = false, random = 7;
-    for (let n = 0; n < 600; n++) {
-      await myTurn(page);
-      if (await page.evaluate(() => document.body.dataset.status) === 'over') break;
-      if (game === 'ninja') lastTrickSeen ||= await page.locator('.trick.done .played').count() >= players;
-      if (clicks % 10 === 0) {
-        const fit = await onScreen(page);
-        check(!fit.hasCard || (fit.card && fit.action), `${label}: the hand and the actions on screen at click ${clicks}`);
-      }
-      const targets = page.locator('[data-action]:visible');
-      const count = await targets.count();
-      if (!count) continue;
-      random = (random * 1103515245 + 12345) % 2147483648;
-      await targets.nth(random % count).click({ timeout: 3000 }).catch(() => {});
-      clicks++;
-    }
-    check(await page.evaluate(() => document.body.dataset.status) === 'over', `${label}: played to the end (${clicks} clicks)`);
-    if (game === 'ninja') check(lastTrickSeen, `${label}: a finished trick's cards stayed in view`);
-    const inLang = s => (lang === 'ja' ? /[\u3040-\u30ff\u4e00-\u9fff]/.test(s) : /^[\x20-\x7e\u2019–—·]+$/.test(s));
-    const kinds = await page.$$eval('.log li', lis => lis.map(li => li.dataset.kind));
-    check(kinds.length > 0 && kinds.every(x => x === 'action' || x === 'event'), `${label}: every log entry has its kind`);
-    // the events the server told (docs/protocol.md), set apart and in the page's words, never its English text
-    const events = await page.$$eval('.log li[data-kind=event]', lis => lis.map(li =>
-      [li.classList.contains('event'), li.dataset.text, [...li.childNodes].filter(n => !n.classList?.contains('sr-only')).map(n => n.textContent).join('')]));
-    const raw = events.filter(([apart, text, shown]) => !apart || shown === text && lang === 'ja' || (lang === 'ja' && !inLang(shown)));
-    check(raw.length === 0, `${label}: events not in words: ${raw.slice(0, 3).map(e => e[2])}`);
-    console.log(`${label}: ${kinds.length} log lines, ${events.length} of them events`);
-    await page.locator('.log').screenshot({ path: path.join(outDir, `log_${game}_${lang}.png`) });
-    // the words after each line's label ("Why it ended: ")
-    const words = sel => page.$eval(sel, p => [...p.childNodes].filter(n => n.nodeName !== 'B').map(n => n.textContent).join('').trim());
-    const why = await words('.why-over'), means = await words('.score-means');
-    check(why.length > 8 && inLang(why) && means.length > 20 && inLang(means), `${label}: the result explains itself (${why} / ${means})`);
-    if (game === 'timemasters') check((await page.getAttribute('.why-over', 'title')).length > 0, `${label}: the server's own words kept in the title`);
-    await page.screenshot({ path: path.join(outDir, `over_${game}_390_${lang}.png`) });
-    await replay(page, label, table);
-    await axe(page, `${label} (replay)`);
-    await ctx.close();
-  }
-}
-
-/** The replay of a finished table: first, next, the arrow keys, last; the board at each step; the log up to it. */
-async function replay(page, label, table) {
-  const steps = (await getJson(`/api/tables/${table}`)).actions;
-  const reach = (k, what) => until(page, n => document.querySelector('.replay-step')?.dataset.step === String(n), k, 5000, what);
-  await page.click('[data-replay=first]');
-  await reach(0, 'the deal');
-  check(await page.locator('.log li').count() === 0, `${label}: the log at the deal is empty`);
-  await page.click('[data-replay=next]');
-  await reach(1, 'step 1');
-  check(await page.locator('.log li').count() === 1, `${label}: the log at step 1 holds one move`);
-  await page.keyboard.press('ArrowRight');
-  await reach(2, 'step 2 by the arrow key');
-  await page.keyboard.press('ArrowLeft');
-  await reach(1, 'step 1 by the arrow key');
-  await page.click('[data-replay=last]');
-  await reach(steps, 'the last step');
-  const said = await page.textContent('.replay-step');
-  check(said.includes(String(steps)), `${label}: the last step says where it is (${said})`);
-  check(await page.locator('.board .player').count() > 0, `${label}: the board drawn at the step`);
-  await page.click('[data-replay=prev]');
-  await page.screenshot({ path: path.join(outDir, `replay_${label.split(' ')[1]}.png`) });
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Time Masters: a card set loaded with the `cards` option reads too; our set's copy for the page; the weight.
@@ -564,7 +493,7 @@ async function loadedSetAndWeight() {
 
 const started = Date.now();
 try {
-  const steps = { tables: tablePages, events: eventWords, pacing, joining, leavers, sound, games: wholeGames, cards: loadedSetAndWeight };
+  const steps = { tables: tablePages, events: eventWords, pacing, joining, leavers, sound, cards: loadedSetAndWeight };
   for (const [name, run] of Object.entries(steps)) {
     if (!wanted(name)) continue;
     const t0 = Date.now();

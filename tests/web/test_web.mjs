@@ -3,7 +3,9 @@
 // For each game, one browser context per human seat and a spectator play a full game by clicking data-action elements
 // (bots in the other seats); no seat's page ever shows another seat's hidden cards; the language switches; a reload
 // mid-game brings the seat back; a screenshot of each table is saved in OUTPUT_DIR; the table page's weight is measured;
-// a waiting table's QR code for a join link is scanned (zbarimg) and reads the link back.
+// a waiting table's QR code for a join link is scanned (zbarimg) and reads the link back. Every game at every player
+// count is opened by a seat and a spectator and played to its end at 390 px; each game's largest table is issue 33's
+// whole game by what a person sees and clicks (joined by the in-page form), its log, result and replay checked.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import assert from 'node:assert/strict';
 
 const [asobi, outDir] = process.argv.slice(2);
 const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+const axeSource = readFileSync(path.resolve(webDir, '../node_modules/axe-core/axe.min.js'), 'utf8');
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-'));
 let failures = 0, checks = 0;
@@ -531,8 +534,11 @@ async function everyTable(browser, base) {
   const all = games.flatMap(g => Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => [g.name, g.min_players + i]))
     .filter(([g, n]) => !only || only.includes(g) || only.includes(`${g}:${n}`));
   // two tables at a time: most of a table's time is spent waiting for the server and the bots
+  // each game's largest table is also issue 33's whole game at 390 px by what a person sees and clicks
+  // (wholeGame below: the checks tests/web/test_table.mjs made on a game of its own)
+  const largest = Object.fromEntries(games.map(g => [g.name, g.max_players]));
   for (let k = 0; k < all.length; k += 2)
-    await Promise.all(all.slice(k, k + 2).map(([game, n], i) => oneTable(browser, base, game, n, k + i)));
+    await Promise.all(all.slice(k, k + 2).map(([game, n], i) => oneTable(browser, base, game, n, k + i, largest[game] === n)));
   check(only || all.length >= 14, `every game at every player count (${all.length} tables)`);
 }
 
@@ -565,15 +571,106 @@ async function offered(page) {
   return pageState(page);
 }
 
+/** The language of each game's whole game (issue 33: both languages over the four). */
+const WHOLE_LOCALE = { psycle: 'en-US', ninja: 'ja-JP', octal: 'en-US', timemasters: 'ja-JP' };
+
+/** Opens a join link (?join=K) and sits down by its in-page name form (never a browser prompt); false (a failed
+ * check) when the board never draws. */
+async function joinByForm(page, url, what) {
+  await page.goto(url);
+  try {
+    await page.fill('form.join input[name=name]', 'Aki', { timeout: 5000 });
+    await page.click('form.join button[type=submit]');
+    await page.waitForSelector('.board', { timeout: 5000 });
+    return true;
+  } catch (e) { check(false, `${what}: sat down by the join form (${e.message.split('\n')[0]})`); return false; }
+}
+
+/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy; its value. */
+async function until(page, fn, arg, ms = 10000, what = 'a condition') {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await page.evaluate(fn, arg);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(40);
+  }
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+async function axe(page, label) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+    .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+  check(found.length === 0, `${label}: axe-core finds ${found.join('; ')}`);
+}
+
+/** Whether the hand's first card and the first action button are inside the screen without scrolling. */
+const onScreen = page => page.evaluate(() => {
+  const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
+  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(document.querySelector('.dock .legal [data-action]')),
+    hasCard: Boolean(document.querySelector('[data-card]')) };
+});
+
+/** A whole game's end at 390 px (issue 33): every log line has its kind, the events set apart and in the page's
+ * words, the result explains itself, the replay steps through the game, axe-core on the replay. */
+async function wholeGame(page, label, game, lang, table) {
+  const inLang = s => (lang === 'ja' ? /[\u3040-\u30ff\u4e00-\u9fff]/.test(s) : /^[\x20-\x7e\u2019–—·]+$/.test(s));
+  const kinds = await page.$$eval('.log li', lis => lis.map(li => li.dataset.kind));
+  check(kinds.length > 0 && kinds.every(x => x === 'action' || x === 'event'), `${label}: every log entry has its kind`);
+  // the events the server told (docs/protocol.md), set apart and in the page's words, never its English text
+  const events = await page.$$eval('.log li[data-kind=event]', lis => lis.map(li =>
+    [li.classList.contains('event'), li.dataset.text, [...li.childNodes].filter(n => !n.classList?.contains('sr-only')).map(n => n.textContent).join('')]));
+  const raw = events.filter(([apart, text, shown]) => !apart || shown === text && lang === 'ja' || (lang === 'ja' && !inLang(shown)));
+  check(raw.length === 0, `${label}: events not in words: ${raw.slice(0, 3).map(e => e[2])}`);
+  console.log(`${label}: ${kinds.length} log lines, ${events.length} of them events`);
+  await page.locator('.log').screenshot({ path: path.join(outDir, `log_${game}_${lang}.png`) });
+  // the words after each line's label ("Why it ended: ")
+  const words = sel => page.$eval(sel, p => [...p.childNodes].filter(n => n.nodeName !== 'B').map(n => n.textContent).join('').trim());
+  const why = await words('.why-over'), means = await words('.score-means');
+  check(why.length > 8 && inLang(why) && means.length > 20 && inLang(means), `${label}: the result explains itself (${why} / ${means})`);
+  if (game === 'timemasters') check((await page.getAttribute('.why-over', 'title')).length > 0, `${label}: the server's own words kept in the title`);
+  await page.screenshot({ path: path.join(outDir, `over_${game}_390_${lang}.png`) });
+  await replay(page, label, table);
+  await axe(page, `${label} (replay)`);
+}
+
+/** The replay of a finished table: first, next, the arrow keys, last; the board at each step; the log up to it. */
+async function replay(page, label, table) {
+  const steps = (await (await fetch(`${new URL(page.url()).origin}/api/tables/${table}`)).json()).actions;
+  const reach = (k, what) => until(page, n => document.querySelector('.replay-step')?.dataset.step === String(n), k, 5000, what);
+  await page.click('[data-replay=first]');
+  await reach(0, 'the deal');
+  check(await page.locator('.log li').count() === 0, `${label}: the log at the deal is empty`);
+  await page.click('[data-replay=next]');
+  await reach(1, 'step 1');
+  check(await page.locator('.log li').count() === 1, `${label}: the log at step 1 holds one move`);
+  await page.keyboard.press('ArrowRight');
+  await reach(2, 'step 2 by the arrow key');
+  await page.keyboard.press('ArrowLeft');
+  await reach(1, 'step 1 by the arrow key');
+  await page.click('[data-replay=last]');
+  await reach(steps, 'the last step');
+  const said = await page.textContent('.replay-step');
+  check(said.includes(String(steps)), `${label}: the last step says where it is (${said})`);
+  check(await page.locator('.board .player').count() > 0, `${label}: the board drawn at the step`);
+  await page.click('[data-replay=prev]');
+  await page.screenshot({ path: path.join(outDir, `replay_${game(label)}.png`) });
+}
+const game = label => label.split(' ')[0];
+
 const lap = (what, t0) => process.env.ASOBI_WEB_PROFILE && console.log(`  ${what}: ${((Date.now() - t0) / 1000).toFixed(2)} s`);
-async function oneTable(browser, base, game, players, k) {
+async function oneTable(browser, base, game, players, k, whole) {
   const started = Date.now(), random = generator(seed + k);
   const seat = (players - 1 + k) % players;   // the person's seat: the last, the first, ... (k counts the tables)
-  const locale = k % 2 ? 'en-US' : 'ja-JP';
+  // the whole games: NINJA's and Time Masters' in Japanese (their events in words), the others in English
+  const locale = whole ? WHOLE_LOCALE[game] : k % 2 ? 'en-US' : 'ja-JP';
   const name = `${game} ${players}p seat ${seat + 1}`;
   const bots = Array.from({ length: players }, (_, s) => (s === seat ? null : 'random'));
   const { table } = await post(base, '/api/tables', { game, players, options: SHORT[game], bots, seed: 1000 + k });
-  const { token } = await post(base, `/api/tables/${table}/join`, { name: 'Aki', seat });
+  // a whole game's person sits down by the join link a waiting table offers and its name form
+  const { token } = whole ? {} : await post(base, `/api/tables/${table}/join`, { name: 'Aki', seat });
   const url = `${base}/t/${table}`;
   // At 1280 px: the board draws for the seat and the spectator; the seat is offered its actions, the
   // spectator none. Then the same pages at 390 px (a phone): they fit, and the seat plays a whole game by
@@ -581,7 +678,8 @@ async function oneTable(browser, base, game, players, k) {
   const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
   const spec = await browser.newContext({ locale, viewport: { width: 1280, height: 900 } });
   const page = watch(await ctx.newPage(), name), spage = watch(await spec.newPage(), `${name}, spectator`);
-  const [ok, sok] = await Promise.all([drawn(page, `${url}#token=${token}`, `${name} at 1280 px`), drawn(spage, url, `${name}, spectator at 1280 px`)]);
+  const [ok, sok] = await Promise.all([whole ? joinByForm(page, `${url}?join=${seat}`, `${name} at 1280 px`) : drawn(page, `${url}#token=${token}`, `${name} at 1280 px`),
+    drawn(spage, url, `${name}, spectator at 1280 px`)]);
   if (ok) {
     const st = await offered(page);
     check(st.actions > 0 || st.status === 'over', `${name} at 1280 px: legal actions are offered`);
@@ -595,7 +693,7 @@ async function oneTable(browser, base, game, players, k) {
     check(out.length === 0, `${p === page ? name : `${name}, spectator`}: nothing spills out of a card at 390 px: ${[...new Set(out)].slice(0, 4)}`);
   }
   lap('at 1280 px', started);
-  let clicks = 0, compared = 0;
+  let clicks = 0, compared = 0, lastTrickSeen = false;
   const pages = [{ seat, page }, { seat: null, page: spage, spectator: true }];
   for (let i = 0; ok && sok; i++) {
     const st = await offered(page);
@@ -606,6 +704,20 @@ async function oneTable(browser, base, game, players, k) {
       compared += await checkHidden({ game }, pages);
       const out = await spilled(page);
       check(out.length === 0, `${name}: nothing spills out of a card at 390 px: ${[...new Set(out)].slice(0, 4)}`);
+    }
+    if (whole) {
+      // a person's game: the hand and the actions on the phone's screen, and a click on what is visible
+      if (game === 'ninja') lastTrickSeen ||= await page.locator('.trick.done .played').count() >= players;
+      if (clicks % 10 === 0) {
+        const fit = await onScreen(page);
+        check(!fit.hasCard || (fit.card && fit.action), `${name}: the hand and the actions on screen at click ${clicks}`);
+      }
+      const targets = page.locator('[data-action]:visible');
+      const count = await targets.count();
+      if (count) await targets.nth(Math.floor(random() * count)).click({ timeout: 3000 }).catch(() => {});
+      clicks++;
+      await waitPast(page, st.index).catch(() => {});   // a click on a redrawn element is lost: offered() again
+      continue;
     }
     // One random click, chosen and made inside the page (one round trip; playGame clicks as a mouse does).
     await page.evaluate(([r1, r2]) => {
@@ -629,6 +741,10 @@ async function oneTable(browser, base, game, players, k) {
       check(!shadowWon || /2nd of 3|3人中2位/.test(result), `${name}: both players placed 2nd of 3 behind the shadow: ${result}`);
     }
     check(compared >= Math.min(3, clicks / 8), `${name}: the pages were compared ${compared} times in ${clicks} clicks`);
+    if (whole) {
+      if (game === 'ninja') check(lastTrickSeen, `${name}: a finished trick's cards stayed in view`);
+      await wholeGame(page, name, game, locale.slice(0, 2), table);
+    }
   }
   await ctx.close(); await spec.close();
   console.log(`${name}: ${clicks} clicks, ${compared} comparisons, ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -646,10 +762,13 @@ try {
   const only = process.env.ASOBI_WEB_GAMES?.split(',');
   if (!only || only.includes('tables')) await everyTable(browser, base);
   console.log(`every table: ${((Date.now() - t0) / 1000).toFixed(1)} s so far`);
-  for (const spec of GAMES) if (!only || only.includes(spec.game)) {
-    const w = await playGame(browser, base, spec);
-    check(w < 200000, `${spec.game}: table page under 200 KB (${w})`);
-  }
+  // two games at a time, as everyTable's tables: most of a game's time is spent waiting for the server and the bots
+  const chosen = GAMES.filter(spec => !only || only.includes(spec.game));
+  for (let k = 0; k < chosen.length; k += 2)
+    await Promise.all(chosen.slice(k, k + 2).map(async spec => {
+      const w = await playGame(browser, base, spec);
+      check(w < 200000, `${spec.game}: table page under 200 KB (${w})`);
+    }));
 } catch (e) {
   failures++; console.error(`FAIL: ${e.stack}`);
 } finally {
