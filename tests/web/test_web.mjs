@@ -561,9 +561,9 @@ async function drawn(page, url, what) {
   }
 }
 
-/** Waits (bounded) until PAGE offers legal actions or the game is over; its state then. */
+/** Waits (bounded: about 10 s, for a busy machine) until PAGE offers legal actions or the game is over; its state then. */
 async function offered(page) {
-  for (let i = 0; i < 200; i++) {
+  for (const end = Date.now() + 10000; Date.now() < end;) {
     const st = await pageState(page);
     if (st.actions > 0 || st.status === 'over') return st;
     await page.waitForTimeout(15);
@@ -743,7 +743,7 @@ async function oneTable(browser, base, game, players, k, whole) {
     check(compared >= Math.min(3, clicks / 8), `${name}: the pages were compared ${compared} times in ${clicks} clicks`);
     if (whole) {
       if (game === 'ninja') check(lastTrickSeen, `${name}: a finished trick's cards stayed in view`);
-      await wholeGame(page, name, game, locale.slice(0, 2), table);
+      await wholeGame(page, name, game, locale.slice(0, 2), table).catch(e => check(false, `${name}: ${e.message.split('\n')[0]}`));
     }
   }
   await ctx.close(); await spec.close();
