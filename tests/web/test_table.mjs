@@ -305,7 +305,7 @@ async function pacedMoves(motion, locale) {
   // seat 0's move, then the five bots' (a bot may pass), until seat 0 is to move again
   // (and every step shown: the pacer has nothing waiting)
   await until(page, i => window.__shown.some(([, k]) => k >= i + 6) && document.querySelectorAll('[data-action]').length > 0
-    && document.body.dataset.waiting === '0', from, 20000, 'the bots\' moves')
+    && document.body.dataset.waiting === '0', from, 60000, 'the bots\' moves')
 
   const [shown, turnAt] = await page.evaluate(() => [window.__shown, performance.now()]);
   // when each step after seat 0's own move was shown (the bots' moves and the events they made)
