@@ -354,6 +354,9 @@ static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, sr
         summary = table_summary(sl->t);
         hall_add_ws(h, summary, id);
         record = sl->t->status == TABLE_OVER ? asobi_match_record(sl->t->match) : NULL;
+    } else if (h->found && h->found->table == id) { /* read off the loop (PostgreSQL) */
+        summary = json_incref(h->found->summary);
+        record = json_incref(h->found->record);
     } else if (store_load_finished(h->store, id, &summary, &record, &err) != ASOBI_OK) {
         summary = record = NULL;
     }

@@ -43,6 +43,9 @@ typedef struct hall_slot {
 
 typedef struct hall {
     store *store;
+    /* What the store's reader read for the request being answered (PostgreSQL:
+     * http_lookup_done), or NULL: get_table answers from it, not the store. */
+    const store_lookup *found;
     /* The tables in memory in increasing id, found by binary search: memory
      * and the loop's scans grow with the tables in memory, not with every
      * table the server ever held (ids only grow, and a server running for

@@ -1,5 +1,6 @@
 /* http.c — HTTP: request heads checked, routing, the JSON API (through the hall), static files, replies in pieces. */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +76,15 @@ static int send_body(struct lws *wsi, http_req *r)
 static int send_reply(server *s, struct lws *wsi, http_req *r, int status, const char *type)
 {
     uint64_t need = store_batch_seq(s->store);
-    if (!committed_through(s, need)) {
+    bool committed = committed_through(s, need);
+    if (!committed || r->answer_later) {
         r->held_status = status;
         r->held_type = type;
         r->need_seq = need;
-        hold(s, wsi, need);
+        if (committed)
+            lws_callback_on_writable(wsi);
+        else
+            hold(s, wsi, need);
         return 0;
     }
     if (send_headers(wsi, r, status, type, r->reply_len) < 0)
@@ -185,14 +190,15 @@ static void table_created(server *s, limits_address *a, const json_t *reply)
  * front follows it, POST body and all), and one about a table between
  * owners (its node died, none took it yet) by 503 table_moving with
  * Retry-After. 1 when so answered (*rc is lws's verdict), 0 when this node
- * answers itself. A read of the database on the loop (store_owner_url). */
+ * answers itself. Who owns it was read off the loop (look_up_first). */
 static int answer_elsewhere(server *s, struct lws *wsi, http_req *r, const char *path, int *rc)
 {
     const char *rest;
     int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
     if (!store_is_postgresql(s->cfg.db) || id <= 0 || hall_slot_of(&s->hall, id) || (*rest && strcmp(rest, "/join")))
         return 0;
-    char *url = store_owner_url(s->store, id);
+    char *url = !r->looked_up ? store_owner_url(s->store, id) /* SQLite: NULL */
+                : r->found.owner_url ? strdup(r->found.owner_url) : NULL;
     if (!url)
         return 0; /* no unfinished table of that id: finished (the store has it) or none */
     const char *mine = s->cfg.public_url ? s->cfg.public_url : "";
@@ -220,6 +226,87 @@ static int answer_elsewhere(server *s, struct lws *wsi, http_req *r, const char 
     free(url);
     *rc = reply_json(s, wsi, r, 307, body);
     return 1;
+}
+
+/* Several nodes (PostgreSQL): a request about a table that is not in
+ * memory (GET /api/tables/ID, .../record, POST .../join) needs the
+ * database (who owns it, a finished table's summary and record), which the
+ * loop must never wait for: the store's reader thread reads it, and the
+ * request waits (true) until http_lookup_done answers it from what was
+ * read. False: answer now (the table is here, or it was read already, or
+ * the store reads synchronously: SQLite). */
+static bool look_up_first(server *s, struct lws *wsi, http_req *r)
+{
+    const char *rest;
+    int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
+    if (r->looked_up || id <= 0 || hall_slot_of(&s->hall, id) ||
+        (*rest && strcmp(rest, "/join") && strcmp(rest, "/record")))
+        return false;
+    if (s->n_looking == s->cap_looking) {
+        size_t cap = s->cap_looking ? 2 * s->cap_looking : 16;
+        struct looking *grown = realloc(s->looking, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        s->looking = grown;
+        s->cap_looking = cap;
+    }
+    uint64_t n = ++s->lookups_asked;
+    if (!store_lookup_start(s->store, id, (void *)(uintptr_t)n))
+        return false;
+    s->looking[s->n_looking++] = (struct looking){n, wsi};
+    r->lookup = n;
+    return true;
+}
+
+/* The request no longer waits for a read (answered, or its connection is gone). */
+static struct lws *stop_looking(server *s, uint64_t n)
+{
+    for (size_t i = 0; i < s->n_looking; i++)
+        if (s->looking[i].id == n) {
+            struct lws *wsi = s->looking[i].wsi;
+            s->looking[i] = s->looking[--s->n_looking];
+            return wsi;
+        }
+    return NULL;
+}
+
+static void found_drop(http_req *r)
+{
+    free(r->found.owner_url);
+    json_decref(r->found.summary);
+    json_decref(r->found.record);
+    memset(&r->found, 0, sizeof r->found);
+}
+
+void http_lookup_forget(server *s, struct lws *wsi)
+{
+    http_req *r = lws_wsi_user(wsi);
+    if (!r)
+        return;
+    if (r->lookup)
+        stop_looking(s, r->lookup);
+    r->lookup = 0;
+    found_drop(r);
+}
+
+static int serve_api(server *s, struct lws *wsi, http_req *r);
+
+/* The store's reader read what a waiting request needs: it is answered
+ * now, from that (its reply goes out when the socket is writable). */
+void http_lookup_done(server *s, store_lookup *l)
+{
+    struct lws *wsi = stop_looking(s, (uint64_t)(uintptr_t)l->cookie);
+    http_req *r = wsi ? lws_wsi_user(wsi) : NULL;
+    if (!r)
+        return; /* its connection went away meanwhile */
+    found_drop(r);
+    r->found = *l; /* taken over */
+    memset(l, 0, sizeof *l);
+    r->lookup = 0;
+    r->looked_up = true;
+    r->answer_later = true;
+    if (serve_api(s, wsi, r) < 0)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
 }
 
 /* /api/...: the hall answers, this side sends. The limits of the client's
@@ -250,9 +337,13 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
     int rc;
+    if (look_up_first(s, wsi, r))
+        return 0; /* answered by http_lookup_done */
     if (answer_elsewhere(s, wsi, r, path, &rc))
         return rc;
+    s->hall.found = r->looked_up ? &r->found : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
+    s->hall.found = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,
@@ -448,6 +539,7 @@ int http_writable(struct lws *wsi, http_req *r)
 
 void http_reset(http_req *r)
 {
+    found_drop(r);
     free(r->body);
     free(r->location);
     reply_drop(r);

@@ -114,6 +114,10 @@ typedef struct http_req {
     int held_status;     /* the reply waits for a commit (send_reply): its status and type, then */
     uint64_t need_seq;   /* ... the store's batch it waits for */
     bool in_held;        /* the connection (HTTP or WebSocket) is in the server's held list (hold) */
+    uint64_t lookup;     /* the store's read it waits for (PostgreSQL: http_look_up; 0: none) */
+    bool looked_up;      /* ... done: found holds what it read, and the request is answered from it */
+    store_lookup found;
+    bool answer_later;   /* answered outside its own callback: the reply goes out when writable */
     const char *held_type;
     char *reply;         /* the response body to write */
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
@@ -229,6 +233,12 @@ typedef struct server {
      * commit (hold): asked for room to write when it is in (release_held). */
     struct held { struct lws *wsi; uint64_t need; } *held;
     size_t n_held, cap_held;
+    /* HTTP requests about tables not in memory that wait for the store's
+     * reader (PostgreSQL: the loop never waits on the network): answered
+     * when the read is in (http_lookup_done). */
+    struct looking { uint64_t id; struct lws *wsi; } *looking;
+    size_t n_looking, cap_looking;
+    uint64_t lookups_asked;
     uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
 } server;
@@ -344,6 +354,8 @@ int http_request(server *s, struct lws *wsi, http_req *r, const char *uri);
 int http_body_done(server *s, struct lws *wsi, http_req *r);
 int http_writable(struct lws *wsi, http_req *r);
 void http_reset(http_req *r);
+void http_lookup_done(server *s, store_lookup *l);
+void http_lookup_forget(server *s, struct lws *wsi);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

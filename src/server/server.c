@@ -172,6 +172,8 @@ void store_news(server *s)
         drop_table(s, ev.lost[i]);
     for (size_t i = 0; i < ev.n_claimed; i++)
         take_table(s, &ev.claimed[i]);
+    for (size_t i = 0; i < ev.n_lookups; i++)
+        http_lookup_done(s, &ev.lookups[i]);
     if (ev.others_changed)
         lists_changed(s);
     store_events_free(&ev);
@@ -318,6 +320,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             free(r->body);
             free(r->location);
             reply_drop(r);
+            http_lookup_forget(s, wsi);
             r->body = NULL;
             r->location = NULL;
         }
@@ -331,6 +334,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_WSI_DESTROY:
         unhold(s, wsi);
+        http_lookup_forget(s, wsi);
         release_address(s, wsi);
         return 0;
     case LWS_CALLBACK_ESTABLISHED: {

@@ -46,6 +46,12 @@ void store_events_free(store_events *ev)
         json_decref(ev->claimed[i].seats);
         json_decref(ev->claimed[i].actions);
     }
+    for (size_t i = 0; i < ev->n_lookups; i++) {
+        free(ev->lookups[i].owner_url);
+        json_decref(ev->lookups[i].summary);
+        json_decref(ev->lookups[i].record);
+    }
+    free(ev->lookups);
     free(ev->claimed);
     free(ev->lost);
     memset(ev, 0, sizeof *ev);
@@ -73,6 +79,11 @@ void store_set_public_url(store *st, const char *url)
         st->ops->set_public_url(st, url);
 }
 char *store_owner_url(store *st, int64_t table) { return st->ops->owner_url(st, table); }
+
+bool store_lookup_start(store *st, int64_t table, void *cookie)
+{
+    return st->ops->lookup_start && st->ops->lookup_start(st, table, cookie);
+}
 
 int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *err)
 {

@@ -74,7 +74,17 @@ typedef struct store_claim {
     int64_t id;
     json_t *spec, *seats, *actions; /* as store_load_unfinished gives them */
 } store_claim;
+/* An asynchronous read's answer (store_lookup_start): what
+ * store_owner_url and store_load_finished would have said of the table. */
+typedef struct store_lookup {
+    int64_t table;
+    void *cookie;           /* the caller's, as given */
+    char *owner_url;        /* as store_owner_url (NULL: no unfinished table of that id) */
+    json_t *summary, *record; /* a finished table's, as store_load_finished (NULL: none) */
+} store_lookup;
 typedef struct store_events {
+    store_lookup *lookups;  /* reads asked by store_lookup_start that are done */
+    size_t n_lookups;
     int64_t *lost;          /* tables this node no longer owns (fenced, or its lease lapsed): stop serving them */
     size_t n_lost;
     store_claim *claimed;   /* unowned tables this node took: restore them */
@@ -109,6 +119,14 @@ bool store_owns(store *st, int64_t table);
  * URL), NULL when there is no unfinished table of that id (and always with
  * SQLite); a new string, to free. A read on the caller's thread. */
 char *store_owner_url(store *st, int64_t table);
+
+/* Reads that the loop must not wait for (PostgreSQL: a round trip over the
+ * network, which a lock in the database may hold for any time). The
+ * store's reader thread runs them on a connection of its own, and the
+ * answer comes with store_collect (its events' lookups) after a wake.
+ * False when the store reads synchronously (SQLite: a local file), or out
+ * of memory: the caller then reads itself. */
+bool store_lookup_start(store *st, int64_t table, void *cookie);
 
 /* A new table from its description (a JSON object the store keeps as it is:
  * game, players, options, seed, bots, clock, created); *id is its number. */

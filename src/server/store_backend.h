@@ -29,6 +29,7 @@ typedef struct store_ops {
                       asobi_error *err);
     int (*load_finished)(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
     char *(*owner_url)(store *st, int64_t table);
+    bool (*lookup_start)(store *st, int64_t table, void *cookie);
     bool (*owns)(store *st, int64_t table);
     void (*set_public_url)(store *st, const char *url);
     bool (*node_origin)(store *st, const char *origin);

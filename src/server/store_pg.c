@@ -120,7 +120,8 @@ typedef struct pg_store {
     char node[128];
     char *public_url;
     int64_t lease_ms;
-    PGconn *read;  /* the loop's connection: reads (synchronous), start-up */
+    PGconn *read;  /* the reader thread's connection (and start-up's, and the synchronous reads' of the tests) */
+    pthread_mutex_t read_lock; /* one user of `read` at a time */
     PGconn *write; /* the store thread's */
     json_t *batch; /* the writes since the last commit_start (the loop's own) */
     /* the store thread and what it shares with the loop (under lock) */
@@ -152,6 +153,12 @@ typedef struct pg_store {
     bool others_stale;        /* a NOTIFY came from another node: read them again */
     void (*wake)(void *);
     void *wake_ctx;
+    /* the reader thread (store_lookup_start): reads the loop must not wait for */
+    pthread_t reader;
+    bool reader_started;
+    pthread_cond_t read_wanted; /* a lookup was asked, or the store stops */
+    store_lookup *asked, *answered; /* (under lock) */
+    size_t n_asked, cap_asked, n_answered, cap_answered;
 } pg_store;
 
 static const store_ops pg_ops;
@@ -619,6 +626,69 @@ static void *store_thread(void *arg)
     return NULL;
 }
 
+/* Make room in a list of lookups for `want` of them (under lock); false when out of memory. */
+static bool lookups_room(store_lookup **list, size_t *cap, size_t want)
+{
+    if (want > *cap) {
+        size_t grown = *cap ? 2 * *cap : 16;
+        while (grown < want)
+            grown *= 2;
+        store_lookup *more = realloc(*list, grown * sizeof *more);
+        if (!more)
+            return false;
+        *list = more;
+        *cap = grown;
+    }
+    return true;
+}
+
+static char *pg_owner_url(store *base, int64_t table);
+static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t **record, asobi_error *err);
+
+/* The reader thread: the loop's reads (who owns a table, a finished
+ * table's summary and record) on a connection of its own, one at a time,
+ * oldest first; a slow one (a lock in the database) holds up the reads
+ * behind it, never the loop nor the commits. */
+static void *reader_thread(void *arg)
+{
+    pg_store *st = arg;
+    pthread_mutex_lock(&st->lock);
+    for (;;) {
+        while (!st->stopping && st->n_asked == 0)
+            pthread_cond_wait(&st->read_wanted, &st->lock);
+        if (st->n_asked == 0)
+            break;
+        store_lookup l = st->asked[0];
+        memmove(st->asked, st->asked + 1, --st->n_asked * sizeof *st->asked);
+        pthread_mutex_unlock(&st->lock);
+        asobi_error err;
+        l.owner_url = pg_owner_url(&st->base, l.table);
+        if (!l.owner_url && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
+            l.summary = l.record = NULL;
+        pthread_mutex_lock(&st->lock);
+        st->answered[st->n_answered++] = l; /* room was made when it was asked */
+        pthread_mutex_unlock(&st->lock);
+        wake_loop(st);
+        pthread_mutex_lock(&st->lock);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return NULL;
+}
+
+static bool pg_lookup_start(store *base, int64_t table, void *cookie)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->lock);
+    /* the answers' room too: the reader never fails to hand one back */
+    bool ok = st->reader_started && lookups_room(&st->asked, &st->cap_asked, st->n_asked + 1) &&
+              lookups_room(&st->answered, &st->cap_answered, st->n_answered + st->n_asked + 2);
+    if (ok)
+        st->asked[st->n_asked++] = (store_lookup){.table = table, .cookie = cookie};
+    pthread_cond_signal(&st->read_wanted);
+    pthread_mutex_unlock(&st->lock);
+    return ok;
+}
+
 /* ---------------------------------------------------------------------------
  * Opening and closing.
  * ------------------------------------------------------------------------- */
@@ -662,7 +732,9 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
     st->claimed = json_array();
     st->others_stale = true; /* the other nodes' tables: read once at the start */
     pthread_mutex_init(&st->lock, NULL);
+    pthread_mutex_init(&st->read_lock, NULL);
     pthread_cond_init(&st->done, NULL);
+    pthread_cond_init(&st->read_wanted, NULL);
     if (!st->public_url || !st->batch || !st->queued || !st->epochs || !st->lost || !st->claimed) {
         asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
         pg_close(&st->base);
@@ -689,6 +761,12 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
         return NULL;
     }
     st->thread_started = true;
+    if (pthread_create(&st->reader, NULL, reader_thread, st) != 0) {
+        asobi_fail(err, ASOBI_E_IO, "cannot start the store's reader thread");
+        pg_close(&st->base);
+        return NULL;
+    }
+    st->reader_started = true;
     asobi_error_clear(err);
     return &st->base;
 }
@@ -720,12 +798,28 @@ static void pg_close(store *base)
         pthread_join(st->thread, NULL);
         release_leases(st);
     }
+    if (st->reader_started) {
+        pthread_mutex_lock(&st->lock);
+        st->stopping = true;
+        pthread_cond_broadcast(&st->read_wanted);
+        pthread_mutex_unlock(&st->lock);
+        pthread_join(st->reader, NULL);
+    }
+    for (size_t i = 0; i < st->n_answered; i++) {
+        free(st->answered[i].owner_url);
+        json_decref(st->answered[i].summary);
+        json_decref(st->answered[i].record);
+    }
+    free(st->answered);
+    free(st->asked);
     if (st->wake_fd >= 0)
         close(st->wake_fd);
     PQfinish(st->read);
     PQfinish(st->write);
     pthread_mutex_destroy(&st->lock);
+    pthread_mutex_destroy(&st->read_lock);
     pthread_cond_destroy(&st->done);
+    pthread_cond_destroy(&st->read_wanted);
     json_decref(st->batch);
     json_decref(st->queued);
     json_decref(st->epochs);
@@ -838,6 +932,13 @@ static int pg_collect(store *base, store_events *ev, asobi_error *err)
     }
     json_array_clear(st->lost);
     json_array_clear(st->claimed);
+    /* the reads done, copied out: the list keeps its room (made when they were asked) */
+    ev->lookups = st->n_answered ? calloc(st->n_answered, sizeof *ev->lookups) : NULL;
+    if (ev->lookups) {
+        memcpy(ev->lookups, st->answered, st->n_answered * sizeof *ev->lookups);
+        ev->n_lookups = st->n_answered;
+        st->n_answered = 0;
+    }
     st->seen = st->committed; /* with the tables those commits lost, handed over just now */
     ev->others_changed = st->others_changed;
     st->others_changed = false;
@@ -922,10 +1023,12 @@ static char *pg_owner_url(store *base, int64_t table)
     const char *params[1] = {key};
     asobi_error err;
     /* "" while the table is between owners (its lease lapsed, nobody took it yet) */
+    pthread_mutex_lock(&st->read_lock);
     PGresult *r = run(st->read,
                       "SELECT CASE WHEN l.expires > now() THEN COALESCE(n.url, '') ELSE '' END"
                       " FROM asobi_leases l LEFT JOIN asobi_nodes n ON n.id = l.node WHERE l.table_id = $1",
                       1, params, PGRES_TUPLES_OK, &err, "finding a table's owner");
+    pthread_mutex_unlock(&st->read_lock);
     char *url = r && PQntuples(r) == 1 ? strdup(PQgetvalue(r, 0, 0)) : NULL;
     PQclear(r);
     return url;
@@ -952,7 +1055,9 @@ static int next_table_id(pg_store *st, int64_t *id, asobi_error *err)
         st->spare_id = 0;
         pthread_mutex_unlock(&st->lock);
         if (!spare) {
+            pthread_mutex_lock(&st->read_lock);
             PGresult *r = run(st->read, "SELECT nextval('asobi_table_ids')", 0, NULL, PGRES_TUPLES_OK, err, "table ids");
+            pthread_mutex_unlock(&st->read_lock);
             if (!r)
                 return ASOBI_E_IO;
             spare = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -1051,6 +1156,9 @@ static int pg_load_unfinished(store *base, store_table_fn on_table, void *ctx, a
     return rc;
 }
 
+static int load_table_rows(pg_store *st, int64_t table, const char *const *params, json_t **spec, json_t **seats,
+                           json_t **actions, json_t **summary, asobi_error *err);
+
 static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions,
                          json_t **summary, asobi_error *err)
 {
@@ -1059,6 +1167,16 @@ static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **sea
     char id[24];
     id_text(id, sizeof id, table);
     const char *params[1] = {id};
+    pthread_mutex_lock(&st->read_lock);
+    int rc = load_table_rows(st, table, params, spec, seats, actions, summary, err);
+    pthread_mutex_unlock(&st->read_lock);
+    return rc;
+}
+
+/* pg_load_table's reads (under read_lock). */
+static int load_table_rows(pg_store *st, int64_t table, const char *const *params, json_t **spec, json_t **seats,
+                           json_t **actions, json_t **summary, asobi_error *err)
+{
     PGresult *r = run(st->read, "SELECT spec, finished, summary FROM asobi_tables WHERE id = $1 AND finished < 2", 1,
                       params, PGRES_TUPLES_OK, err, "reading a table");
     if (!r)
@@ -1096,8 +1214,10 @@ static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t
     char id[24];
     id_text(id, sizeof id, table);
     const char *params[1] = {id};
+    pthread_mutex_lock(&st->read_lock);
     PGresult *r = run(st->read, "SELECT summary, record FROM asobi_tables WHERE id = $1 AND finished = 1", 1, params,
                       PGRES_TUPLES_OK, err, "reading a record");
+    pthread_mutex_unlock(&st->read_lock);
     if (!r)
         return ASOBI_E_IO;
     int rc = ASOBI_E_BAD_ARGUMENT;
@@ -1120,6 +1240,6 @@ static const store_ops pg_ops = {
     .settled = pg_settled, .batch_seq = pg_batch_seq, .committed_seq = pg_committed_seq, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
     .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
-    .load_finished = pg_load_finished, .owner_url = pg_owner_url, .owns = pg_owns,
+    .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
 };
