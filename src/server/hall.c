@@ -37,7 +37,7 @@ bool hall_reloading(const hall *h, int64_t id)
     return false;
 }
 
-int hall_reload_read(hall *h, int64_t id, hall_reload *r)
+int hall_reload_begin(hall *h, int64_t id, hall_reload *r)
 {
     memset(r, 0, sizeof *r);
     r->id = id;
@@ -45,17 +45,32 @@ int hall_reload_read(hall *h, int64_t id, hall_reload *r)
         return HALL_RELOAD_NONE;
     if (h->n_reloading == HALL_RELOADS_MAX)
         return HALL_RELOAD_BUSY;
-    asobi_error err;
-    if (store_load_table(h->store, id, &r->spec, &r->seats, &r->actions, &r->summary, &err) != ASOBI_OK)
-        return HALL_RELOAD_NONE; /* no such table, or unreadable */
-    if (!r->summary) {
+    h->reloading[h->n_reloading++] = id;
+    return HALL_RELOAD_STARTED;
+}
+
+int hall_reload_rows(hall *h, hall_reload *r)
+{
+    if (!r->spec || !r->summary) {
         /* Only a finished table can be missing here: the unfinished ones are
-         * all in memory from the start (one that failed to restore stays away). */
+         * in memory (or another node's; one that failed to restore stays away). */
         hall_reload_release(h, r);
         return HALL_RELOAD_NONE;
     }
-    h->reloading[h->n_reloading++] = id;
     return HALL_RELOAD_STARTED;
+}
+
+int hall_reload_read(hall *h, int64_t id, hall_reload *r)
+{
+    int rc = hall_reload_begin(h, id, r);
+    if (rc != HALL_RELOAD_STARTED)
+        return rc;
+    asobi_error err;
+    if (store_load_table(h->store, id, &r->spec, &r->seats, &r->actions, &r->summary, &err) != ASOBI_OK) {
+        hall_reload_release(h, r); /* no such table, or unreadable */
+        return HALL_RELOAD_NONE;
+    }
+    return hall_reload_rows(h, r);
 }
 
 void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms)
@@ -185,22 +200,69 @@ void hall_add_ws(const hall *h, json_t *reply, int64_t id)
     json_object_set_new(reply, "ws", json_string(url));
 }
 
-json_t *hall_tables_json(const hall *h, int64_t before)
+/* This node's listed tables below before (0: all), newest first, at most max (0: no bound). */
+static json_t *own_listed(const hall *h, int64_t before, size_t max)
 {
-    json_t *list = json_array(), *reply = json_object();
-    int64_t last = 0; /* the last table listed */
+    json_t *list = json_array();
     for (int64_t i = before > 0 ? slot_index(h, before) - 1 : h->n_slots - 1; i >= 0; i--) {
         const table *t = h->slots[i].t;
         if (!t || t->status == TABLE_OVER || t->private_table || t->abandoned)
             continue;
-        if (json_array_size(list) == HALL_PAGE_TABLES) { /* one more: the next page starts below the last */
-            json_object_set_new(reply, "next", json_integer(last));
+        if (max && json_array_size(list) == max)
             break;
-        }
         json_t *summary = table_summary(t);
         hall_add_ws(h, summary, t->id);
         json_array_append_new(list, summary);
-        last = t->id;
+    }
+    return list;
+}
+
+json_t *hall_own_tables_json(const hall *h) { return json_pack("{s:o}", "tables", own_listed(h, 0, 0)); }
+
+static json_int_t entry_id(const json_t *entry) { return json_integer_value(json_object_get(entry, "table")); }
+
+static int by_id_descending(const void *a, const void *b)
+{
+    json_int_t x = entry_id(*(json_t *const *)a), y = entry_id(*(json_t *const *)b);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Is table id in this node's memory? */
+static bool held_here(const hall *h, int64_t id)
+{
+    int64_t i = slot_index(h, id);
+    return i < h->n_slots && h->slots[i].id == id && h->slots[i].t;
+}
+
+json_t *hall_tables_json(const hall *h, int64_t before)
+{
+    /* one more than a page of this node's: if it is left out, a next page follows */
+    json_t *list = own_listed(h, before, HALL_PAGE_TABLES + 1), *entry;
+    json_t *others = h->store ? store_other_tables(h->store) : NULL;
+    size_t i;
+    json_array_foreach(others, i, entry)
+    {
+        json_int_t id = entry_id(entry);
+        if ((before <= 0 || id < before) && !held_here(h, id)) /* not (now) this node's */
+            json_array_append(list, entry);
+    }
+    json_decref(others);
+    size_t n = json_array_size(list);
+    json_t **items = n ? malloc(n * sizeof *items) : NULL;
+    for (i = 0; items && i < n; i++)
+        items[i] = json_incref(json_array_get(list, i));
+    if (items) {
+        qsort(items, n, sizeof *items, by_id_descending);
+        json_array_clear(list);
+        for (i = 0; i < n; i++)
+            json_array_append_new(list, items[i]);
+        free(items);
+    }
+    json_t *reply = json_object();
+    if (json_array_size(list) > HALL_PAGE_TABLES) { /* the next page starts below the last listed */
+        while (json_array_size(list) > HALL_PAGE_TABLES)
+            json_array_remove(list, json_array_size(list) - 1);
+        json_object_set_new(reply, "next", json_integer(entry_id(json_array_get(list, HALL_PAGE_TABLES - 1))));
     }
     json_object_set_new(reply, "tables", list);
     return reply;

@@ -86,8 +86,9 @@ void hall_evict(hall *h, int64_t id);
 /* A finished table that left memory (EVICT_AFTER_MS in server.c) comes back
  * when a WebSocket is opened on it, by replaying its stored actions. The
  * replay of a long game takes milliseconds, so it is split for the server:
- * read the rows (the loop: the store is the loop's), replay them (a worker:
- * touches only r), take the table (the loop). */
+ * read the rows (the loop with SQLite; with PostgreSQL the store's reader
+ * thread, between hall_reload_begin and hall_reload_rows), replay them (a
+ * worker: touches only r), take the table (the loop). */
 typedef struct hall_reload {
     int64_t id;
     json_t *spec, *seats, *actions, *summary; /* as stored */
@@ -103,6 +104,11 @@ enum {
 /* One of the above. A started reload counts against HALL_RELOADS_MAX until
  * hall_reload_take or hall_reload_release. */
 int hall_reload_read(hall *h, int64_t id, hall_reload *r);
+/* hall_reload_read in two: the checks (STARTED: counted, nothing read yet),
+ * then the rows read elsewhere and put in r: STARTED when they are a
+ * finished table's, else NONE (r released). */
+int hall_reload_begin(hall *h, int64_t id, hall_reload *r);
+int hall_reload_rows(hall *h, hall_reload *r);
 /* Is table id being brought back (read, not yet taken or released)? */
 bool hall_reloading(const hall *h, int64_t id);
 /* Build r->t from the rows (any thread; writes nothing to the store). */
@@ -123,8 +129,13 @@ void hall_close(hall *h);
 /* GET /api/tables?before=ID: {"tables":[summary...]}, open or playing,
  * never a private or an abandoned table (table_leave), newest first, at most HALL_PAGE_TABLES of them
  * with ids below before (0: from the newest); "next": the before of the
- * next page, when there is one. */
+ * next page, when there is one. Every node's tables (PostgreSQL): this
+ * node's merged with the entries the others published (store_other_tables),
+ * so every page, not only the first, lists the tables of every node. */
 json_t *hall_tables_json(const hall *h, int64_t before);
+/* Every table of this node that the list shows (no page bound), newest
+ * first: what it publishes to the other nodes (PostgreSQL). */
+json_t *hall_own_tables_json(const hall *h);
 /* Add "ws", the absolute URL of the table's WebSocket on this node
  * (--public-url + /ws/tables/ID), to a summary or a reply; nothing without --public-url. */
 void hall_add_ws(const hall *h, json_t *reply, int64_t id);

@@ -251,7 +251,7 @@ static bool look_up_first(server *s, struct lws *wsi, http_req *r)
         s->cap_looking = cap;
     }
     uint64_t n = ++s->lookups_asked;
-    if (!store_lookup_start(s->store, id, (void *)(uintptr_t)n))
+    if (!store_lookup_start(s->store, id, false, (void *)(uintptr_t)n))
         return false;
     s->looking[s->n_looking++] = (struct looking){n, wsi};
     r->lookup = n;

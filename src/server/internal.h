@@ -279,6 +279,11 @@ bool add_worker(server *s, bool fast_only);
 void schedule_bots(server *s, slot *sl);
 /* A connection opened on a table not in memory: bring a finished one back (HALL_RELOAD_*). */
 int reload_started(server *s, int64_t id);
+/* The store's reader read the rows of a table being brought back (PostgreSQL). */
+void reload_rows_read(server *s, store_lookup *l);
+/* A table could not be brought back: its waiting connections are closed
+ * (moved: it is another node's, close 4001; else not_found). */
+void reload_refused(server *s, int64_t id, bool moved);
 /* The workers' results, played on the loop (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
 void drain_done(server *s);
 /* Bot moves past --bot-deadline: abandoned, a stand-in moves. */

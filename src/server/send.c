@@ -181,46 +181,10 @@ int write_copied(server *s, struct lws *wsi, const char *bytes, size_t len, enum
     return lws_write(wsi, (unsigned char *)s->send_buf + LWS_PRE, len, kind);
 }
 
-/* By a table's id, highest first (the lobby's order). */
-static int by_id_descending(const void *a, const void *b)
-{
-    json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "table"));
-    json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "table"));
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
 /* The first page of the list of tables: this node's, and with PostgreSQL
- * the other nodes' as they published them (store_other_tables), newest
- * first. */
-static json_t *tables_json(server *s)
-{
-    json_t *m = hall_tables_json(&s->hall, 0);
-    json_t *others = store_other_tables(s->store);
-    if (!json_array_size(others)) {
-        json_decref(others);
-        return m;
-    }
-    json_t *list = json_object_get(m, "tables"), *entry;
-    size_t i;
-    json_array_foreach(others, i, entry)
-    {
-        if (!hall_slot_of(&s->hall, json_integer_value(json_object_get(entry, "table")))) /* not (now) ours */
-            json_array_append(list, entry);
-    }
-    json_decref(others);
-    size_t n = json_array_size(list);
-    json_t **items = malloc(n * sizeof *items);
-    if (!items)
-        return m;
-    for (i = 0; i < n; i++)
-        items[i] = json_incref(json_array_get(list, i));
-    qsort(items, n, sizeof *items, by_id_descending);
-    json_array_clear(list);
-    for (i = 0; i < n; i++)
-        json_array_append_new(list, items[i]);
-    free(items);
-    return m;
-}
+ * the other nodes' as they published them (hall_tables_json merges them),
+ * newest first. */
+static json_t *tables_json(server *s) { return hall_tables_json(&s->hall, 0); }
 
 /* The lobby's list as one shared text: {"type":"tables","tables":[...]},
  * the first page of GET /api/tables, built once per change for every socket. */
@@ -310,7 +274,7 @@ void lobby_push(server *s, int64_t now)
     s->lobby_sent_ms = now;
     if (s->publish_due) { /* the other nodes' lobbies too (PostgreSQL), as often at most */
         s->publish_due = false;
-        json_t *mine = hall_tables_json(&s->hall, 0);
+        json_t *mine = hall_own_tables_json(&s->hall); /* every page's: the others page them too */
         store_publish_tables(s->store, json_object_get(mine, "tables"));
         json_decref(mine);
     }

@@ -172,8 +172,12 @@ void store_news(server *s)
         drop_table(s, ev.lost[i]);
     for (size_t i = 0; i < ev.n_claimed; i++)
         take_table(s, &ev.claimed[i]);
-    for (size_t i = 0; i < ev.n_lookups; i++)
-        http_lookup_done(s, &ev.lookups[i]);
+    for (size_t i = 0; i < ev.n_lookups; i++) {
+        if (ev.lookups[i].rows)
+            reload_rows_read(s, &ev.lookups[i]);
+        else
+            http_lookup_done(s, &ev.lookups[i]);
+    }
     if (ev.others_changed)
         lists_changed(s);
     store_events_free(&ev);
@@ -378,6 +382,7 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
     if (!t) {
         /* one broken table must not keep every other one offline */
         srv_log("table %lld cannot be restored: %s", (long long)id, err.message);
+        store_give_up(s->store, id); /* PostgreSQL: its lease goes, for a node that can */
         return ASOBI_OK;
     }
     if (!hall_add(&s->hall, t)) {

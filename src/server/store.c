@@ -50,6 +50,9 @@ void store_events_free(store_events *ev)
         free(ev->lookups[i].owner_url);
         json_decref(ev->lookups[i].summary);
         json_decref(ev->lookups[i].record);
+        json_decref(ev->lookups[i].spec);
+        json_decref(ev->lookups[i].seats);
+        json_decref(ev->lookups[i].actions);
     }
     free(ev->lookups);
     free(ev->claimed);
@@ -80,9 +83,20 @@ void store_set_public_url(store *st, const char *url)
 }
 char *store_owner_url(store *st, int64_t table) { return st->ops->owner_url(st, table); }
 
-bool store_lookup_start(store *st, int64_t table, void *cookie)
+bool store_lookup_start(store *st, int64_t table, bool rows, void *cookie)
 {
-    return st->ops->lookup_start && st->ops->lookup_start(st, table, cookie);
+    return st->ops->lookup_start && st->ops->lookup_start(st, table, rows, cookie);
+}
+
+void store_give_up(store *st, int64_t table)
+{
+    if (st->ops->give_up)
+        st->ops->give_up(st, table);
+}
+
+bool store_owned_elsewhere(store *st, int64_t table)
+{
+    return st->ops->owned_elsewhere && st->ops->owned_elsewhere(st, table);
 }
 
 int store_create_table(store *st, const json_t *spec, int64_t *id, asobi_error *err)

@@ -21,7 +21,8 @@
  * SQLite the commit is done at once (a local file), with PostgreSQL a store
  * thread commits over the network while the loop serves on, and wakes the
  * loop (store_set_wake) when it is done; store_collect then says what came
- * of it. Reads are synchronous. Errors are ASOBI_E_IO with the database's
+ * of it. Reads are synchronous, but for store_lookup_start's (PostgreSQL:
+ * on a reader thread). Errors are ASOBI_E_IO with the database's
  * message. */
 typedef struct store store;
 
@@ -79,8 +80,10 @@ typedef struct store_claim {
 typedef struct store_lookup {
     int64_t table;
     void *cookie;           /* the caller's, as given */
+    bool rows;              /* asked for the table's rows (to bring it back) rather than its record */
     char *owner_url;        /* as store_owner_url (NULL: no unfinished table of that id) */
-    json_t *summary, *record; /* a finished table's, as store_load_finished (NULL: none) */
+    json_t *summary, *record; /* a finished table's, as store_load_finished (NULL: none; no record with rows) */
+    json_t *spec, *seats, *actions; /* with rows, a finished table's, as store_load_table (NULL: none) */
 } store_lookup;
 typedef struct store_events {
     store_lookup *lookups;  /* reads asked by store_lookup_start that are done */
@@ -126,7 +129,17 @@ char *store_owner_url(store *st, int64_t table);
  * answer comes with store_collect (its events' lookups) after a wake.
  * False when the store reads synchronously (SQLite: a local file), or out
  * of memory: the caller then reads itself. */
-bool store_lookup_start(store *st, int64_t table, void *cookie);
+bool store_lookup_start(store *st, int64_t table, bool rows, void *cookie);
+/* PostgreSQL: is the table leased to another live node, as the last
+ * heartbeat read the leases (no round trip: up to a third of the lease
+ * old; a table created elsewhere since is not known yet)? SQLite: never. */
+bool store_owned_elsewhere(store *st, int64_t table);
+
+/* This node took a table (store_collect's claimed, or at start) and cannot
+ * restore it (a spec or actions this version cannot replay): PostgreSQL
+ * lets its lease go at the next heartbeat and never takes it again (a
+ * node of another version may: no node spins on it); SQLite: nothing. */
+void store_give_up(store *st, int64_t table);
 
 /* A new table from its description (a JSON object the store keeps as it is:
  * game, players, options, seed, bots, clock, created); *id is its number. */

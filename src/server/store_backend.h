@@ -29,7 +29,9 @@ typedef struct store_ops {
                       asobi_error *err);
     int (*load_finished)(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
     char *(*owner_url)(store *st, int64_t table);
-    bool (*lookup_start)(store *st, int64_t table, void *cookie);
+    bool (*lookup_start)(store *st, int64_t table, bool rows, void *cookie);
+    bool (*owned_elsewhere)(store *st, int64_t table);
+    void (*give_up)(store *st, int64_t table);
     bool (*owns)(store *st, int64_t table);
     void (*set_public_url)(store *st, const char *url);
     bool (*node_origin)(store *st, const char *origin);

@@ -139,6 +139,7 @@ typedef struct pg_store {
     char failure[256];
     bool stopping;
     json_t *epochs;           /* {"ID": epoch} of the tables this node owns */
+    json_t *given_up;         /* ids of tables taken that could not be restored: let go, never taken again */
     int64_t valid_until_ms;   /* the loop's clock: this node's leases hold until then at least */
     int64_t heartbeat_due_ms; /* the thread's next heartbeat */
     int heartbeats;           /* heartbeats run (load_unfinished waits for one) */
@@ -149,6 +150,7 @@ typedef struct pg_store {
     bool others_changed;
     json_t *publish;          /* this node's lobby entries to publish (NULL: nothing new) */
     json_t *origins;          /* the live nodes' origins (scheme://host[:port] of their public URLs) */
+    json_t *owners;           /* {"ID": 1} of the tables leased to other live nodes, as the last heartbeat read */
     json_t *others;           /* the other nodes' entries, as last read */
     bool others_stale;        /* a NOTIFY came from another node: read them again */
     void (*wake)(void *);
@@ -442,6 +444,32 @@ static void read_origins(pg_store *st)
     pthread_mutex_unlock(&st->lock);
 }
 
+static void pg_give_up(store *base, int64_t table)
+{
+    pg_store *st = (pg_store *)base;
+    char key[24];
+    id_text(key, sizeof key, table);
+    pthread_mutex_lock(&st->lock);
+    json_object_del(st->epochs, key); /* no write of it is fenced in any more */
+    json_array_append_new(st->given_up, json_integer(table));
+    st->heartbeat_due_ms = 0; /* let it go now */
+    pthread_mutex_unlock(&st->lock);
+    wake_thread(st);
+}
+
+static bool pg_owned_elsewhere(store *base, int64_t table)
+{
+    pg_store *st = (pg_store *)base;
+    char key[24];
+    id_text(key, sizeof key, table);
+    pthread_mutex_lock(&st->lock);
+    bool elsewhere = st->owners && json_object_get(st->owners, key) && !json_object_get(st->epochs, key);
+    pthread_mutex_unlock(&st->lock);
+    return elsewhere;
+}
+
+static char *given_up_array(pg_store *st);
+
 /* Take unowned tables (their node died or stopped renewing), up to this
  * node's even share of every unfinished table among the live nodes. */
 static void claim_orphans(pg_store *st)
@@ -468,12 +496,15 @@ static void claim_orphans(pg_store *st)
     char lease[24], limit[24];
     id_text(lease, sizeof lease, st->lease_ms);
     id_text(limit, sizeof limit, want);
-    const char *p3[3] = {st->node, lease, limit};
+    char *given_up = given_up_array(st); /* never again: this node could not restore them */
+    const char *p3[4] = {st->node, lease, limit, given_up ? given_up : "{}"};
     r = run(st->write,
             "UPDATE asobi_leases l SET node = $1, epoch = l.epoch + 1, expires = now() + $2 * interval '1 millisecond'"
-            " FROM (SELECT table_id FROM asobi_leases WHERE expires <= now() ORDER BY table_id LIMIT $3"
-            " FOR UPDATE SKIP LOCKED) c WHERE l.table_id = c.table_id RETURNING l.table_id, l.epoch",
-            3, p3, PGRES_TUPLES_OK, &err, "claiming tables");
+            " FROM (SELECT table_id FROM asobi_leases WHERE expires <= now() AND table_id <> ALL($4::BIGINT[])"
+            " ORDER BY table_id LIMIT $3 FOR UPDATE SKIP LOCKED) c WHERE l.table_id = c.table_id"
+            " RETURNING l.table_id, l.epoch",
+            4, p3, PGRES_TUPLES_OK, &err, "claiming tables");
+    free(given_up);
     if (!r)
         return;
     for (int i = 0; i < PQntuples(r); i++)
@@ -515,6 +546,26 @@ static void read_notifications(pg_store *st)
     }
 }
 
+/* The tables leased to the other live nodes (the thread, after a
+ * heartbeat): the loop refuses their WebSockets (421) without a round trip. */
+static void read_owners(pg_store *st)
+{
+    const char *params[1] = {st->node};
+    asobi_error err;
+    PGresult *r = run(st->write, "SELECT table_id FROM asobi_leases WHERE node <> $1 AND expires > now()", 1, params,
+                      PGRES_TUPLES_OK, &err, "reading the leases");
+    if (!r)
+        return;
+    json_t *owners = json_object();
+    for (int i = 0; i < PQntuples(r); i++)
+        json_object_set_new(owners, PQgetvalue(r, i, 0), json_true());
+    PQclear(r);
+    pthread_mutex_lock(&st->lock);
+    json_decref(st->owners);
+    st->owners = owners;
+    pthread_mutex_unlock(&st->lock);
+}
+
 /* The other nodes' lobby entries, read again after their NOTIFY (the thread). */
 static void read_others(pg_store *st)
 {
@@ -522,7 +573,7 @@ static void read_others(pg_store *st)
     asobi_error err;
     PGresult *r = run(st->write,
                       "SELECT entry FROM asobi_listing l JOIN asobi_leases s ON s.table_id = l.table_id"
-                      " WHERE l.node <> $1 AND s.node = l.node AND s.expires > now() ORDER BY l.table_id DESC LIMIT 500",
+                      " WHERE l.node <> $1 AND s.node = l.node AND s.expires > now() ORDER BY l.table_id DESC LIMIT 10000",
                       1, params, PGRES_TUPLES_OK, &err, "reading the other nodes' tables");
     if (!r)
         return;
@@ -538,6 +589,7 @@ static void read_others(pg_store *st)
     st->others = others;
     st->others_changed = true;
     pthread_mutex_unlock(&st->lock);
+    read_owners(st); /* a node's tables changed (created, finished): who owns what, afresh */
     wake_loop(st);
 }
 
@@ -552,15 +604,49 @@ static void publish(pg_store *st, json_t *entries)
     free(text);
 }
 
+/* The given-up tables' text array ("{1,2}"), for the heartbeat's statements (the thread). */
+static char *given_up_array(pg_store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    json_t *copy = json_copy(st->given_up);
+    pthread_mutex_unlock(&st->lock);
+    size_t n = json_array_size(copy);
+    char *text = malloc(n * 24 + 3), *p = text;
+    if (text) {
+        *p++ = '{';
+        for (size_t i = 0; i < n; i++)
+            p += sprintf(p, "%s%lld", i ? "," : "", (long long)json_integer_value(json_array_get(copy, i)));
+        strcpy(p, "}");
+    }
+    json_decref(copy);
+    return text;
+}
+
+/* The tables this node gave up: their leases end now (before the renewal,
+ * which renews only the leases not ended). */
+static void let_go_given_up(pg_store *st, const char *ids)
+{
+    const char *params[2] = {st->node, ids};
+    asobi_error err;
+    PGresult *r = run(st->write, "UPDATE asobi_leases SET expires = now() WHERE node = $1 AND expires > now()"
+                      " AND table_id = ANY($2::BIGINT[])", 2, params, PGRES_COMMAND_OK, &err, "letting tables go");
+    PQclear(r);
+}
+
 static void heartbeat(pg_store *st)
 {
     pthread_mutex_lock(&st->lock);
     bool first = st->heartbeats == 0;
     pthread_mutex_unlock(&st->lock);
+    char *given_up = given_up_array(st);
+    if (given_up && strcmp(given_up, "{}") != 0)
+        let_go_given_up(st, given_up);
+    free(given_up);
     bool ok = renew(st, first);
     if (ok) {
         claim_orphans(st);
         read_origins(st);
+        read_owners(st);
     }
     pthread_mutex_lock(&st->lock);
     st->heartbeats++;
@@ -644,6 +730,8 @@ static bool lookups_room(store_lookup **list, size_t *cap, size_t want)
 
 static char *pg_owner_url(store *base, int64_t table);
 static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t **record, asobi_error *err);
+static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions,
+                         json_t **summary, asobi_error *err);
 
 /* The reader thread: the loop's reads (who owns a table, a finished
  * table's summary and record) on a connection of its own, one at a time,
@@ -663,7 +751,10 @@ static void *reader_thread(void *arg)
         pthread_mutex_unlock(&st->lock);
         asobi_error err;
         l.owner_url = pg_owner_url(&st->base, l.table);
-        if (!l.owner_url && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
+        if (!l.owner_url && l.rows &&
+            pg_load_table(&st->base, l.table, &l.spec, &l.seats, &l.actions, &l.summary, &err) != ASOBI_OK)
+            l.spec = l.seats = l.actions = l.summary = NULL;
+        else if (!l.owner_url && !l.rows && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
             l.summary = l.record = NULL;
         pthread_mutex_lock(&st->lock);
         st->answered[st->n_answered++] = l; /* room was made when it was asked */
@@ -675,7 +766,7 @@ static void *reader_thread(void *arg)
     return NULL;
 }
 
-static bool pg_lookup_start(store *base, int64_t table, void *cookie)
+static bool pg_lookup_start(store *base, int64_t table, bool rows, void *cookie)
 {
     pg_store *st = (pg_store *)base;
     pthread_mutex_lock(&st->lock);
@@ -683,7 +774,7 @@ static bool pg_lookup_start(store *base, int64_t table, void *cookie)
     bool ok = st->reader_started && lookups_room(&st->asked, &st->cap_asked, st->n_asked + 1) &&
               lookups_room(&st->answered, &st->cap_answered, st->n_answered + st->n_asked + 2);
     if (ok)
-        st->asked[st->n_asked++] = (store_lookup){.table = table, .cookie = cookie};
+        st->asked[st->n_asked++] = (store_lookup){.table = table, .cookie = cookie, .rows = rows};
     pthread_cond_signal(&st->read_wanted);
     pthread_mutex_unlock(&st->lock);
     return ok;
@@ -728,6 +819,7 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
     st->batch = json_array();
     st->queued = json_array();
     st->epochs = json_object();
+    st->given_up = json_array();
     st->lost = json_array();
     st->claimed = json_array();
     st->others_stale = true; /* the other nodes' tables: read once at the start */
@@ -809,7 +901,11 @@ static void pg_close(store *base)
         free(st->answered[i].owner_url);
         json_decref(st->answered[i].summary);
         json_decref(st->answered[i].record);
+        json_decref(st->answered[i].spec);
+        json_decref(st->answered[i].seats);
+        json_decref(st->answered[i].actions);
     }
+    json_decref(st->owners);
     free(st->answered);
     free(st->asked);
     if (st->wake_fd >= 0)
@@ -823,6 +919,7 @@ static void pg_close(store *base)
     json_decref(st->batch);
     json_decref(st->queued);
     json_decref(st->epochs);
+    json_decref(st->given_up);
     json_decref(st->lost);
     json_decref(st->claimed);
     json_decref(st->publish);
@@ -1240,6 +1337,6 @@ static const store_ops pg_ops = {
     .settled = pg_settled, .batch_seq = pg_batch_seq, .committed_seq = pg_committed_seq, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
     .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
-    .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owns = pg_owns,
+    .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
 };

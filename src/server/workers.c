@@ -220,27 +220,59 @@ void schedule_bots(server *s, slot *sl)
  * when it is a finished table being brought back, now or already (a worker
  * replays it; the connection waits for it in ws_established), else
  * HALL_RELOAD_NONE (no such table) or HALL_RELOAD_BUSY (too many under way). */
+/* r's rows are in: its replay goes to the fast lane; false (r released,
+ * not freed) when out of memory. */
+static bool replay_queued(server *s, hall_reload *r)
+{
+    job_node *node = calloc(1, sizeof *node);
+    if (node) {
+        node->reload = r;
+        node->fast = true;
+    }
+    if (!node || !enqueue(s, node)) {
+        hall_reload_release(&s->hall, r);
+        free(node);
+        return false;
+    }
+    return true;
+}
+
 int reload_started(server *s, int64_t id)
 {
     if (hall_reloading(&s->hall, id))
         return HALL_RELOAD_STARTED;
-    job_node *node = calloc(1, sizeof *node);
     hall_reload *r = malloc(sizeof *r);
-    int rc = node && r ? hall_reload_read(&s->hall, id, r) : HALL_RELOAD_NONE;
-    if (rc != HALL_RELOAD_STARTED) {
-        free(node);
-        free(r);
-        return rc;
-    }
-    node->reload = r;
-    node->fast = true;
-    if (!enqueue(s, node)) {
-        hall_reload_release(&s->hall, r);
-        free(node);
-        free(r);
+    if (!r)
         return HALL_RELOAD_NONE;
+    /* PostgreSQL: the rows are read on the store's reader thread, the loop
+     * goes on (reload_rows_read takes them); SQLite reads them here */
+    int rc = hall_reload_begin(&s->hall, id, r);
+    if (rc == HALL_RELOAD_STARTED && store_lookup_start(s->store, id, true, r))
+        return HALL_RELOAD_STARTED;
+    if (rc == HALL_RELOAD_STARTED) {
+        hall_reload_release(&s->hall, r);
+        rc = hall_reload_read(&s->hall, id, r);
+    }
+    if (rc != HALL_RELOAD_STARTED || !replay_queued(s, r)) {
+        free(r);
+        return rc == HALL_RELOAD_STARTED ? HALL_RELOAD_NONE : rc;
     }
     return HALL_RELOAD_STARTED;
+}
+
+void reload_rows_read(server *s, store_lookup *l)
+{
+    hall_reload *r = l->cookie;
+    r->spec = l->spec;
+    r->seats = l->seats;
+    r->actions = l->actions;
+    r->summary = l->summary;
+    l->spec = l->seats = l->actions = l->summary = NULL;
+    if (hall_reload_rows(&s->hall, r) == HALL_RELOAD_STARTED && replay_queued(s, r))
+        return;
+    int64_t id = r->id;
+    free(r);
+    reload_refused(s, id, l->owner_url != NULL);
 }
 
 void drain_done(server *s)

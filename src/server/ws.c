@@ -55,18 +55,16 @@ bool origin_allowed(server *s, struct lws *wsi)
     return false;
 }
 
-/* Several nodes (PostgreSQL): is table id unfinished and not this node's
- * (another node owns it, or it is between owners)? Its WebSocket is then
- * refused with 421 Misdirected Request: the client asks the table's
- * summary again and follows its "ws" (docs/server.md, "Several nodes"). */
+/* Several nodes (PostgreSQL): is table id another live node's, as the last
+ * heartbeat read the leases (no round trip on the loop)? Its WebSocket is
+ * then refused with 421 Misdirected Request: the client asks the table's
+ * summary again and follows its "ws" (docs/server.md, "Several nodes"). A
+ * table the heartbeat has not seen yet goes the way of a finished one
+ * (reload_started): its rows are read off the loop, and if it turns out to
+ * be another node's its connection is closed with 4001 moved. */
 static bool owned_elsewhere(server *s, int64_t id)
 {
-    if (!store_is_postgresql(s->cfg.db) || id <= 0)
-        return false;
-    char *url = store_owner_url(s->store, id);
-    bool elsewhere = url != NULL;
-    free(url);
-    return elsewhere;
+    return id > 0 && store_owned_elsewhere(s->store, id);
 }
 
 /* The upgrade's checks (LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION): 0 to take it, 1 to refuse it. */
@@ -346,6 +344,29 @@ void ws_receive(server *s, struct lws *wsi, conn *c, const void *in, size_t len)
 
 /* A finished table is back from its replay: the connections waiting for it
  * take their seats (or hear that it could not be brought back). */
+void reload_refused(server *s, int64_t id, bool moved)
+{
+    if (!moved) {
+        hall_reload r = {.id = id};
+        asobi_fail(&r.err, ASOBI_E_BAD_ARGUMENT, "no finished table of that id");
+        reload_done(s, &r); /* logged; its connections hear not_found */
+        return;
+    }
+    for (conn **p = &s->waiting; *p;) {
+        conn *c = *p;
+        if (c->table != id) {
+            p = &c->next;
+            continue;
+        }
+        *p = c->next;
+        c->waiting = false;
+        c->next = NULL;
+        free(c->token);
+        c->token = NULL;
+        close_after_sending(c, CLOSE_MOVED, "moved");
+    }
+}
+
 void reload_done(server *s, hall_reload *r)
 {
     int64_t id = r->id;
