@@ -752,6 +752,7 @@ int server_run(const server_config *cfg)
     free(s->send_due);
     free(s->send_buf);
     free(s->held);
+    free(s->looking);
     limits_free(&s->limits);
     free(s->pending);
     store_close(s->store);

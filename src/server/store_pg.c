@@ -733,6 +733,22 @@ static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t
 static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions,
                          json_t **summary, asobi_error *err);
 
+/* What a read found out about a table's owner goes into the map of
+ * other nodes' tables (under lock): a node asked about a table (a join
+ * redirected) refuses its WebSocket with 421 at once, without waiting for
+ * the next heartbeat or NOTIFY. */
+static void note_owner(pg_store *st, int64_t table, const char *owner_url)
+{
+    char key[24];
+    id_text(key, sizeof key, table);
+    if (!st->owners)
+        st->owners = json_object();
+    if (owner_url && *owner_url && strcmp(owner_url, st->public_url) != 0)
+        json_object_set_new(st->owners, key, json_true());
+    else
+        json_object_del(st->owners, key);
+}
+
 /* The reader thread: the loop's reads (who owns a table, a finished
  * table's summary and record) on a connection of its own, one at a time,
  * oldest first; a slow one (a lock in the database) holds up the reads
@@ -757,6 +773,7 @@ static void *reader_thread(void *arg)
         else if (!l.owner_url && !l.rows && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
             l.summary = l.record = NULL;
         pthread_mutex_lock(&st->lock);
+        note_owner(st, l.table, l.owner_url);
         st->answered[st->n_answered++] = l; /* room was made when it was asked */
         pthread_mutex_unlock(&st->lock);
         wake_loop(st);
