@@ -461,18 +461,52 @@ static int query_step(const char *query, int max, int *step)
  * lines whatever the game's length. */
 #define REPLAY_LOG_MAX 50
 
+/* Appends to log the entry of the record's action i, taken by seat with
+ * text in before (giving after), and then its events as the all-seeing
+ * viewer is told them (the game is over: nothing is hidden any more), as
+ * the live log's entries are written (docs/server.md, "update"). */
+static void replay_entries(json_t *log, int i, int seat, const char *text, const asobi_state *before,
+                           const asobi_state *after)
+{
+    json_array_append_new(log, json_pack("{s:i, s:s, s:i, s:s}", "index", i, "kind", "action", "seat", seat,
+                                         "text", text));
+    int id = -1;
+    if (asobi_state_parse_action(before, seat, text, &id, NULL) != ASOBI_OK)
+        return;
+    json_t *events = asobi_state_events(before, seat, id, after, ASOBI_ALL_SEEING);
+    size_t k;
+    json_t *ev;
+    json_array_foreach(events, k, ev)
+        json_array_append_new(log, json_pack("{s:i, s:s, s:i, s:O, s:O}", "index", i, "kind", "event", "seat", seat,
+                                             "text", json_object_get(ev, "text"), "event", ev));
+    json_decref(events);
+}
+
 /* The reply of a replay's step: the all-seeing view after the first step
  * actions of the record (the game is over: nothing is hidden any more) and
- * the last moves before it, each with its full text. */
+ * the last moves before it, each with its full text and its events. The
+ * match is loaded at the first move shown and stepped forward from there,
+ * so that each move's events are read off the states before and after it. */
 static json_t *replay_step(int64_t id, const json_t *record, int step, int steps, asobi_error *err)
 {
-    asobi_match *m = asobi_match_load_prefix(record, step, err);
+    int from = step > REPLAY_LOG_MAX ? step - REPLAY_LOG_MAX : 0;
+    asobi_match *m = asobi_match_load_prefix(record, from, err);
     if (!m)
         return NULL;
     json_t *log = json_array();
-    for (int i = step > REPLAY_LOG_MAX ? step - REPLAY_LOG_MAX : 0; i < step; i++)
-        json_array_append_new(log, json_pack("{s:i, s:s, s:i, s:s}", "index", i, "kind", "action", "seat",
-                                             asobi_match_action_seat(m, i), "text", asobi_match_action_text(m, i)));
+    for (int i = from; i < step; i++) {
+        const json_t *a = json_array_get(json_object_get(record, "actions"), (size_t)i);
+        int seat = (int)json_integer_value(json_object_get(a, "seat"));
+        asobi_state *before = asobi_state_clone(asobi_match_state(m));
+        if (!before || asobi_match_act_text(m, seat, json_string_value(json_object_get(a, "action")), err) != ASOBI_OK) {
+            asobi_state_free(before);
+            json_decref(log);
+            asobi_match_free(m);
+            return NULL;
+        }
+        replay_entries(log, i, seat, asobi_match_action_text(m, i), before, asobi_match_state(m));
+        asobi_state_free(before);
+    }
     json_t *reply = json_pack("{s:I, s:i, s:i, s:o, s:o}", "table", (json_int_t)id, "step", step, "steps", steps,
                               "view", asobi_state_view(asobi_match_state(m), ASOBI_ALL_SEEING), "log", log);
     asobi_match_free(m);
