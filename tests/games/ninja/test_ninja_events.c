@@ -1,5 +1,6 @@
 /* test_ninja_events.c — NINJA SCROLL TRICK's events (docs/protocol.md, "Events"): tricks won, tiles turned up, round scores, the shadow. */
 #include "ninja_test.h"
+#include "event_checks.h"
 
 /* A rigged 3-player deal, start player seat 0 (as test_ninja_rules.c's). */
 static const char *const DEAL3[] = {
@@ -12,29 +13,6 @@ static const char *const OPENS3[] = {
     "fire-2 fire-3 earth-1",
     "water-1 wood-7 metal-7",
 };
-
-/* seat's action (a text) in st, applied; its events for viewer. */
-static json_t *act_told(asobi_state *st, int seat, const char *text, int viewer)
-{
-    int id = -1;
-    asobi_error err;
-    assert_int_equal(asobi_state_parse_action(st, seat, text, &id, &err), ASOBI_OK);
-    asobi_state *before = asobi_state_clone(st);
-    assert_int_equal(asobi_state_apply(st, seat, id, &err), ASOBI_OK);
-    json_t *events = asobi_state_events(before, seat, id, st, viewer);
-    asobi_state_free(before);
-    assert_non_null(events);
-    return events;
-}
-
-/* The first event of type, or NULL. */
-static const json_t *find(const json_t *events, const char *type)
-{
-    size_t i;
-    const json_t *e;
-    json_array_foreach(events, i, e) if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0) return e;
-    return NULL;
-}
 
 /* seed 002 勝負フェーズ: "力比べに勝ったプレイヤーは…カードに乗っていた巻物タイルがあれば回収し、獲得点と
  * します。勝ち取った巻物タイルは自身の前に表向きに公開します。(獲得点の情報は他のプレイヤーからも常に

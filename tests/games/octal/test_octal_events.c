@@ -1,31 +1,8 @@
 /* test_octal_events.c — THE OCTAL's events (docs/protocol.md, "Events"): draws, refills, Octo! penalties, finishes. */
 #include "octal_test_util.h"
+#include "event_checks.h"
 
 #define TWIN "{\"mode\":\"twin\"}"
-
-/* seat's action (a text), applied; its events for viewer. */
-static json_t *act_told(asobi_state *st, int seat, const char *text, int viewer)
-{
-    int id = -1;
-    asobi_error err;
-    assert_int_equal(asobi_state_parse_action(st, seat, text, &id, &err), ASOBI_OK);
-    asobi_state *before = asobi_state_clone(st);
-    assert_int_equal(asobi_state_apply(st, seat, id, &err), ASOBI_OK);
-    json_t *events = asobi_state_events(before, seat, id, st, viewer);
-    asobi_state_free(before);
-    assert_non_null(events);
-    return events;
-}
-
-static const json_t *event_at(const json_t *events, size_t i, const char *type)
-{
-    const json_t *e = json_array_get(events, i);
-    assert_non_null(e);
-    assert_string_equal(json_string_value(json_object_get(e, "type")), type);
-    return e;
-}
-
-static long long field(const json_t *e, const char *key) { return json_integer_value(json_object_get(e, key)); }
 
 /* The position of test_octal_rules.c's refill: a pass draws 8異↕, which
  * leaves one card in the deck, and §⑥ "残り1枚になった段階で『捨て札』と『竜の問い掛け』使用カード以外を

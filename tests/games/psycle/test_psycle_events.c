@@ -1,5 +1,6 @@
 /* test_psycle_events.c — PSYCLE's events (docs/protocol.md, "Events"): the rulebook's worked rounds told as they happen. */
 #include <string.h>
+#include "event_checks.h"
 
 #include "conformance.h"
 #include "game_def.h"
@@ -24,16 +25,6 @@ static json_t *last_card_events(asobi_state *s, const int *cards, int viewer)
     assert_non_null(events);
     return events;
 }
-
-static const json_t *event_at(const json_t *events, size_t i, const char *type)
-{
-    const json_t *e = json_array_get(events, i);
-    assert_non_null(e);
-    assert_string_equal(json_string_value(json_object_get(e, "type")), type);
-    return e;
-}
-
-static long long field(const json_t *e, const char *key) { return json_integer_value(json_object_get(e, key)); }
 
 /* Is value the JSON text? */
 static bool same(const json_t *value, const char *text)

@@ -1,30 +1,6 @@
 /* test_timemasters_events.c — Time Masters' events (docs/protocol.md, "Events"): draws, takes, timers, Kè, reminders, the end. */
 #include "tm_sim.h"
-
-/* seat's action (a text), applied; its events for viewer. */
-static json_t *act_told(asobi_state *s, int seat, const char *text, int viewer)
-{
-    int id = -1;
-    asobi_error err;
-    assert_int_equal(asobi_state_parse_action(s, seat, text, &id, &err), ASOBI_OK);
-    asobi_state *before = asobi_state_clone(s);
-    assert_int_equal(asobi_state_apply(s, seat, id, &err), ASOBI_OK);
-    json_t *events = asobi_state_events(before, seat, id, s, viewer);
-    asobi_state_free(before);
-    assert_non_null(events);
-    return events;
-}
-
-/* The first event of type, or NULL. */
-static const json_t *find(const json_t *events, const char *type)
-{
-    size_t i;
-    const json_t *e;
-    json_array_foreach(events, i, e) if (strcmp(json_string_value(json_object_get(e, "type")), type) == 0) return e;
-    return NULL;
-}
-
-static long long field(const json_t *e, const char *key) { return json_integer_value(json_object_get(e, key)); }
+#include "event_checks.h"
 
 /* A 2-player game whose seat 0 holds the named cards, deck and discard set
  * by the caller, on the first turn, main phase (test_timemasters_rules.c's). */
