@@ -645,7 +645,10 @@ async function replay(page, label, table) {
   check(await page.locator('.log li').count() === 0, `${label}: the log at the deal is empty`);
   await page.click('[data-replay=next]');
   await reach(1, 'step 1');
-  check(await page.locator('.log li').count() === 1, `${label}: the log at step 1 holds one move`);
+  // one move, and the events it made (a replay's log tells them as the live log does)
+  check(await page.locator('.log li[data-kind=action]').count() === 1, `${label}: the log at step 1 holds one move`);
+  check(await page.locator('.log li').count() === 1 + await page.locator('.log li[data-kind=event]').count(),
+    `${label}: and nothing but its events besides`);
   await page.keyboard.press('ArrowRight');
   await reach(2, 'step 2 by the arrow key');
   await page.keyboard.press('ArrowLeft');

@@ -55,14 +55,15 @@ export function joinSection(page, onSeated) {
   // the same field across redraws (an update may come while the name is typed)
   const input = req.input ??= el('input', { name: 'name', id: 'join-name', required: true, maxlength: 24,
     autocomplete: 'nickname', value: localStorage.getItem(nameKey) ?? '' });
-  let busy = false;   // one join per submit: a double click must not send two
+  // one join per submit: a double click must not send two (kept on the request, not in this drawing of the
+  // form: an update may redraw the page between the two clicks)
   const submit = async ev => {
     ev.preventDefault();
     const name = input.value.trim();
-    if (busy || !name) return;
-    busy = true;
+    if (req.busy || !name) return;
+    req.busy = true;
     const token = await sitDown(page.id, req, name);
-    busy = false;
+    req.busy = false;
     if (token) { page.joining = null; onSeated(token); } else page.draw();
   };
   return el('form', { class: 'join', onsubmit: submit }, el('h2', {}, t('joining_as')),
