@@ -377,6 +377,7 @@ async function joining() {
     // a third page: watching instead
     const third = await (await browser.newContext({ locale, reducedMotion: 'reduce' })).newPage();
     await third.goto(`${base}/t/${other}?join=1`);
+    await until(third, () => document.body.dataset.status, null, 10000, 'the table drawn');   // no redraw under the click
     await third.fill('form.join input[name=name]', 'Cy');
     await third.click('form.join button[type=submit]');
     await third.click('.taken [data-join=watch]');

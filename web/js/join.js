@@ -63,7 +63,7 @@ export function joinSection(page, onSeated) {
     if (req.busy || !name) return;
     req.busy = true;
     const token = await sitDown(page.id, req, name);
-    req.busy = false;
+    req.busy = token !== null;   // seated: a click still on its way finds the request done
     if (token) { page.joining = null; onSeated(token); } else page.draw();
   };
   return el('form', { class: 'join', onsubmit: submit }, el('h2', {}, t('joining_as')),
