@@ -31,10 +31,10 @@ const GAMES = Object.fromEntries(Object.entries({ psycle: 4, ninja: 5, octal: 6,
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
 
-/** `asobi serve` on a free loopback port, a temporary database, --grace 2 (the leavers' part waits for it). */
+/** `asobi serve` on a free loopback port, a temporary database, --grace 1 (the leavers' part waits for it). */
 function startServer() {
   const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'table.db'),
-    '--web', webDir, '--workers', '2', '--grace', '2', '--allow-chosen-seeds', '--tables-per-minute-per-address', '0',
+    '--web', webDir, '--workers', '2', '--grace', '1', '--allow-chosen-seeds', '--tables-per-minute-per-address', '0',
     '--max-bot-tables-per-address', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   srv.stderr.on('data', () => {});
   return new Promise((resolve, reject) => {
@@ -273,194 +273,363 @@ async function eventWords() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Pacing: bots' moves one at a time, 0.6 s apart; at once under reduced motion; the last move marked.
+// Pacing, joining, leavers and sound: every game, both languages, both widths. Each run opens its page at one
+// width and checks its points there, then resized at the other (a run of English starts at 1280 px, one of
+// Japanese at 390: the screenshots show both). Small tables: these points are the page's, not the table's
+// size (tablePages has every game's largest table at both widths).
 // ---------------------------------------------------------------------------------------------------------
-/** Plays seat 0's first action at a 6-player OCTAL table of random bots and times the bots' moves shown
- * until seat 0 is to move again: the gaps between them (ms). */
-async function pacedMoves(motion, locale) {
-  const table = (await post('/api/tables', { game: 'octal', players: 6, bots: [null, 'random', 'random', 'random', 'random', 'random'], seed: 7 })).table;
-  const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
-  const { ctx, page } = await newPage(locale, 1280, motion);
-  await page.goto(`${base}/t/${table}#token=${token}`);
+const SMALL = { psycle: 3, ninja: 4, octal: 3, timemasters: 2 };
+const LOCALES = [['en-US', 'en'], ['ja-JP', 'ja']];
+const BOT_SAYS = { en: /^Bot \d \((easy|medium|strong)\) /, ja: /^ボット\d\((やさしい|ふつう|つよい)\)/ };
+const YOUR_TURN = { en: 'Your turn.', ja: 'あなたの番です。' };
+const WIDTHS = { en: [1280, 390], ja: [390, 1280] };
+const sizeOf = width => (width === 390 ? { width: 390, height: 844 } : { width, height: 900 });
+
+/** Every game in both languages: the runs of the parts below. */
+const everyGameAndLanguage = () => Object.keys(GAMES).flatMap(game => LOCALES.map(([locale, lang]) => ({ game, locale, lang })));
+
+const lap = (what, t0) => process.env.ASOBI_WEB_PROFILE && console.log(`  ${what}: ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+
+/** Runs the runs RUNS ([label, thunk]) N at a time, each started as one ends: most of a run is spent waiting
+ * (the pacing, a grace, the bots), so several share the machine's two cores. A run's failure is a failed check. */
+async function pool(n, runs) {
+  const queue = [...runs];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [label, run] = next;
+      try { await run(); } catch (e) { check(false, `${label}: ${e.stack}`); }
+    }
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+}
+
+/** A table of GAME with seats 0 and 1 for people (OCTAL's third seat a bot); its id. */
+const twoPeople = (game, extra = {}) => post('/api/tables', { game, players: game === 'octal' ? 3 : 2,
+  bots: game === 'octal' ? [null, null, 'random'] : [null, null], ...extra }).then(r => r.table);
+
+/** Whether the element SEL is on PAGE's screen (inside the viewport, not scrolled away); with TOP, once the
+ * page is scrolled to its top (the header and the notices, where a player who scrolled down to the board looks). */
+const visible = (page, sel, top = false) => page.evaluate(([s, top]) => {
+  if (top) scrollTo(0, 0);
+  const e = document.querySelector(s);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+}, [sel, top]);
+
+/** Records on PAGE each step shown (when, the log's last index, the seat that moved last, the steps still
+ * waiting) in window.__shown, and what the live region says in window.__said. */
+const watchSteps = page => page.evaluate(() => {
+  window.__shown = []; window.__said = [];
+  let lines = document.querySelectorAll('.log li').length;
+  new MutationObserver(() => {
+    const now = document.querySelectorAll('.log li').length;
+    if (now !== lines) window.__shown.push([performance.now(), Number(document.body.dataset.index),
+      document.querySelector('.seatchip.just-moved')?.dataset.seat ?? null, document.body.dataset.waiting]);
+    lines = now;
+  }).observe(document.body, { attributes: true, attributeFilter: ['data-index'] });
+  new MutationObserver(ms => ms.forEach(m => m.addedNodes.forEach(n => window.__said.push(n.textContent))))
+    .observe(document.getElementById('live'), { childList: true });
+});
+
+/** Seat 0 ends its turn (a pass or "done" where it may, else its first action; again while the turn is still
+ * its own) and the others move until it is to move again. The steps shown after its last move ([when, index,
+ * mover, waiting], the first being its own move), how long its turn took to come back, what the live region said. */
+async function botRound(page, label) {
   await myTurn(page);
-  // when the log grew (a step shown: a move, an event, or older steps shown together) and its last index
-  await page.evaluate(() => {
-    window.__shown = [];
-    let lines = 0;
-    new MutationObserver(() => {
-      const now = document.querySelectorAll('.log li').length;
-      if (now !== lines) window.__shown.push([performance.now(), Number(document.body.dataset.index)]);
-      lines = now;
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-index'] });
-  });
-  await page.evaluate(() => {
-    window.__said = [];
-    new MutationObserver(ms => ms.forEach(m => m.addedNodes.forEach(n => window.__said.push(n.textContent))))
-      .observe(document.getElementById('live'), { childList: true });
-  });
-  const [sent, from] = await page.evaluate(() => [performance.now(), Number(document.body.dataset.index)]);
-  // a pass (it never opens THE OCTAL's late Octo! window, where the seat would move again at once)
-  const pass = page.locator('.legal [data-action="pass"]');
-  await ((await pass.count()) ? pass : page.locator('.legal [data-action]').first()).click();
-  // seat 0's move, then the five bots' (a bot may pass), until seat 0 is to move again
-  // (and every step shown: the pacer has nothing waiting)
-  await until(page, i => window.__shown.some(([, k]) => k >= i + 6) && document.querySelectorAll('[data-action]').length > 0
-    && document.body.dataset.waiting === '0', from, 60000, 'the bots\' moves')
-
-  const [shown, turnAt] = await page.evaluate(() => [window.__shown, performance.now()]);
-  // when each step after seat 0's own move was shown (the bots' moves and the events they made)
-  const bots = shown.filter(([, i]) => i > from + 1).map(([at]) => at);
-  const gaps = bots.slice(1).map((at, k) => at - bots[k]);
-  const marked = await page.evaluate(() => ({ latest: document.querySelector('.log li')?.classList.contains('latest'),
-    mover: document.querySelector('.seatchip.just-moved')?.dataset.seat, newest: document.querySelector('.log li[data-kind=action]')?.dataset.index,
-    player: document.querySelector('.player.just-moved')?.dataset.seat }));
-  const live = await page.evaluate(() => window.__said);
-  await ctx.close();
-  return { gaps, waited: turnAt - sent, marked, live };
-}
-
-async function pacing() {
-  const paced = await pacedMoves('no-preference', 'en-US');
-  console.log(`pacing: gaps between the bots' moves ${paced.gaps.map(Math.round)} ms; the seat's turn back after ${Math.round(paced.waited)} ms`);
-  check(paced.gaps.length >= 2 && Math.min(...paced.gaps) >= 400, `pacing: bots' moves shown about 0.6 s apart (gaps ${paced.gaps.map(Math.round)})`);
-  check(paced.waited < 5 * 600 + 3000, `pacing: the seat's own turn comes within the paced moves (${Math.round(paced.waited)} ms)`);
-  check(paced.marked.latest && paced.marked.mover !== undefined && paced.marked.player === paced.marked.mover,
-    `pacing: the last move is marked in the log, the seats and the board (${JSON.stringify(paced.marked)})`);
-  check(paced.live.some(x => /^Bot 6 \(easy\) (plays|passes|discards|lays|overrides)/.test(x)) && paced.live.at(-1) === 'Your turn.',
-    `pacing: the live region says the bots' moves, then "Your turn." (${paced.live.slice(-4).join(' | ')})`);
-  const fast = await pacedMoves('reduce', 'ja-JP');
-  check(fast.live.some(x => x.startsWith('ボット6(やさしい)')) && fast.live.at(-1) === 'あなたの番です。',
-    `pacing: the live region in Japanese (${fast.live.slice(-4).join(' | ')})`);
-  check(fast.gaps.every(g => g < 300), `pacing: reduced motion shows the moves at once (gaps ${fast.gaps.map(Math.round)})`);
-  check(fast.waited < 2500, `pacing: under reduced motion the seat's turn is back at once (${Math.round(fast.waited)} ms)`);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Joining: the in-page form, the name remembered, a taken seat.
-// ---------------------------------------------------------------------------------------------------------
-async function joining() {
-  for (const [locale, lang, width] of [['en-US', 'en', 390], ['ja-JP', 'ja', 1280]]) {
-    const table = (await post('/api/tables', { game: 'psycle', players: 2, bots: [null, null] })).table;
-    const { ctx, page } = await newPage(locale, width);
-    await page.goto(`${base}/t/${table}?join=0`);
-    await page.waitForSelector('form.join input[name=name]');
-    check(!page.url().includes('join='), `join ${lang}: the join leaves the address bar`);
-    check((await page.inputValue('form.join input[name=name]')) === '', `join ${lang}: no name yet on this device`);
-    const button = await page.textContent('form.join button[type=submit]');
-    check(lang === 'en' ? button === 'Sit at seat 1' : button === '1番の席に座る', `join ${lang}: the form says the seat (${button})`);
-    await page.fill('form.join input[name=name]', 'Aki');
-    await page.dblclick('form.join button[type=submit]');   // one seat, not two
-    await until(page, () => document.querySelector('.who')?.textContent.match(/: 1$/), null, 5000, 'seat 1');
-    // the same device follows seat 1's link of another table, where somebody sat down meanwhile: the name
-    // is remembered, the seat is taken
-    const other = (await post('/api/tables', { game: 'psycle', players: 2, bots: [null, null] })).table;
-    await post(`/api/tables/${other}/join`, { name: 'Ben', seat: 0 });
-    const again = await ctx.newPage();
-    again.on('dialog', d => { check(false, 'a dialog'); d.dismiss(); });
-    again.on('pageerror', e => check(false, `join ${lang}: error on the page: ${e.message}`));
-    await again.goto(`${base}/t/${other}?join=0`);
-    await again.waitForSelector('form.join input[name=name]');
-    check(await again.inputValue('form.join input[name=name]') === 'Aki', `join ${lang}: the name is remembered on this device`);
-    await again.click('form.join button[type=submit]');
-    await again.waitForSelector('.taken [data-join=watch]');
-    const said = await again.textContent('.taken p');
-    check(lang === 'en' ? said === 'Seat 1 is already taken.' : said === '1番の席はもう埋まっています。', `join ${lang}: a taken seat says so (${said})`);
-    check(await again.locator('.taken [data-join=seat-1]').count() === 1, `join ${lang}: and offers the free seat`);
-    await again.click('.taken [data-join=seat-1]');
-    await again.click('form.join button[type=submit]');
-    await until(again, () => document.body.dataset.status === 'playing' && document.querySelector('.who')?.textContent.match(/: 2$/), null, 5000, 'seat 2');
-    const summary = await getJson(`/api/tables/${other}`);
-    check(summary.seats.map(s => s.name).join() === 'Ben,Aki', `join ${lang}: Ben and Aki sit at the table (${summary.seats.map(s => s.name)})`);
-    check((await getJson(`/api/tables/${table}`)).seats[0].name === 'Aki', `join ${lang}: the double click took one seat`);
-    await axe(again, `join ${lang}`);
-    await page.screenshot({ path: path.join(outDir, `join_${lang}.png`) });
-    // a third page: watching instead
-    const third = await (await browser.newContext({ locale, reducedMotion: 'reduce' })).newPage();
-    await third.goto(`${base}/t/${other}?join=1`);
-    await until(third, () => document.body.dataset.status, null, 10000, 'the table drawn');   // no redraw under the click
-    await third.fill('form.join input[name=name]', 'Cy');
-    await third.click('form.join button[type=submit]');
-    await third.click('.taken [data-join=watch]');
-    check(await third.locator('form.join').count() === 0 && (await third.textContent('.who')).length > 0, `join ${lang}: "watch" leaves a spectator's page`);
-    await third.context().close();
-    await ctx.close();
+  for (let k = 0; ; k++) {
+    if (k === 15) throw new Error(`${label}: the bots never move`);
+    const [from, sent] = await page.evaluate(() => { window.__shown = []; window.__said = [];
+      return [Number(document.body.dataset.index), performance.now()]; });
+    const ends = page.locator('.legal [data-action="pass"], .legal [data-action="done"]');
+    await ((await ends.count()) ? ends.first() : page.locator('.legal [data-action]').first()).click();
+    // its move shown; then a bot's step, or the seat still to move with nothing on its way (Time Masters'
+    // turn goes on; PSYCLE's next round may begin before the bots' choices come)
+    const next = await until(page, i => {
+      if (Number(document.body.dataset.index) <= i) return null;
+      if (window.__shown.some(([, , mover]) => mover !== null && mover !== '0')) return 'bots';
+      if (document.body.dataset.status === 'over') return 'over';
+      return document.querySelectorAll('.legal [data-action]').length && document.body.dataset.waiting === '0' ? 'mine' : null;
+    }, from, 20000, `${label}: seat 0's move shown`);
+    if (process.env.ASOBI_WEB_DEBUG) console.log(label, k, next, JSON.stringify(await page.evaluate(() => window.__shown)));
+    if (next === 'over') throw new Error(`${label}: the game ended`);
+    if (next === 'mine') continue;
+    await until(page, () => document.querySelectorAll('.legal [data-action]').length > 0 && document.body.dataset.waiting === '0',
+      null, 60000, `${label}: seat 0's turn back`);
+    const [shown, back, said] = await page.evaluate(() => [window.__shown, performance.now(), window.__said]);
+    return { shown, waited: back - sent, said };
   }
 }
 
+/** The last move marked in the log, on the seats' bar and on the board; a finished trick's or a revealed
+ * round's cards still in view. */
+async function marks(page, label, game, players) {
+  const m = await page.evaluate(() => ({ latest: document.querySelector('.log li')?.classList.contains('latest'),
+    mover: document.querySelector('.seatchip.just-moved')?.dataset.seat, player: document.querySelector('.player.just-moved')?.dataset.seat }));
+  check(m.latest && m.mover !== undefined && m.player === m.mover, `${label}: the last move is marked in the log, the seats and the board (${JSON.stringify(m)})`);
+  if (game === 'psycle') {
+    const shown = await page.locator('.player .reveal').count();
+    check(shown === players, `${label}: the round's revealed cards stay in view (${shown} of ${players})`);
+  }
+  if (game === 'ninja') {
+    const done = await page.locator('.trick.done .played').count(), now = await page.locator('.trick .played').count();
+    check(done === players || (done === 0 && now > 0) || now === 0, `${label}: a finished trick's cards stay in view (${done} of ${players})`);
+  }
+}
+
+/** One game in one language under MOTION: a round of the bots at each width. */
+/** The gaps (ms) between the steps a round showed after the first (the seat's own move, and whatever came
+ * with it: shown at once); each later step waits for the pace. */
+const gapsOf = round => round.shown.slice(2).map(([at], k) => at - round.shown[k + 1][0]);
+
+/** What a ROUND of the bots left on PAGE under MOTION: the last move marked, the cards in view, the live
+ * region's words; the steps shown at once (reduced motion) or the turn back when the paced steps are shown. */
+async function roundSeen(page, label, game, lang, round, motion) {
+  await marks(page, label, game, SMALL[game]);
+  // (PSYCLE's bots choose while the seat may: "your turn" may come before their choices)
+  const turnLast = game === 'psycle' ? round.said.includes(YOUR_TURN[lang]) : round.said.at(-1) === YOUR_TURN[lang];
+  check(round.said.some(x => BOT_SAYS[lang].test(x)) && turnLast,
+    `${label}: the live region says the bots' moves and "${YOUR_TURN[lang]}" (${round.said.slice(-4).join(' | ')})`);
+  if (motion === 'reduce') {
+    check(round.shown.every(([, , , waiting]) => waiting === '0'), `${label}: every step shown at once, nothing kept waiting`);
+    check(round.waited < 5000, `${label}: the seat's turn is back at once (${Math.round(round.waited)} ms)`);
+  } else {
+    check(round.waited < (round.shown.length + 1) * 600 + 5000,
+      `${label}: the turn comes back with the paced steps (${Math.round(round.waited)} ms for ${round.shown.length})`);
+  }
+}
+
+/** One game in one language at the browser's default pace: rounds of the bots at each width, until two gaps
+ * between the others' steps were seen there (a round may be one bot's move). Reduced motion: soundRun. */
+async function pacedRun({ game, locale, lang }) {
+  const motion = 'no-preference';
+  const players = SMALL[game];
+  const bots = Array.from({ length: players }, (_, s) => (s ? 'random' : null));
+  const table = (await post('/api/tables', { game, players, bots, seed: 7 })).table;
+  const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
+  const [w1, w2] = WIDTHS[lang];
+  const { ctx, page } = await newPage(locale, w1, motion);
+  await page.goto(`${base}/t/${table}#token=${token}`);
+  await myTurn(page);
+  await watchSteps(page);
+  for (const width of [w1, w2]) {
+    const label = `pacing ${game} ${lang} ${width}`;
+    if (width !== w1) await page.setViewportSize(sizeOf(width));
+    const gaps = [];
+    for (let k = 0; k < 4 && gaps.length < 2; k++) {
+      const round = await botRound(page, label);
+      gaps.push(...gapsOf(round));
+      await roundSeen(page, label, game, lang, round, motion);
+    }
+    console.log(`${label}: gaps between the others' steps ${gaps.map(Math.round)} ms`);
+    check(gaps.length >= 2 && Math.min(...gaps) >= 400, `${label}: the bots' moves and the events shown about 0.6 s apart (gaps ${gaps.map(Math.round)})`);
+    await page.screenshot({ path: path.join(outDir, `paced_${game}_${width}_${lang}.png`) });
+  }
+  await ctx.close();
+}
+
+const pacing = () => everyGameAndLanguage().map(run => [`pacing ${run.game} ${run.lang}`, () => pacedRun(run)]);
+
 // ---------------------------------------------------------------------------------------------------------
-// Leavers: the grace counted down; a bot takes the seat and everyone is told; the person back is told.
+// Joining: the in-page form, the name remembered, a taken seat offers another seat or to watch.
 // ---------------------------------------------------------------------------------------------------------
-async function leavers() {
-  const table = (await post('/api/tables', { game: 'psycle', players: 2, bots: [null, null], seed: 5, options: { max_cycles: 3 } })).table;
+const SIT_AT = { en: n => `Sit at seat ${n}`, ja: n => `${n}番の席に座る` };
+const TAKEN = { en: n => `Seat ${n} is already taken.`, ja: n => `${n}番の席はもう埋まっています。` };
+
+async function joinRun({ game, locale, lang }) {
+  const [w1, w2] = WIDTHS[lang];
+  const table = await twoPeople(game);
+  const { ctx, page } = await newPage(locale, w1);
+  await page.goto(`${base}/t/${table}?join=0`);
+  await page.waitForSelector('form.join input[name=name]');
+  check(!page.url().includes('join='), `join ${game} ${lang}: the join leaves the address bar`);
+  for (const width of [w1, w2]) {
+    const label = `join ${game} ${lang} ${width}`;
+    if (width !== w1) await page.setViewportSize(sizeOf(width));
+    check(await visible(page, 'form.join button[type=submit]') && await page.inputValue('form.join input[name=name]') === '',
+      `${label}: the form on screen, no name yet on this device`);
+    const button = await page.textContent('form.join button[type=submit]');
+    check(button === SIT_AT[lang](1), `${label}: the form says the seat (${button})`);
+  }
+  await page.fill('form.join input[name=name]', 'Aki');
+  await page.dblclick('form.join button[type=submit]');   // one seat, not two
+  await until(page, () => document.querySelector('.who')?.textContent.match(/: 1$/), null, 5000, `join ${game} ${lang}: seat 1`);
+  await page.screenshot({ path: path.join(outDir, `join_${game}_${lang}.png`) });   // (in front: a second page hides it)
+  // the same device follows seat 1's link of another table, where somebody sat down meanwhile: the name
+  // is remembered, the seat is taken
+  const other = await twoPeople(game);
+  await post(`/api/tables/${other}/join`, { name: 'Ben', seat: 0 });
+  const again = await ctx.newPage();
+  again.on('dialog', d => { check(false, 'a dialog'); d.dismiss(); });
+  again.on('pageerror', e => check(false, `join ${game} ${lang}: error on the page: ${e.message}`));
+  await again.setViewportSize(sizeOf(w2));
+  await again.goto(`${base}/t/${other}?join=0`);
+  await again.waitForSelector('form.join input[name=name]');
+  check(await again.inputValue('form.join input[name=name]') === 'Aki', `join ${game} ${lang}: the name is remembered on this device`);
+  await again.click('form.join button[type=submit]');
+  await again.waitForSelector('.taken [data-join=watch]');
+  for (const width of [w2, w1]) {
+    const label = `join ${game} ${lang} ${width}`;
+    if (width !== w2) await again.setViewportSize(sizeOf(width));
+    const said = await again.textContent('.taken p');
+    check(said === TAKEN[lang](1), `${label}: a taken seat says so (${said})`);
+    check(await visible(again, '.taken [data-join=seat-1]') && await visible(again, '.taken [data-join=watch]'),
+      `${label}: and offers the free seat and watching, on screen`);
+  }
+  await again.click('.taken [data-join=seat-1]');
+  await again.click('form.join button[type=submit]');
+  await until(again, () => document.body.dataset.status === 'playing' && document.querySelector('.who')?.textContent.match(/: 2$/),
+    null, 5000, `join ${game} ${lang}: seat 2`);
+  const summary = await getJson(`/api/tables/${other}`);
+  check(summary.seats.slice(0, 2).map(s => s.name).join() === 'Ben,Aki', `join ${game} ${lang}: Ben and Aki sit at the table (${summary.seats.map(s => s.name)})`);
+  check((await getJson(`/api/tables/${table}`)).seats[0].name === 'Aki', `join ${game} ${lang}: the double click took one seat`);
+  await axe(again, `join ${game} ${lang}`);
+  // a third page: watching instead
+  const third = await (await browser.newContext({ locale, reducedMotion: 'reduce', viewport: sizeOf(w2) })).newPage();
+  await third.goto(`${base}/t/${other}?join=1`);
+  await until(third, () => document.body.dataset.status, null, 10000, 'the table drawn');   // no redraw under the click
+  await third.fill('form.join input[name=name]', 'Cy');
+  await third.click('form.join button[type=submit]');
+  await third.click('.taken [data-join=watch]');
+  check(await third.locator('form.join').count() === 0 && (await third.textContent('.who')).length > 0, `join ${game} ${lang}: "watch" leaves a spectator's page`);
+  await third.context().close();
+  await ctx.close();
+}
+
+const joining = () => everyGameAndLanguage().map(run => [`join ${run.game} ${run.lang}`, () => joinRun(run)]);
+
+// ---------------------------------------------------------------------------------------------------------
+// Leavers: the grace counted down; a bot takes the seat and everyone is told; the person back is told; a
+// seat left for good. The one who stays reads LANG, the one who leaves the other language.
+// ---------------------------------------------------------------------------------------------------------
+const HANDED = { en: 'Ben is away: a bot plays their seat until they come back.', ja: 'Benが離席中: 戻るまでボットが代わりに打ちます。' };
+const GRACE = { en: /a bot plays for them in [0-2] s/, ja: /あと[0-2]秒でボットが代わりに打ちます/ };
+const BACK = { en: /^While you were away a bot played (a move|\d+ moves) for you\. Your seat is yours again\.$/, ja: /^離席中にボットがあなたの代わりに\d+手打ちました。/ };
+const LEFT = { en: 'Ben left the table: a bot plays their seat to the end.', ja: 'Benはテーブルを去りました。最後までボットが代わりに打ちます。' };
+const LEFT_BADGE = { en: 'left: a bot plays for them', ja: '退席: ボットが代わりに打ちます' };
+
+/** Plays PAGE's seat (its first legal action whenever it has one) until FN is truthy in the page; its value. */
+async function playUntil(page, fn, what, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await page.evaluate(fn);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    const act = page.locator('.legal [data-action]');
+    if (await act.count()) await act.first().click({ timeout: 1000 }).catch(() => {});
+    await page.waitForTimeout(100);
+  }
+}
+
+async function leaverRun({ game, locale, lang }) {
+  const started = Date.now();
+  const other = lang === 'en' ? ['ja-JP', 'ja'] : ['en-US', 'en'];
+  const [w1, w2] = WIDTHS[lang];
+  const table = await twoPeople(game, { seed: 5 });
   const a = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
-  const stay = await newPage('en-US', 390);
+  const stay = await newPage(locale, w1);
   await stay.page.goto(`${base}/t/${table}#token=${a.token}`);
   await stay.page.waitForSelector('.waiting');
-  const away = await newPage('ja-JP', 390);   // Ben sits down by the link (the grace counts from then)
+  lap(`leavers ${game} ${lang}: stay`, started);
+  const away = await newPage(other[0], w2);   // Ben sits down by the link, plays a little, leaves
   await away.page.goto(`${base}/t/${table}?join=1`);
   await away.page.fill('form.join input[name=name]', 'Ben');
   await away.page.click('form.join button[type=submit]');
-  await myTurn(away.page);
-  await away.page.close();   // Ben leaves while both are to choose
-  await stay.page.locator('.legal [data-action]').first().click();
-  const grace = await until(stay.page, () => document.querySelector('.grace')?.textContent, null, 5000, 'the grace countdown');
-  check(/a bot plays for them in [0-2] s/.test(grace), `leavers: the waiting player sees the grace count down (${grace})`);
-  // Aki plays on; Ben's turns time out (grace 2 s each), three in a row hand his seat to the bot
-  await stay.page.evaluate(() => {
-    window.__said = [];
-    new MutationObserver(ms => ms.forEach(m => m.addedNodes.forEach(n => window.__said.push(n.textContent))))
-      .observe(document.getElementById('live'), { childList: true });
-  });
-  for (let k = 0; k < 40; k++) {
-    if (await stay.page.locator('.notice.handed').count()) break;
-    if (await stay.page.locator('.legal [data-action]').count()) await stay.page.locator('.legal [data-action]').first().click().catch(() => {});
-    await stay.page.waitForTimeout(300);
+  lap(`leavers ${game} ${lang}: clicked`, started);
+  // seated (the page's own seat's update, not the spectator's one before it): the device has seen the table
+  await until(away.page, () => document.body.dataset.status === 'playing' && document.querySelector('.who')?.textContent.match(/: 2$/),
+    null, 10000, `leavers ${game} ${other[1]}: Ben seated`);
+  await away.page.close();
+  lap(`leavers ${game} ${lang}: seated`, started);
+  await watchSteps(stay.page);
+  // the grace counts down on the seats' bar at each width (each of Ben's turns starts it again)
+  for (const width of [w1, w2]) {
+    const label = `leavers ${game} ${lang} ${width}`;
+    if (width !== w1) await stay.page.setViewportSize(sizeOf(width));
+    // its words, and whether it is on screen once the page is at its top, at one moment (it ends with the grace)
+    const [grace, seen] = await playUntil(stay.page, () => {
+      const e = document.querySelector('.grace');
+      if (!e) return null;
+      scrollTo(0, 0);
+      const r = e.getBoundingClientRect();
+      return [e.textContent, r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth];
+    }, `${label}: the grace countdown`);
+    check(GRACE[lang].test(grace) && seen, `${label}: the waiting player sees the grace count down, on screen (${grace})`);
   }
-  const told = await stay.page.textContent('.notice.handed').catch(() => '');
-  check(told.includes('Ben is away: a bot plays their seat'), `leavers: everyone is told a bot took the seat (${told})`);
-  const live = await stay.page.evaluate(() => window.__said.join(' | '));
-  check(live.includes('Ben is away: a bot plays their seat'), `leavers: the live region says it too (${live.slice(-200)})`);
+  lap(`leavers ${game} ${lang}: countdowns`, started);
+  // Ben's turns time out (the grace each), three in a row hand his seat to a bot: everyone is told
+  await playUntil(stay.page, () => document.querySelector('.notice.handed'), `leavers ${game} ${lang}: the handover`);
+  lap(`leavers ${game} ${lang}: handed`, started);
+  for (const width of [w2, w1]) {
+    const label = `leavers ${game} ${lang} ${width}`;
+    if (width !== w2) await stay.page.setViewportSize(sizeOf(width));
+    const told = await stay.page.textContent('.notice.handed');
+    check(told === HANDED[lang] && await visible(stay.page, '.notice.handed', true), `${label}: everyone is told a bot took the seat, on screen (${told})`);
+  }
+  const said = await stay.page.evaluate(() => window.__said);
+  check(said.includes(HANDED[lang]), `leavers ${game} ${lang}: the live region says it too (${said.slice(-3).join(' | ')})`);
+  // Ben comes back (his token on this device): told what the bot played, in his language, at each width
   const back = await away.ctx.newPage();
   await back.goto(`${base}/t/${table}`);
-  const notice = await until(back, () => document.querySelector('.notice.back')?.textContent, null, 5000, 'the welcome back');
-  check(/離席中にボットがあなたの代わりに\d+手打ちました/.test(notice), `leavers: the person back is told in their language (${notice})`);
+  await until(back, () => document.querySelector('.notice.back'), null, 5000, 'the welcome back');
+  for (const width of [w2, w1]) {
+    if (width !== w2) await back.setViewportSize(sizeOf(width));
+    const notice = await back.textContent('.notice.back');
+    check(BACK[other[1]].test(notice) && await visible(back, '.notice.back', true), `leavers ${game} ${other[1]} ${width}: the person back is told in their language (${notice})`);
+  }
   await until(stay.page, () => !document.querySelector('.notice.handed'), null, 5000, 'the seat given back');
-  await back.screenshot({ path: path.join(outDir, 'leavers_back_ja.png') });
+  lap(`leavers ${game} ${lang}: back`, started);
+  await back.screenshot({ path: path.join(outDir, `leavers_back_${game}_${other[1]}.png`) });
   // Ben leaves for good (the lobby's "leave"): everyone is told, and not that he will be back
   const token = await back.evaluate(id => localStorage.getItem(`asobi.token.${id}`), table);
   await post(`/api/tables/${table}/leave`, { token });
-  const left = await until(stay.page, () => document.querySelector('.notice.handed.left')?.textContent, null, 5000, 'the leave told');
-  check(left === 'Ben left the table: a bot plays their seat to the end.', `leavers: a seat left for good is told so (${left})`);
-  check((await stay.page.textContent('.seats-bar li[data-seat="1"]')).includes('left: a bot plays for them'), 'leavers: and its chip says so');
-  await stay.page.screenshot({ path: path.join(outDir, 'leavers_en.png') });
+  await until(stay.page, () => document.querySelector('.notice.handed.left'), null, 5000, 'the leave told');
+  for (const width of [w1, w2]) {
+    const label = `leavers ${game} ${lang} ${width}`;
+    if (width !== w1) await stay.page.setViewportSize(sizeOf(width));
+    const left = await stay.page.textContent('.notice.handed.left');
+    check(left === LEFT[lang], `${label}: a seat left for good is told so (${left})`);
+    check((await stay.page.textContent('.seats-bar li[data-seat="1"]')).includes(LEFT_BADGE[lang]), `${label}: and its chip says so`);
+  }
+  await stay.page.screenshot({ path: path.join(outDir, `leavers_${game}_${lang}.png`) });
   await stay.ctx.close();
   await away.ctx.close();
+  console.log(`leavers ${game} ${lang}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+const leavers = () => everyGameAndLanguage().map(run => [`leavers ${run.game} ${run.lang}`, () => leaverRun(run)]);
+
 // ---------------------------------------------------------------------------------------------------------
-// Sound: off by default, remembered, a cue when the turn comes.
+// Sound: off by default, remembered, a cue when the turn comes, at each width; and the bots' moves shown at
+// once under reduced motion (these pages ask for it: newPage).
 // ---------------------------------------------------------------------------------------------------------
-async function sound() {
-  for (const [locale, lang, width] of [['en-US', 'en', 1280], ['ja-JP', 'ja', 390]]) {
-    const table = await botTable('octal', 3);
-    const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
-    const { ctx, page } = await newPage(locale, width);
-    await page.goto(`${base}/t/${table}#token=${token}`);
-    await myTurn(page);
-    check(await page.getAttribute('#sound', 'aria-pressed') === 'false', `sound ${lang}: off by default`);
-    await page.click('#sound');
-    check(await page.evaluate(() => localStorage.getItem('asobi.sound')) === 'on' && await page.getAttribute('#sound', 'aria-pressed') === 'true',
-      `sound ${lang}: turned on and remembered`);
-    await page.reload();
-    await myTurn(page);
-    check(await page.getAttribute('#sound', 'aria-pressed') === 'true', `sound ${lang}: still on after a reload`);
+async function soundRun({ game, locale, lang }) {
+  const [w1, w2] = WIDTHS[lang];
+  const players = SMALL[game];
+  const table = (await post('/api/tables', { game, players, bots: Array.from({ length: players }, (_, s) => (s ? 'random' : null)) })).table;
+  const { token } = await post(`/api/tables/${table}/join`, { name: 'Aki', seat: 0 });
+  const { ctx, page } = await newPage(locale, w1);
+  await page.goto(`${base}/t/${table}#token=${token}`);
+  await myTurn(page);
+  check(await page.getAttribute('#sound', 'aria-pressed') === 'false', `sound ${game} ${lang}: off by default`);
+  await page.click('#sound');
+  check(await page.evaluate(() => localStorage.getItem('asobi.sound')) === 'on' && await page.getAttribute('#sound', 'aria-pressed') === 'true',
+    `sound ${game} ${lang}: turned on and remembered`);
+  await page.reload();
+  await myTurn(page);
+  await watchSteps(page);
+  for (const width of [w1, w2]) {
+    const label = `sound ${game} ${lang} ${width}`;
+    if (width !== w1) await page.setViewportSize(sizeOf(width));
+    check(await page.getAttribute('#sound', 'aria-pressed') === 'true' && await visible(page, '#sound', true), `${label}: still on after a reload, on screen`);
     const before = await page.evaluate(() => Number(document.body.dataset.cued ?? 0));
-    await page.locator('.legal [data-action]').first().click();
-    await until(page, n => Number(document.body.dataset.cued ?? 0) > n || document.body.dataset.status === 'over', before, 15000, 'the cue');
-    check(await page.evaluate(n => Number(document.body.dataset.cued ?? 0) > n, before), `sound ${lang}: the cue sounds when the turn comes back`);
-    await ctx.close();
+    await roundSeen(page, `${label} (reduced motion)`, game, lang, await botRound(page, label), 'reduce');
+    check(await page.evaluate(n => Number(document.body.dataset.cued ?? 0) > n, before), `${label}: the cue sounds when the turn comes back`);
   }
+  await ctx.close();
 }
+
+const sound = () => everyGameAndLanguage().map(run => [`sound ${run.game} ${run.lang}`, () => soundRun(run)]);
 
 // ---------------------------------------------------------------------------------------------------------
 // A whole game of every game at 390 px, by what a person sees and clicks, with its log, result and replay: in
@@ -494,13 +663,20 @@ async function loadedSetAndWeight() {
 
 const started = Date.now();
 try {
-  const steps = { tables: tablePages, events: eventWords, pacing, joining, leavers, sound, cards: loadedSetAndWeight };
+  const steps = { tables: tablePages, events: eventWords, cards: loadedSetAndWeight };
   for (const [name, run] of Object.entries(steps)) {
     if (!wanted(name)) continue;
     const t0 = Date.now();
     try { await run(); } catch (e) { check(false, `${name}: ${e.stack}`); }
     console.log(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
+  // every game in both languages at both widths: the runs of these parts, several at a time (ASOBI_WEB_RUNS;
+  // the longest, the leavers', first)
+  const matrix = { leavers, joining, pacing, sound };
+  const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([, part]) => part());
+  const t0 = Date.now();
+  await pool(Number(process.env.ASOBI_WEB_RUNS || 6), runs);
+  console.log(`${Object.keys(matrix).filter(wanted).join(', ')}: ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
   await browser.close();
   srv.kill('SIGTERM');

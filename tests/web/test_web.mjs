@@ -723,11 +723,14 @@ async function oneTable(browser, base, game, players, k, whole) {
       continue;
     }
     // One random click, chosen and made inside the page (one round trip; playGame clicks as a mouse does).
-    await page.evaluate(([r1, r2]) => {
+    // An update may have taken the actions away since offered() saw them (CI, once): offered() again.
+    const clicked = await page.evaluate(([r1, r2]) => {
       const onBoard = [...document.querySelectorAll('.board [data-action]')];
       const all = onBoard.length && r1 < 0.7 ? onBoard : [...document.querySelectorAll('[data-action]')];
-      all[Math.floor(r2 * all.length)].click();
+      all[Math.floor(r2 * all.length)]?.click();
+      return all.length > 0;
     }, [random(), random()]);
+    if (!clicked) continue;
     clicks++;
     await waitPast(page, st.index);
   }

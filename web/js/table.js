@@ -72,6 +72,7 @@ function receive(m, fresh) {
   // the seat's own move shows at once (with what waited before it); what follows it is paced
   const mine = e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human';
   entries.forEach((e, k) => pacer.push({ update: m, entries: [e], last: k === entries.length - 1 }, mine(e)));
+  document.body.dataset.waiting = pacer.waiting;   // what is on its way (draw() sets it too)
 }
 
 /** A person back at their seat is told what a bot played for them meanwhile (log entries by the bot or a
