@@ -4,8 +4,10 @@
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
 // Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
 // leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
-// its result explained and its replay: tests/web/test_web.mjs's everyTable, which plays those tables anyway.) ASOBI_WEB_PARTS=tables,events,... runs some parts,
-// ASOBI_WEB_GAMES=psycle,... some games.
+// its result explained and its replay: tests/web/test_web.mjs's everyTable, which plays those tables anyway.) Pacing, joining,
+// leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
+// ASOBI_WEB_PARTS=tables,events,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
+// many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
@@ -31,12 +33,12 @@ const GAMES = Object.fromEntries(Object.entries({ psycle: 4, ninja: 5, octal: 6,
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
 
-/** `asobi serve` on a free loopback port, a temporary database, --grace 1 (the leavers' part waits for it). */
+/** `asobi serve` on a free loopback port, a temporary database, --grace 2 (the leavers' part waits for it; a page that loads slowly on a busy machine must not lose its seat's turn meanwhile). */
 function startServer() {
   const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'table.db'),
-    '--web', webDir, '--workers', '2', '--grace', '1', '--allow-chosen-seeds', '--tables-per-minute-per-address', '0',
+    '--web', webDir, '--workers', '2', '--grace', '2', '--allow-chosen-seeds', '--tables-per-minute-per-address', '0',
     '--max-bot-tables-per-address', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  srv.stderr.on('data', () => {});
+  srv.stderr.on('data', d => { if (process.env.ASOBI_WEB_DEBUG) process.stderr.write(d); });
   return new Promise((resolve, reject) => {
     let out = '';
     srv.stdout.on('data', d => { out += d; const m = out.match(/listening on (http:\/\/[0-9.:]+)/); if (m) resolve({ srv, base: m[1] }); });
@@ -336,15 +338,23 @@ const watchSteps = page => page.evaluate(() => {
  * its own) and the others move until it is to move again. The steps shown after its last move ([when, index,
  * mover, waiting], the first being its own move), how long its turn took to come back, what the live region said. */
 async function botRound(page, label) {
-  await myTurn(page);
   for (let k = 0; ; k++) {
     if (k === 15) throw new Error(`${label}: the bots never move`);
+    await myTurn(page);
     const [from, sent] = await page.evaluate(() => { window.__shown = []; window.__said = [];
       return [Number(document.body.dataset.index), performance.now()]; });
-    const ends = page.locator('.legal [data-action="pass"], .legal [data-action="done"]');
-    await ((await ends.count()) ? ends.first() : page.locator('.legal [data-action]').first()).click();
+    // a pass or "done" where the seat may, else its first action, chosen and clicked in one step in the page
+    // (an update between choosing and clicking would take a Playwright locator's element away)
+    const clicked = await page.evaluate(() => {
+      const acts = [...document.querySelectorAll('.legal [data-action]')];
+      const end = acts.find(a => a.dataset.action === 'pass' || a.dataset.action === 'done');
+      (end ?? acts[0])?.click();
+      return acts.length > 0;
+    });
+    if (!clicked) continue;   // the turn went by meanwhile (THE OCTAL's Octo! window closed): the next one
     // its move shown; then a bot's step, or the seat still to move with nothing on its way (Time Masters'
-    // turn goes on; PSYCLE's next round may begin before the bots' choices come)
+    // turn goes on; THE OCTAL's pass draws a card to play; PSYCLE's next round may begin before the bots'
+    // choices come)
     const next = await until(page, i => {
       if (Number(document.body.dataset.index) <= i) return null;
       if (window.__shown.some(([, , mover]) => mover !== null && mover !== '0')) return 'bots';
@@ -538,7 +548,12 @@ async function leaverRun({ game, locale, lang }) {
   lap(`leavers ${game} ${lang}: clicked`, started);
   // seated (the page's own seat's update, not the spectator's one before it): the device has seen the table
   await until(away.page, () => document.body.dataset.status === 'playing' && document.querySelector('.who')?.textContent.match(/: 2$/),
-    null, 10000, `leavers ${game} ${other[1]}: Ben seated`);
+    null, 10000, `leavers ${game} ${other[1]}: Ben seated`).catch(async e => {
+    const said = await away.page.evaluate(() => [document.body.dataset.status, document.querySelector('.who')?.textContent,
+      document.querySelector('.error')?.textContent, document.querySelector('form.join') !== null,
+      document.querySelector('form.join input')?.value]);
+    throw new Error(`${e.message} (status, seat, error, form, name: ${JSON.stringify(said)})`);
+  });
   await away.page.close();
   lap(`leavers ${game} ${lang}: seated`, started);
   await watchSteps(stay.page);

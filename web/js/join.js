@@ -66,8 +66,11 @@ export function joinSection(page, onSeated) {
     req.busy = token !== null;   // seated: a click still on its way finds the request done
     if (token) { page.joining = null; onSeated(token); } else page.draw();
   };
+  // the same button across redraws too: a redraw between the press and the release of a click would
+  // otherwise lose the click (the press on one drawing's button, the release on the next one's)
+  const button = req.button ??= el('button', { type: 'submit', class: 'primary' });
+  button.textContent = tf('sit_at', { n: req.seat + 1 });
   return el('form', { class: 'join', onsubmit: submit }, el('h2', {}, t('joining_as')),
-    el('label', { for: 'join-name' }, t('your_name')), ' ', input, ' ',
-    el('button', { type: 'submit', class: 'primary' }, tf('sit_at', { n: req.seat + 1 })),
+    el('label', { for: 'join-name' }, t('your_name')), ' ', input, ' ', button,
     el('small', {}, ` (${t('name_remembered')})`), problemPart(page, req));
 }

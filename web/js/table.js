@@ -236,23 +236,32 @@ function boardAndLog(ctx, game) {
   return [board, dock, logSection(view.game, shown ? shown.log : page.log, name)];
 }
 
-async function draw() {
-  document.title = `${t('table')} ${id} — asobi`;
-  const last = page.last;
-  if (!last) {
-    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')),
-      el('p', { class: 'error' }, page.error));
-    return;
-  }
-  // Keyboard players keep their place across redraws: refocus the element with the same action or id.
+/** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
+ * control or id is focused again (a keyboard player's card; the name being typed in the join form). Taken
+ * before the new parts are built: building moves the join form's kept name field out of the page, and that
+ * takes its focus away. */
+function focusPlace() {
   const focused = document.activeElement;
   const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
     : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
       : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]`
         : focused?.id ? `#${CSS.escape(focused.id)}` : null;
+  return () => { if (refocus) document.querySelector(refocus)?.focus(); };
+}
+
+async function draw() {
+  document.title = `${t('table')} ${id} — asobi`;
+  const last = page.last;
+  if (!last) {
+    const refocus = focusPlace();
+    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')), el('p', { class: 'error' }, page.error));
+    refocus();
+    return;
+  }
   const g = last.view.game;
   if (!games[g]) games[g] = await import(`./games/${g}.js`);
   if (g === 'timemasters' && !page.cardSet) loadCardSet();
+  const refocus = focusPlace();
   const ctx = context(last.view, true);
   // the tab's title says when this seat has something to do, for a player who waits in another tab
   if (ctx.legal.length) document.title = `▶ ${t('your_move')} · ${t('table')} ${id} — asobi`;
@@ -267,7 +276,7 @@ async function draw() {
     seatsBar(last, lastMover(page.log)), waitingSection(page), resultSection(last, games[g], ctx, rematch),
     last.status === 'over' ? replaySection(replay) : '', menuSection(),
     el('p', { class: 'error', role: 'alert' }, page.error), ...boardAndLog(ctx, g));
-  if (refocus) document.querySelector(refocus)?.focus();
+  refocus();
 }
 
 /** Seated by the join form: the socket reopens under the seat's token. */
