@@ -254,7 +254,8 @@ async function draw() {
   const last = page.last;
   if (!last) {
     const refocus = focusPlace();
-    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')), el('p', { class: 'error' }, page.error));
+    app.replaceChildren(header(null), joinSection(page, seated), el('p', {}, t('connecting')),
+      el('p', { class: 'error' }, page.error));
     refocus();
     return;
   }
