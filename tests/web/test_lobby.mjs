@@ -9,6 +9,7 @@
 // a link back to the lobby, passes axe-core, and fits 390 px; the bytes of web/ a page loads stay under 200 KB.
 // Screenshots (for people to look at, not committed): OUTPUT_DIR/lobby_LANG_WIDTH.png, rules_GAME_LANG_WIDTH.png.
 import { chromium } from 'playwright-core';
+import { axeViolations } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,6 @@ import path from 'node:path';
 const [asobi, outDir] = process.argv.slice(2);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const webDir = path.join(root, 'web');
-const axePath = path.join(root, 'node_modules/axe-core/axe.min.js');
 const GAMES = ['psycle', 'ninja', 'octal', 'timemasters'];
 const WIDTHS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }];
 const LANGS = [['ja', 'ja-JP'], ['en', 'en-US']];
@@ -59,10 +59,8 @@ async function newPage(browser, locale, viewport) {
 
 /** axe-core on the page as it stands: no serious or critical violation. */
 async function axe(page, what) {
-  await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const bad = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
-  check(bad.length === 0, `${what}: axe-core finds ${bad.map(v => `${v.id} (${v.impact}: ${v.nodes.slice(0, 2).map(n => n.target).join(' ')})`).join(', ')}`);
+  const found = await axeViolations(page);
+  check(found.length === 0, `${what}: axe-core finds ${found.join('; ')}`);
 }
 
 /** No visible text under 12 px (a phone's smallest readable size): the elements whose own text is smaller. */

@@ -9,6 +9,7 @@
 // ASOBI_WEB_PARTS=tables,events,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
+import { until, onScreen, axeViolations } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,6 @@ import path from 'node:path';
 const [asobi, outDir] = process.argv.slice(2);
 const here = path.dirname(new URL(import.meta.url).pathname);
 const webDir = path.resolve(here, '../../web');
-const axeSource = readFileSync(path.resolve(here, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 const ourCards = path.resolve(here, '../games/timemasters/cards_ours.json');
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-table-'));
@@ -70,17 +70,6 @@ async function newPage(locale, width, motion = 'reduce') {
   return { ctx, page };
 }
 
-/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy; its value. */
-async function until(page, fn, arg, ms = 10000, what = 'a condition') {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await page.evaluate(fn, arg);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(40);
-  }
-}
-
 const myTurn = page => until(page, () => document.querySelectorAll('[data-action]').length > 0 || document.body.dataset.status === 'over',
   null, 20000, 'the seat\'s turn');
 
@@ -96,10 +85,7 @@ async function sitDown(page, table) {
 
 /** axe-core on the page as it is: no serious or critical violation. */
 async function axe(page, label) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
-    .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+  const found = await axeViolations(page);
   check(found.length === 0, `${label}: axe-core finds ${found.join('; ')}`);
 }
 
@@ -117,13 +103,6 @@ async function smallText(page) {
     return small.slice(0, 5);
   });
 }
-
-/** Whether the hand's first card and the first action button are inside the screen without scrolling. */
-const onScreen = page => page.evaluate(() => {
-  const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
-  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(document.querySelector('.dock .legal [data-action]')),
-    hasCard: Boolean(document.querySelector('[data-card]')) };
-});
 
 /** The focus ring of each kind of control (a card of the hand, an action button, a link, the language switch):
  * reached by the keyboard, its outline visible and unlike its look without focus. */

@@ -7,6 +7,7 @@
 // count is opened by a seat and a spectator and played to its end at 390 px; each game's largest table is issue 33's
 // whole game by what a person sees and clicks (joined by the in-page form), its log, result and replay checked.
 import { chromium } from 'playwright-core';
+import { until, onScreen, axeViolations } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,6 @@ import assert from 'node:assert/strict';
 
 const [asobi, outDir] = process.argv.slice(2);
 const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
-const axeSource = readFileSync(path.resolve(webDir, '../node_modules/axe-core/axe.min.js'), 'utf8');
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-'));
 let failures = 0, checks = 0;
@@ -591,32 +591,11 @@ async function joinByForm(page, url, what) {
   } catch (e) { check(false, `${what}: sat down by the join form (${e.message.split('\n')[0]})`); return false; }
 }
 
-/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy; its value. */
-async function until(page, fn, arg, ms = 10000, what = 'a condition') {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await page.evaluate(fn, arg);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(40);
-  }
-}
-
 /** axe-core on the page as it is: no serious or critical violation. */
 async function axe(page, label) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
-    .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+  const found = await axeViolations(page);
   check(found.length === 0, `${label}: axe-core finds ${found.join('; ')}`);
 }
-
-/** Whether the hand's first card and the first action button are inside the screen without scrolling. */
-const onScreen = page => page.evaluate(() => {
-  const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
-  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(document.querySelector('.dock .legal [data-action]')),
-    hasCard: Boolean(document.querySelector('[data-card]')) };
-});
 
 /** A whole game's end at 390 px (issue 33): every log line has its kind, the events set apart and in the page's
  * words, the result explains itself, the replay steps through the game, axe-core on the replay. */

@@ -1,0 +1,32 @@
+// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const axeSource = readFileSync(path.resolve(here, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy; its value. */
+export async function until(page, fn, arg, ms = 10000, what = 'a condition') {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await page.evaluate(fn, arg);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(40);
+  }
+}
+
+/** Whether the hand's first card and the first action button are inside the screen without scrolling. */
+export const onScreen = page => page.evaluate(() => {
+  const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
+  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(document.querySelector('.dock .legal [data-action]')),
+    hasCard: Boolean(document.querySelector('[data-card]')) };
+});
+
+/** axe-core's serious and critical violations on the page as it is, each in a line. */
+export async function axeViolations(page) {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+    .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+}
