@@ -39,6 +39,10 @@ printf '%s\n' "{\"cmd\":\"new\",\"game\":\"timemasters\",\"players\":2,\"seed\":
   '{"cmd":"new","game":"timemasters","options":{"cards":"/etc/hostname"}}' > $c/protocol/seed-timemasters.txt
 printf '%s\n' "{\"cmd\":\"load\",\"record\":$(cat $c/record/seed-psycle-2.json)}" '{"cmd":"record"}' \
   > $c/protocol/seed-load.txt
+# taking back: a choice withdrawn after another seat's, refusals, a NINJA scroll tile
+printf '%s\n' '{"cmd":"new","game":"psycle","players":3,"seed":4}' '{"cmd":"act","seat":0,"action":"play 3"}' \
+  '{"cmd":"act","seat":1,"action":"play 0"}' '{"cmd":"undo","seat":0}' '{"cmd":"undo","seat":0}' \
+  '{"cmd":"undo","seat":2}' '{"cmd":"undo"}' '{"cmd":"legal","seat":1}' '{"cmd":"record"}' > $c/protocol/seed-undo.txt
 
 # options: byte 0 the game (registry order: ninja octal psycle timemasters), byte 1 the players
 printf '\x00\x00{"start_player":1}' > $c/options/seed-ninja.bin

@@ -28,6 +28,7 @@ typedef enum asobi_code {
     ASOBI_E_LINE_TOO_LONG,  /* "line_too_long": a protocol line over the size limit */
     ASOBI_E_BAD_BOT,        /* "bad_bot": a bot spec that names no bot or has bad parameters */
     ASOBI_E_INTERNAL,       /* "internal": a reply that could not be built (a bug, reported, never a crash) */
+    ASOBI_E_UNDO_NOT_ALLOWED, /* "undo_not_allowed": no action of that seat may be taken back now */
     ASOBI_CODE_COUNT
 } asobi_code;
 

@@ -33,6 +33,25 @@ int asobi_match_length(const asobi_match *match);
 int asobi_match_action_seat(const asobi_match *match, int index);
 const char *asobi_match_action_text(const asobi_match *match, int index);
 
+/* The id of action i (as asobi_state_legal lists it); -1 outside the history. */
+int asobi_match_action_id(const asobi_match *match, int index);
+
+/* Taking back (docs/protocol.md, "Taking back"). A seat may take back its
+ * own last action when nobody else has acted since, it is still to move,
+ * and the action made nothing known beyond itself (no card drawn or turned,
+ * no chance, no hidden choice shown); in a simultaneous step (PSYCLE) a
+ * face-down choice may be withdrawn until the last seat has chosen. A
+ * take-back removes the action from the history, so the record stays one
+ * that replays to the game, and every viewer's view is again what it was
+ * before the action (in a simultaneous step: what the other seats' choices
+ * alone make it). Several in a row take back several actions of one turn.
+ * asobi_match_undo_index: the index in the history of the action seat would
+ * take back, -1 when none. asobi_match_undo: take it back; otherwise
+ * undo_not_allowed with the reason, and the match is unchanged. */
+int asobi_match_undo_index(const asobi_match *match, int seat);
+bool asobi_match_can_undo(const asobi_match *match, int seat);
+int asobi_match_undo(asobi_match *match, int seat, asobi_error *err);
+
 /* The record as a new JSON object (caller owns it). */
 json_t *asobi_match_record(const asobi_match *match);
 /* The record as compact JSON text, written straight from the match (no tree:

@@ -121,6 +121,8 @@ match_options = _declare("asobi_match_options", P, P)
 match_length = _declare("asobi_match_length", c_int, P)
 match_action_seat = _declare("asobi_match_action_seat", c_int, P, c_int)
 match_action_text = _declare("asobi_match_action_text", c_char_p, P, c_int)
+match_undo_index = _declare("asobi_match_undo_index", c_int, P, c_int)
+match_undo = _declare("asobi_match_undo", c_int, P, c_int, PErr)
 # bot.h
 bot_new = _declare("asobi_bot_new", P, c_char_p, P, c_int, c_int, c_uint64, PErr)
 bot_free = _declare("asobi_bot_free", None, P)

@@ -408,6 +408,66 @@ class State:
         _lib.state_retract_unseen(self._h, self._viewer(seat))
         self._determinized = True
 
+    # --- taking back ----------------------------------------------------------
+    # The rule is the library's (docs/protocol.md, "Taking back"): this state
+    # asks a match replayed from its record, so apply() pays nothing for it.
+    # Each call replays the game once: for tools and tests, not for search.
+    def _undo_index(self, seat):
+        """The index in history() of the action seat may take back, or None;
+        with the match that judged it (the caller frees it)."""
+        if self._determinized:
+            return None, None
+        seat = _seat_index(seat)
+        if not _fits_c_int(seat):
+            return None, None
+        err = Error()
+        handle = _lib.make_json(self.record())
+        try:
+            match = _lib.match_load(handle, byref(err))
+        finally:
+            _lib.json_delete(handle)
+        if not match:
+            _raise(err)
+        index = _lib.match_undo_index(match, seat)
+        return (index if index >= 0 else None), match
+
+    def can_undo(self, seat):
+        """Whether seat may take back its last action now: nobody else has
+        acted since, it is still to move, and the action made nothing known
+        beyond itself (no card drawn or turned, no chance, no hidden choice
+        shown); a face-down choice of a simultaneous step (PSYCLE) until the
+        last seat has chosen."""
+        index, match = self._undo_index(seat)
+        if match:
+            _lib.match_free(match)
+        return index is not None
+
+    def undo(self, seat):
+        """Take back seat's last action (see can_undo): every view is again
+        what it was before it, and record() no longer holds it. Returns the
+        (seat, id) taken back. AsobiError undo_not_allowed otherwise, with the
+        library's reason, and the state unchanged."""
+        if self._determinized:
+            raise AsobiError("undo_not_allowed", "a determinized state takes nothing back: it no longer "
+                             "follows from its seed and actions")
+        index, match = self._undo_index(seat)
+        if match is None:
+            raise AsobiError("undo_not_allowed", "seat %r does not exist" % (seat,))
+        try:
+            err = Error()
+            if _lib.match_undo(match, _seat_index(seat), byref(err)):
+                _raise(err)
+            _lib.state_copy(self._h, _lib.match_state(match))
+        finally:
+            _lib.match_free(match)
+        actions = self.history()
+        taken = actions.pop(index)
+        node = None
+        for s, a in actions:
+            node = (node, s, a)
+        self._history = node
+        return taken
+
     # --- records --------------------------------------------------------------
     def record(self):
         """The record {"game","players","options","seed","actions":[{"seat","action"}]}

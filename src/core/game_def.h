@@ -197,6 +197,21 @@ struct asobi_game_def {
      * random playouts wander for hundreds of actions tells search nothing
      * (docs/ai.md gives the figures). */
     bool heuristic_playouts;
+
+    /* Optional: which actions may be taken back (docs/protocol.md, "Taking
+     * back"). True when seat's legal action id, taken in before and giving
+     * after, made nothing known to anyone beyond the action itself: no card
+     * drawn, turned or moved out of a hidden place, no face-down thing
+     * shown. Core asks only about an action that passed the game-agnostic
+     * half of the rule (asobi_take_back_kind below: no draw from the
+     * state's generator, the game not over, the mover still to move, or its
+     * choice one of a simultaneous step still open); the hook adds what only
+     * the game knows. NULL: no action of the game can be taken back.
+     * test_conformance checks it against determinizations: an action after
+     * which some viewer's view differs from what the same announced action
+     * gives in another deal that viewer could not tell apart has made
+     * something known, and must be refused. */
+    bool (*quiet)(const void *before, int seat, int id, const void *after);
 };
 
 /* The game's own struct inside a state, for code that knows the game (a
@@ -209,6 +224,19 @@ const void *asobi_state_data_for_ai(const asobi_state *state);
 int asobi_state_legal_unchecked(const asobi_state *state, int seat, int *ids);
 int asobi_state_random_action_unchecked(const asobi_state *state, int seat, asobi_rng *rng);
 void *asobi_state_data_mut(asobi_state *state);
+
+/* Taking back, the game-agnostic half of the rule (take_back.c): what seat's
+ * legal action id, taken in before and giving after, allows. FINAL: it may
+ * never be taken back (the reason in *why when why is not NULL: a sentence
+ * fragment, "it ended the turn"). STAYS: the mover is still the one to move
+ * and nothing became known; it may be taken back while it is the last
+ * action. SIMULTANEOUS: a face-down choice in a simultaneous step of a game
+ * whose choices are independent (PSYCLE), the step still open; it may be
+ * taken back until the step's last seat has chosen, even after another
+ * seat's choice of the same step (those were made without seeing it). */
+typedef enum asobi_take_back { ASOBI_TB_FINAL, ASOBI_TB_STAYS, ASOBI_TB_SIMULTANEOUS } asobi_take_back;
+asobi_take_back asobi_take_back_kind(const asobi_state *before, int seat, int id, const asobi_state *after,
+                                     const char **why);
 
 /* Append an event {"type": type, "text": printf(fmt, ...)} to events and
  * return it (borrowed) for its fields; helpers set them in one line each. */

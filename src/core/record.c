@@ -9,15 +9,29 @@
 
 typedef struct history_entry {
     int seat;
+    int id;
+    const char *final; /* why it may not be taken back (take_back.c); NULL if it may */
     char *text;
 } history_entry;
 
+/* Taking back (take_back.c has the rule). The last `run` actions of the
+ * history are the ones that may still be taken back: each of kind run_kind
+ * (all by one seat for STAYS; one choice each of a simultaneous step),
+ * made since run_start, the state before the first of them. A take-back
+ * replays the run without the withdrawn action from run_start: those
+ * actions drew nothing from chance, so the replay is exact, and the state is
+ * the one the shortened record replays to. run_start is the match's own
+ * block, never shown to anyone; scratch is the state before each action,
+ * kept while the action is judged. */
 struct asobi_match {
     asobi_state *state;
     json_t *options; /* full options, defaults filled in */
     uint64_t seed;
     history_entry *history;
     int length, capacity;
+    asobi_state *run_start, *scratch;
+    int run;
+    asobi_take_back run_kind;
 };
 
 asobi_match *asobi_match_new(const char *game, int players, const json_t *options, uint64_t seed,
@@ -37,7 +51,16 @@ asobi_match *asobi_match_new(const char *game, int players, const json_t *option
         return NULL;
     }
     asobi_match *m = calloc(1, sizeof *m);
-    if (!m) {
+    if (m) {
+        m->run_start = asobi_state_clone(state);
+        m->scratch = asobi_state_clone(state);
+    }
+    if (!m || !m->run_start || !m->scratch) {
+        if (m) {
+            asobi_state_free(m->run_start);
+            asobi_state_free(m->scratch);
+            free(m);
+        }
         asobi_state_free(state);
         json_decref(full);
         asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
@@ -58,6 +81,8 @@ void asobi_match_free(asobi_match *match)
     free(match->history);
     json_decref(match->options);
     asobi_state_free(match->state);
+    asobi_state_free(match->run_start);
+    asobi_state_free(match->scratch);
     free(match);
 }
 
@@ -74,6 +99,33 @@ int asobi_match_action_seat(const asobi_match *match, int index)
 const char *asobi_match_action_text(const asobi_match *match, int index)
 {
     return index >= 0 && index < match->length ? match->history[index].text : NULL;
+}
+
+int asobi_match_action_id(const asobi_match *match, int index)
+{
+    return index >= 0 && index < match->length ? match->history[index].id : -1;
+}
+
+/* The action just appended to the history, made from scratch (the state
+ * before it) into state: does it join the run of actions that may be taken
+ * back, start a new one, or end it? */
+static void note_take_back(asobi_match *m)
+{
+    history_entry *h = &m->history[m->length - 1];
+    asobi_take_back kind = asobi_take_back_kind(m->scratch, h->seat, h->id, m->state, &h->final);
+    if (kind == ASOBI_TB_FINAL) {
+        m->run = 0;
+        return;
+    }
+    bool joins = m->run > 0 && m->run_kind == kind && (kind == ASOBI_TB_SIMULTANEOUS || h[-1].seat == h->seat);
+    if (!joins) { /* the state before it starts the new run: swap the blocks, no copy */
+        asobi_state *t = m->run_start;
+        m->run_start = m->scratch;
+        m->scratch = t;
+        m->run = 0;
+        m->run_kind = kind;
+    }
+    m->run++;
 }
 
 /* The history is grown before the state changes, so that running out of
@@ -96,14 +148,75 @@ int asobi_match_act(asobi_match *match, int seat, int id, asobi_error *err)
     char *copy = strdup(text);
     if (!copy)
         return asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    asobi_state_copy(match->scratch, match->state);
     int rc = asobi_state_apply(match->state, seat, id, err);
     if (rc != ASOBI_OK) {
         free(copy);
         return rc;
     }
-    match->history[match->length].seat = seat;
-    match->history[match->length].text = copy;
+    match->history[match->length] = (history_entry){.seat = seat, .id = id, .text = copy};
     match->length++;
+    note_take_back(match);
+    return ASOBI_OK;
+}
+
+int asobi_match_undo_index(const asobi_match *match, int seat)
+{
+    if (match->run == 0 || seat < 0 || seat >= asobi_state_players(match->state))
+        return -1;
+    if (match->run_kind == ASOBI_TB_STAYS)
+        return match->history[match->length - 1].seat == seat ? match->length - 1 : -1;
+    for (int i = match->length - match->run; i < match->length; i++)
+        if (match->history[i].seat == seat)
+            return i;
+    return -1;
+}
+
+bool asobi_match_can_undo(const asobi_match *match, int seat) { return asobi_match_undo_index(match, seat) >= 0; }
+
+/* Why seat may not take anything back now, for the refusal's message. */
+static int refuse_undo(const asobi_match *m, int seat, asobi_error *err)
+{
+    int players = asobi_state_players(m->state);
+    if (seat < 0 || seat >= players)
+        return asobi_fail(err, ASOBI_E_UNDO_NOT_ALLOWED, "seat %d does not exist (seats are 0 to %d)", seat,
+                          players - 1);
+    int mine = m->length - 1;
+    while (mine >= 0 && m->history[mine].seat != seat)
+        mine--;
+    if (mine < 0)
+        return asobi_fail(err, ASOBI_E_UNDO_NOT_ALLOWED, "seat %d has nothing to take back: it has not acted", seat);
+    const history_entry *h = &m->history[mine];
+    if (h->final)
+        return asobi_fail(err, ASOBI_E_UNDO_NOT_ALLOWED, "seat %d may not take back \"%.60s\": %s", seat, h->text,
+                          h->final);
+    if (mine < m->length - 1)
+        return asobi_fail(err, ASOBI_E_UNDO_NOT_ALLOWED, "seat %d may not take back \"%.60s\": seat %d has acted since",
+                          seat, h->text, m->history[m->length - 1].seat);
+    /* a quiet action whose run was cut: a take-back that reached back to it */
+    return asobi_fail(err, ASOBI_E_UNDO_NOT_ALLOWED, "seat %d may not take back \"%.60s\" now", seat, h->text);
+}
+
+int asobi_match_undo(asobi_match *match, int seat, asobi_error *err)
+{
+    int gone = asobi_match_undo_index(match, seat);
+    if (gone < 0)
+        return refuse_undo(match, seat, err);
+    /* Replay the run without it into scratch, then commit: a refusal (which
+     * cannot happen: these actions were legal in this order and independent
+     * of the withdrawn one) leaves the match as it was. */
+    asobi_state_copy(match->scratch, match->run_start);
+    for (int i = match->length - match->run; i < match->length; i++) {
+        asobi_error local;
+        if (i != gone && asobi_state_apply(match->scratch, match->history[i].seat, match->history[i].id, &local) != ASOBI_OK)
+            return asobi_fail(err, ASOBI_E_INTERNAL, "the take-back did not replay: %s", local.message);
+    }
+    asobi_state_copy(match->state, match->scratch);
+    free(match->history[gone].text);
+    memmove(&match->history[gone], &match->history[gone + 1], (size_t)(match->length - gone - 1) * sizeof *match->history);
+    match->length--;
+    match->run--;
+    asobi_error_clear(err);
     return ASOBI_OK;
 }
 

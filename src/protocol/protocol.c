@@ -230,7 +230,8 @@ static json_t *cmd_legal(protocol_session *e, const json_t *req)
     if (!get_seat(e, req, false, &seat, &reply))
         return reply;
     json_t *r = attach(ok_reply(), "seat", json_integer(seat));
-    return attach(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
+    r = attach(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
+    return attach(r, "undo", json_boolean(asobi_match_can_undo(e->match, seat)));
 }
 
 int protocol_act_id(asobi_match *m, int seat, const json_t *action, int *id_out, asobi_error *err)
@@ -325,7 +326,27 @@ static json_t *cmd_view(protocol_session *e, const json_t *req)
         free(text);
         return r;
     }
-    return attach(ok_reply(), "view", asobi_state_view(asobi_match_state(e->match), seat));
+    json_t *r = attach(ok_reply(), "view", asobi_state_view(asobi_match_state(e->match), seat));
+    return seat >= 0 ? attach(r, "undo", json_boolean(asobi_match_can_undo(e->match, seat))) : r;
+}
+
+/* Take back seat's last action (docs/protocol.md, "Taking back"): the reply
+ * says which, and who is to move now; undo_not_allowed changes nothing. */
+static json_t *cmd_undo(protocol_session *e, const json_t *req)
+{
+    int seat;
+    json_t *reply;
+    if (!get_seat(e, req, false, &seat, &reply))
+        return reply;
+    int index = asobi_match_undo_index(e->match, seat);
+    json_t *taken = index < 0 ? NULL
+                              : json_pack("{s:i, s:s}", "seat", seat, "action", asobi_match_action_text(e->match, index));
+    asobi_error err;
+    if (asobi_match_undo(e->match, seat, &err) != ASOBI_OK) {
+        json_decref(taken);
+        return protocol_error_from(&err);
+    }
+    return attach(to_move_reply(e->match), "taken_back", taken);
 }
 
 json_t *protocol_result(const asobi_state *s)
@@ -410,7 +431,7 @@ static const protocol_command commands[] = {
     {"games", cmd_games, false},   {"new", cmd_new, false},       {"load", cmd_load, false},
     {"legal", cmd_legal, true},    {"act", cmd_act, true},        {"view", cmd_view, true},
     {"result", cmd_result, true},  {"record", cmd_record, true},  {"suggest", cmd_suggest, true},
-    {"quit", cmd_quit, false},
+    {"quit", cmd_quit, false},     {"undo", cmd_undo, true},
 };
 
 static const protocol_command *find_command(const char *name)

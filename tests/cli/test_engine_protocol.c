@@ -351,6 +351,62 @@ static void test_game_over_and_quit(void **unused)
     free(record);
 }
 
+/* issue 44 §8: "undo" takes back; legal and view say whether it may; a
+ * refusal is undo_not_allowed and changes nothing. PSYCLE, 3 seats: seat 0's
+ * face-down choice may be withdrawn after seat 1's, until the last seat has
+ * chosen (docs/protocol.md, "Taking back"). */
+static void test_undo_takes_back_and_refuses(void **unused)
+{
+    (void)unused;
+    const char *lines[] = {
+        "{\"cmd\":\"new\",\"game\":\"psycle\",\"players\":3,\"seed\":42}", /* 0 */
+        "{\"cmd\":\"legal\",\"seat\":0}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":\"play 3\"}",
+        "{\"cmd\":\"legal\",\"seat\":0}",
+        "{\"cmd\":\"view\",\"seat\":0}",
+        "{\"cmd\":\"act\",\"seat\":1,\"action\":\"play 2\"}", /* 5 */
+        "{\"cmd\":\"undo\",\"seat\":0}",
+        "{\"cmd\":\"record\"}",
+        "{\"cmd\":\"view\"}",
+        "{\"cmd\":\"undo\",\"seat\":0}",
+        "{\"cmd\":\"undo\",\"seat\":2}", /* 10 */
+        "{\"cmd\":\"undo\"}",
+        "{\"cmd\":\"undo\",\"seat\":7}",
+        "{\"cmd\":\"view\"}",
+        "{\"cmd\":\"record\"}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":\"play 1\"}", /* 15 */
+        "{\"cmd\":\"act\",\"seat\":2,\"action\":\"play 0\"}",
+        "{\"cmd\":\"undo\",\"seat\":2}",
+        "{\"cmd\":\"undo\",\"seat\":0}",
+        "{\"cmd\":\"legal\",\"seat\":0}",
+        "{\"cmd\":\"view\",\"seat\":2}", /* 20 */
+    };
+    int n = (int)(sizeof lines / sizeof lines[0]);
+    session s;
+    run_engine(lines, NULL, n, &s);
+    assert_int_equal(s.count, n);
+    assert_true(json_is_false(json_object_get(s.replies[1], "undo")));
+    assert_true(json_is_true(json_object_get(s.replies[3], "undo")));
+    assert_true(json_is_true(json_object_get(s.replies[4], "undo")));
+    expect_ok(&s, 6);
+    assert_true(json_is(json_object_get(s.replies[6], "taken_back"), "{\"seat\":0,\"action\":\"play 3\"}"));
+    assert_true(json_is(json_object_get(s.replies[6], "to_move"), "[0,2]"));
+    assert_true(json_is(json_object_get(json_object_get(s.replies[7], "record"), "actions"),
+                        "[{\"seat\":1,\"action\":\"play 2\"}]"));
+    expect_error(&s, 9, "undo_not_allowed");  /* nothing left to take back */
+    expect_error(&s, 10, "undo_not_allowed"); /* seat 2 has not acted */
+    expect_error(&s, 11, "bad_request");
+    expect_error(&s, 12, "bad_seat");
+    assert_true(json_equal(json_object_get(s.replies[8], "view"), json_object_get(s.replies[13], "view")));
+    assert_true(json_equal(s.replies[7], s.replies[14]));
+    expect_ok(&s, 16);                         /* the last choice: the round is revealed */
+    expect_error(&s, 17, "undo_not_allowed"); /* it revealed the round */
+    expect_error(&s, 18, "undo_not_allowed"); /* and every choice of it is final */
+    assert_true(json_is_false(json_object_get(s.replies[19], "undo")));
+    assert_true(json_is_false(json_object_get(s.replies[20], "undo")));
+    free_session(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_load_replays_a_record),
         cmocka_unit_test(test_errors_leave_the_game_untouched),
         cmocka_unit_test(test_game_over_and_quit),
+        cmocka_unit_test(test_undo_takes_back_and_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

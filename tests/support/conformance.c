@@ -177,7 +177,7 @@ static void free_seen(seen_action *seen, int n)
  * watcher), one for every seat in turn, so that each seat's private cards
  * and choices are resampled by the others' (the spectator sees less than
  * any seat, and each step keeps what it sees). */
-static void determinize_for_viewer(asobi_state *s, int viewer, asobi_rng *rng)
+void determinize_for_viewer(asobi_state *s, int viewer, asobi_rng *rng)
 {
     if (viewer != ASOBI_SPECTATOR) {
         asobi_state_determinize(s, viewer, rng);

@@ -68,6 +68,10 @@ void assert_text_refused(asobi_state *state, int seat, const char *text, int cod
 /* Apply an action by its text; fails the test with the error if refused. */
 void apply_text(asobi_state *state, int seat, const char *text);
 
+/* Another deal viewer cannot tell from s: the library's determinization for
+ * a seat; for the spectator, one for every seat in turn. */
+void determinize_for_viewer(asobi_state *s, int viewer, asobi_rng *rng);
+
 /* A new state from a game name, a player count, options as JSON text (or NULL). */
 asobi_state *new_state(const char *game, int players, const char *options_json, uint64_t seed);
 

@@ -172,6 +172,9 @@ void ninja_explain_illegal(const void *st, int seat, int id, char *buf, size_t c
 void ninja_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
 void ninja_over_text(const void *st, char *buf, size_t cap);
 
+/* Taking back (ninja_take_back.c): the game's quiet hook. */
+bool ninja_quiet(const void *before, int seat, int id, const void *after);
+
 /* Views (ninja_view.c). */
 void ninja_view(const void *st, int seat, asobi_vw *w);
 void ninja_render(const void *st, int seat, FILE *out);

@@ -78,4 +78,5 @@ const asobi_game_def asobi_game_ninja = {
     .info_hash = ninja_info_hash,
     .heuristic = ninja_heuristic,
     .heuristic_playouts = true, /* its playouts know the shadow's rule: docs/ai.md, Figures */
+    .quiet = ninja_quiet,
 };

@@ -234,6 +234,9 @@ void octal_over_text(const void *st, char *buf, size_t cap);
 void octal_view(const void *st, int seat, asobi_vw *w);
 void octal_render(const void *st, int seat, FILE *out);
 
+/* ---- taking back (octal_take_back.c): the game's quiet hook --------------- */
+bool octal_quiet(const void *before, int seat, int id, const void *after);
+
 /* ---- the rule-of-thumb player (octal_heuristic.c) ------------------------- */
 int octal_heuristic(const void *st, int seat, asobi_rng *rng);
 

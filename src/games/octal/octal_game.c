@@ -162,4 +162,5 @@ const asobi_game_def asobi_game_octal = {
     .render = octal_render,
     .determinize = octal_determinize,
     .heuristic = octal_heuristic,
+    .quiet = octal_quiet,
 };

@@ -100,6 +100,9 @@ int psycle_heuristic(const void *st, int seat, asobi_rng *rng);
 void psycle_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
 void psycle_over_text(const void *st, char *buf, size_t cap);
 
+/* Taking back (psycle_take_back.c): the game's quiet hook. */
+bool psycle_quiet(const void *before, int seat, int id, const void *after);
+
 /* Views (psycle_view.c). */
 void psycle_view(const void *st, int seat, asobi_vw *w);
 void psycle_render(const void *st, int seat, FILE *out);

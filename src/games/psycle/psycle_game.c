@@ -264,5 +264,6 @@ const asobi_game_def asobi_game_psycle = {
     .retract_unseen = psycle_retract_unseen,
     .info_hash = psycle_info_hash,
     .choices_independent = true,
+    .quiet = psycle_quiet,
     .heuristic = psycle_heuristic,
 };

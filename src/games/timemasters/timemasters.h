@@ -261,6 +261,9 @@ void tm_card_text(const tm_table *t, int kind, char *buf, size_t cap);
 
 /* Events (timemasters_events.c): the game's events hook. */
 void tm_events(const void *before, int seat, int id, const void *after, int viewer, json_t *events);
+/* Taking back (timemasters_take_back.c): the game's quiet hook. */
+bool tm_quiet(const void *before, int seat, int id, const void *after);
+
 /* Views (timemasters_view.c). */
 void tm_view(const void *st, int seat, asobi_vw *w);
 void tm_render(const void *st, int seat, FILE *out);

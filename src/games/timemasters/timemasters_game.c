@@ -613,4 +613,5 @@ const asobi_game_def asobi_game_timemasters = {
     .info_hash = tm_info_hash,
     .heuristic = tm_heuristic_hook,
     .heuristic_playouts = true, /* random playouts: 35% against the heuristic, heuristic ones 71% (docs/ai.md) */
+    .quiet = tm_quiet,
 };
