@@ -8,7 +8,9 @@
 /* The properties, after every reply (docs/protocol.md):
  *  - the reply text is exactly one JSON object holding a boolean "ok";
  *  - a refusal ("ok": false) left the game as it was: its record and its
- *    all-seeing view are byte-identical before and after.
+ *    all-seeing view are byte-identical before and after;
+ *  - a take-back ("taken_back" in the reply) left a record that replays to
+ *    the very state (docs/protocol.md, "Taking back").
  * The input is split at newlines like the engine's stdin. Bots are held to
  * tiny budgets so that one input stays fast (the limits themselves are
  * tested, not searched). */
@@ -29,6 +31,19 @@ static char *snapshot(const protocol_session *session)
     json_decref(both);
     FUZZ_CHECK(text);
     return text;
+}
+
+/* The session's record replays to its state, byte for byte. */
+static void check_record_replays(const protocol_session *session)
+{
+    const asobi_match *m = protocol_session_match(session);
+    size_t len;
+    char *text = asobi_match_record_text(m, &len);
+    FUZZ_CHECK(text);
+    asobi_match *again = asobi_match_read(text, len, NULL);
+    FUZZ_CHECK(again && asobi_state_equal(asobi_match_state(again), asobi_match_state(m)));
+    asobi_match_free(again);
+    free(text);
 }
 
 static void check_reply(const json_t *reply, bool *ok)
@@ -68,6 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK((before == NULL) == (after == NULL));
             FUZZ_CHECK(!before || strcmp(before, after) == 0);
             free(after);
+        } else if (json_object_get(reply, "taken_back")) {
+            check_record_replays(session);
         }
         free(before);
         json_decref(reply);
