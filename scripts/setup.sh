@@ -26,9 +26,10 @@ if ((${#missing[@]})); then
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The browser tests' npm packages (playwright-core and axe-core, pinned in package-lock.json); playwright drives
-# Debian's chromium, so no browser is downloaded and no install script runs.
-if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
+# The tests' npm packages, pinned in package-lock.json: playwright-core and axe-core for the browser tests (playwright
+# drives Debian's chromium, so no browser is downloaded and no install script runs), and openskill, the reference
+# implementation that test_rating checks the Weng-Lin ratings against.
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ ! -d node_modules/openskill ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
 
