@@ -50,6 +50,16 @@ static char *hashed(const char *password)
     return encoded;
 }
 
+/* encoded parses, and its parameters are these */
+static void assert_parameters(const char *encoded, password_params want)
+{
+    password_params got;
+    assert_true(password_parse(encoded, &got));
+    if (memcmp(&got, &want, sizeof got) != 0)
+        fail_msg("%s: v=%u m=%u t=%u p=%u salt %u hash %u bytes", encoded, got.version, got.memory_kib, got.passes,
+                 got.lanes, got.salt_bytes, got.hash_bytes);
+}
+
 /* The stored string: Argon2id at OWASP's parameters, a 16-byte salt and a
  * 32-byte hash, no trace of the password, a new salt each time. */
 static void test_hash_is_argon2id_at_owasp_parameters(void **unused)
@@ -59,14 +69,7 @@ static void test_hash_is_argon2id_at_owasp_parameters(void **unused)
     snprintf(first, sizeof first, "%s", hashed(secret));
     assert_int_equal(strncmp(first, OWASP_PREFIX, strlen(OWASP_PREFIX)), 0);
     assert_int_equal(strlen(first), 97);
-    password_params params;
-    assert_true(password_parse(first, &params));
-    assert_int_equal(params.version, 0x13);
-    assert_int_equal(params.memory_kib, 19456);
-    assert_int_equal(params.passes, 2);
-    assert_int_equal(params.lanes, 1);
-    assert_int_equal(params.salt_bytes, 16);
-    assert_int_equal(params.hash_bytes, 32);
+    assert_parameters(first, (password_params){0x13, 19456, 2, 1, 16, 32});
     assert_false(password_needs_rehash(first));
     /* never the password, nor a piece of it */
     assert_null(strstr(first, "horse"));
@@ -105,13 +108,7 @@ static void test_reads_the_reference_vector(void **unused)
 {
     (void)unused;
     const char *vector = "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc";
-    password_params params;
-    assert_true(password_parse(vector, &params));
-    assert_int_equal(params.memory_kib, 65536);
-    assert_int_equal(params.passes, 2);
-    assert_int_equal(params.lanes, 1);
-    assert_int_equal(params.salt_bytes, 8);
-    assert_int_equal(params.hash_bytes, 32);
+    assert_parameters(vector, (password_params){0x13, 65536, 2, 1, 8, 32});
     assert_int_equal(password_verify("password", 8, vector), PASSWORD_OK);
     assert_int_equal(password_verify("passwore", 8, vector), PASSWORD_MISMATCH);
     /* stronger in memory, but its 8-byte salt is below today's 16: rehash */
