@@ -45,8 +45,11 @@ extern "C" {
 #define ASOBI_RATING_TAU (25.0 / 300.0)
 /* Seats in one game: the games seat 2 to 6 (ASOBI_MAX_SEATS), the model any number. */
 #define ASOBI_RATING_MAX_PLAYERS 64
-/* mu and sigma must be finite and at most this in size (sigma > 0). */
-#define ASOBI_RATING_LIMIT 1e9
+/* mu and sigma must be at most this in size (and sigma > 0): far beyond any
+ * real rating (a newcomer is 25 +- 8.3; a pool's best reach about 50-60),
+ * and near enough that the model's exp(mu / c) can neither overflow nor
+ * underflow to 0 (rating.c). */
+#define ASOBI_RATING_LIMIT 1000.0
 /* A rating is provisional until this many rated games. */
 #define ASOBI_RATING_PROVISIONAL_GAMES 10
 

@@ -45,9 +45,9 @@ static bool rating_valid(asobi_rating r)
  *
  * The reference sorts the seats by rank (stably: tied seats keep their
  * order) and works in that order; so does this, so that the sums add up in
- * the same order. One change: exp(mu / c) is taken as exp((mu - max mu) / c).
- * Every p_iq is a ratio of those terms, so nothing changes but the rounding
- * (within 1e-15), and a mu of thousands cannot overflow to infinity.
+ * the same order. Since c >= beta sqrt(2) > 5.89 and |mu| <= 1000
+ * (ASOBI_RATING_LIMIT), every exp(mu / c) lies within e^-170 and e^170:
+ * none overflows, and no S_q underflows to 0.
  */
 int asobi_rating_update(const asobi_rating *before, const int *rank, int players, asobi_rating *after,
                         asobi_error *err)
@@ -80,15 +80,13 @@ int asobi_rating_update(const asobi_rating *before, const int *rank, int players
     int place[ASOBI_RATING_MAX_PLAYERS], tied[ASOBI_RATING_MAX_PLAYERS];
     double tau_sq = ASOBI_RATING_TAU * ASOBI_RATING_TAU;
     double beta_sq = ASOBI_RATING_BETA * ASOBI_RATING_BETA;
-    double c_sq = 0, mu_max = -INFINITY;
+    double c_sq = 0;
     for (int k = 0; k < players; k++) {
         const asobi_rating *r = &before[order[k]];
         double sigma = sqrt(r->sigma * r->sigma + tau_sq);
         mu[k] = r->mu;
         var[k] = sigma * sigma;
         c_sq += var[k] + beta_sq;
-        if (mu[k] > mu_max)
-            mu_max = mu[k];
         place[k] = k > 0 && rank[order[k - 1]] == rank[order[k]] ? place[k - 1] : k;
     }
     for (int k = 0; k < players; k++) {
@@ -99,7 +97,7 @@ int asobi_rating_update(const asobi_rating *before, const int *rank, int players
     double c = sqrt(c_sq);
     double strength[ASOBI_RATING_MAX_PLAYERS], still_in[ASOBI_RATING_MAX_PLAYERS];
     for (int k = 0; k < players; k++)
-        strength[k] = exp((mu[k] - mu_max) / c);
+        strength[k] = exp(mu[k] / c);
     for (int q = 0; q < players; q++) {
         still_in[q] = 0;
         for (int i = 0; i < players; i++)
@@ -123,6 +121,9 @@ int asobi_rating_update(const asobi_rating *before, const int *rank, int players
         updated[order[i]].mu = mu[i] + omega * (var[i] / c);
         updated[order[i]].sigma = sigma * sqrt(shrink > ASOBI_RATING_KAPPA ? shrink : ASOBI_RATING_KAPPA);
     }
+    for (int i = 0; i < players; i++)
+        if (!isfinite(updated[i].mu) || !isfinite(updated[i].sigma) || !(updated[i].sigma > 0))
+            return asobi_fail(err, ASOBI_E_INTERNAL, "the rating update of player %d is not a number", i);
     for (int i = 0; i < players; i++)
         after[i] = updated[i];
     return ASOBI_OK;

@@ -221,7 +221,7 @@ static void test_equals_ties_and_rank_numbers(void **unused)
 static void test_refusals_leave_the_ratings_alone(void **unused)
 {
     (void)unused;
-    static const asobi_rating bad[] = {{NAN, 3}, {INFINITY, 3}, {25, 0}, {25, -1}, {25, NAN}, {2e9, 3}, {25, 2e9}};
+    static const asobi_rating bad[] = {{NAN, 3}, {INFINITY, 3}, {25, 0}, {25, -1}, {25, NAN}, {1001, 3}, {-1001, 3}, {25, 1001}};
     int rank[ASOBI_RATING_MAX_PLAYERS + 1] = {0};
     asobi_rating before[ASOBI_RATING_MAX_PLAYERS + 1], after[ASOBI_RATING_MAX_PLAYERS + 1], untouched[3];
     for (int i = 0; i <= ASOBI_RATING_MAX_PLAYERS; i++)
@@ -247,10 +247,15 @@ static void test_refusals_leave_the_ratings_alone(void **unused)
     /* the largest game: ratings stay finite */
     assert_int_equal(asobi_rating_update(before, rank, ASOBI_RATING_MAX_PLAYERS, after, &err), ASOBI_OK);
     assert_true(isfinite(after[0].mu) && after[0].sigma > 0);
-    /* mu far apart (exp(mu / c) would overflow unshifted): finite too */
-    asobi_rating far[2] = {{-9e8, 1}, {9e8, 1}};
-    assert_int_equal(asobi_rating_update(far, (int[]){1, 2}, 2, far, &err), ASOBI_OK);
-    assert_true(isfinite(far[0].mu) && isfinite(far[1].mu) && far[0].sigma > 0);
+    /* mu as far apart as allowed and sigmas small (exp(mu / c) at its
+     * largest and smallest), the highest first and the lowest first: finite */
+    asobi_rating far[3] = {{1000, 0.1}, {-1000, 0.1}, {-1000, 0.1}}, near[3];
+    for (int first = 0; first < 2; first++) {
+        int order[2][3] = {{1, 2, 3}, {3, 2, 1}};
+        assert_int_equal(asobi_rating_update(far, order[first], 3, near, &err), ASOBI_OK);
+        for (int i = 0; i < 3; i++)
+            assert_true(isfinite(near[i].mu) && isfinite(near[i].sigma) && near[i].sigma > 0);
+    }
 }
 
 int main(void)
