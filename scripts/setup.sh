@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libwebsockets-evlib-ev libwebsockets-evlib-uv libsqlite3-dev libpq-dev postgresql libssl-dev
+packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libwebsockets-evlib-ev libwebsockets-evlib-uv libsqlite3-dev libpq-dev postgresql libssl-dev libargon2-dev
           python3 python3-websockets python3-numpy chromium fonts-ipafont-gothic zbar-tools)
 # the fuzz targets (scripts/fuzz.sh) need clang and its libFuzzer runtime: wanted with ASOBI_FUZZ=1 or in CI
 if [ "${ASOBI_FUZZ:-}" = 1 ] || [ "${CI:-}" = true ]; then packages+=(clang libclang-rt-14-dev); fi
@@ -26,9 +26,10 @@ if ((${#missing[@]})); then
   "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The browser tests' npm packages (playwright-core and axe-core, pinned in package-lock.json); playwright drives
-# Debian's chromium, so no browser is downloaded and no install script runs.
-if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
+# The tests' npm packages, pinned in package-lock.json: playwright-core and axe-core for the browser tests (playwright
+# drives Debian's chromium, so no browser is downloaded and no install script runs), and openskill, the reference
+# implementation that test_rating checks the Weng-Lin ratings against.
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] || [ ! -d node_modules/openskill ]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund >/dev/null
 fi
 

@@ -1,5 +1,6 @@
-/* token.c — seat tokens from getrandom(2), hashed with OpenSSL's SHA-256 (libcrypto). */
+/* token.c — seat and session tokens from getrandom(2), hashed with OpenSSL's SHA-256 (libcrypto). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -19,18 +20,38 @@ static void to_hex(const unsigned char *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
+bool token_random_bytes(unsigned char *out, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = getrandom(out + got, n - got, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        got += (size_t)r;
+    }
+    return true;
+}
+
+/* chars hex digits of fresh random bits into out (chars / 2 <= 32 bytes) */
+static bool random_hex(char *out, size_t chars)
+{
+    unsigned char bits[32];
+    if (!token_random_bytes(bits, chars / 2))
+        return false;
+    to_hex(bits, chars / 2, out);
+    return true;
+}
+
 bool token_new(char out[TOKEN_CHARS + 1])
 {
-    unsigned char bits[TOKEN_CHARS / 2];
-    size_t got = 0;
-    while (got < sizeof bits) {
-        ssize_t n = getrandom(bits + got, sizeof bits - got, 0);
-        if (n <= 0)
-            return false;
-        got += (size_t)n;
-    }
-    to_hex(bits, sizeof bits, out);
-    return true;
+    return random_hex(out, TOKEN_CHARS);
+}
+
+bool token_new_session(char out[SESSION_TOKEN_CHARS + 1])
+{
+    return random_hex(out, SESSION_TOKEN_CHARS);
 }
 
 void token_hash(const char *token, char out[TOKEN_HASH_CHARS + 1])
