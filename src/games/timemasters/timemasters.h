@@ -142,10 +142,10 @@ typedef struct tm_player {
 typedef struct tm_kinds {
     uint64_t focus, timer;
     uint64_t spell_up_to[TM_MAX_COST + 1]; /* the spells of printed cost 0..c */
-    /* Kinds whose effect brings cards back to the hand (draw, focus_back):
-     * the focuses and discard timers among them are ruling 25's returning
-     * plays (tm_loop_refused). */
-    uint64_t returning;
+    /* Ruling 25's returning plays (tm_loop_refused): the focuses, and the
+     * timers with an on-discard effect, whose effect brings cards back to
+     * the hand (draw, focus_back). */
+    uint64_t loop_focus, loop_timer;
 } tm_kinds;
 
 typedef enum tm_phase {

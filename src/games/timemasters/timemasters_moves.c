@@ -134,7 +134,7 @@ static inline __attribute__((always_inline)) uint64_t main_head(const tm_state *
         hand = affordable = 0;
     }
     if (s->n_loop > 0) /* ruling 25: a returning focus played from this very position before */
-        others &= ~refused_focuses(s, hand & s->kinds.focus & s->kinds.returning);
+        others &= ~refused_focuses(s, hand & s->kinds.loop_focus);
     add_plain(mv, basic, 0);
     add_plain(mv, (hand & others) | affordable, TM_ID_PLAY);
     add_plain(mv, kinds_mask(p->released, p->n_released), TM_ID_RELEASE);
@@ -155,7 +155,8 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
         if (!tm_timer_full(s, x))
             free_timers |= 1u << tm;
         if (tm_may_play_more(s) && (x->n_spells > 0 || s->table.card[x->kind].trigger == TM_TRIG_DISCARD) &&
-            p->n_released + x->n_spells <= TM_MAX_RELEASED && !tm_loop_refused(s, TM_ID_ACTIVATE + tm))
+            p->n_released + x->n_spells <= TM_MAX_RELEASED &&
+            !(s->n_loop > 0 && tm_loop_refused(s, TM_ID_ACTIVATE + tm)))
             activatable |= 1u << tm;
     }
     add_run(mv, affordable, free_timers, TM_ID_SET, TM_MAX_TIMERS);

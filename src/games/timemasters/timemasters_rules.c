@@ -163,9 +163,13 @@ static void sort_kinds(const tm_table *t, tm_kinds *out)
         else
             for (int cost = c->cost; cost <= TM_MAX_COST; cost++)
                 out->spell_up_to[cost] |= 1ull << k;
+        bool returning = false;
         for (int e = 0; e < c->n_effects; e++)
-            if (c->fx[e][0] == TM_FX_DRAW || c->fx[e][0] == TM_FX_FOCUS_BACK)
-                out->returning |= 1ull << k;
+            returning |= c->fx[e][0] == TM_FX_DRAW || c->fx[e][0] == TM_FX_FOCUS_BACK;
+        if (returning && c->type == TM_FOCUS)
+            out->loop_focus |= 1ull << k;
+        if (returning && c->type == TM_TIMER && c->trigger == TM_TRIG_DISCARD)
+            out->loop_timer |= 1ull << k;
     }
 }
 
@@ -497,16 +501,14 @@ uint64_t tm_loop_print(const tm_state *s)
 
 /* A play ruling 25 watches: a focus or a main-phase activation of an
  * on-discard timer whose effect brings cards back to the hand. */
-static bool is_returning_play(const tm_state *s, int id)
+static inline bool is_returning_play(const tm_state *s, int id)
 {
-    const tm_player *p = &s->p[s->seat];
-    if (id >= TM_ID_PLAY && id < TM_ID_RELEASE) {
-        int k = id - TM_ID_PLAY;
-        return s->table.card[k].type == TM_FOCUS && (s->kinds.returning >> k & 1);
-    }
-    if (id >= TM_ID_ACTIVATE && id < TM_ID_DELAY && id - TM_ID_ACTIVATE < p->n_timers && s->phase == TM_PH_MAIN) {
-        int k = p->timers[id - TM_ID_ACTIVATE].kind;
-        return s->table.card[k].trigger == TM_TRIG_DISCARD && (s->kinds.returning >> k & 1);
+    if (id >= TM_ID_PLAY && id < TM_ID_RELEASE)
+        return s->kinds.loop_focus >> (id - TM_ID_PLAY) & 1;
+    if (id >= TM_ID_ACTIVATE && id < TM_ID_DELAY && s->phase == TM_PH_MAIN) {
+        const tm_player *p = &s->p[s->seat];
+        int t = id - TM_ID_ACTIVATE;
+        return t < p->n_timers && (s->kinds.loop_timer >> p->timers[t].kind & 1);
     }
     return false;
 }
