@@ -452,23 +452,25 @@ uint32_t tm_to_move(const void *st)
 
 /* ---------------------------------------------------------------- ruling 25 */
 
-/* One card of a zone, as a 64-bit word that sums into the zone's multiset
- * hash (splitmix64's finalizer of zone and kind: the sum does not depend on
- * the cards' order). */
-static inline uint64_t card_word(int zone, int kind)
-{
-    uint64_t z = (uint64_t)(zone * TM_MAX_KINDS + kind + 1) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+/* A 64-bit word per card kind (splitmix64's finalizer of k + 1, worked out
+ * by the compiler): a zone's multiset hash is the sum of its cards' words,
+ * which does not depend on their order; one load and one add a card. */
+#define TM_MIX1(z) (((z) ^ ((z) >> 30)) * 0xbf58476d1ce4e5b9ull)
+#define TM_MIX2(z) (((z) ^ ((z) >> 27)) * 0x94d049bb133111ebull)
+#define TM_WORD(k) (TM_MIX2(TM_MIX1(((uint64_t)(k) + 1) * 0x9e3779b97f4a7c15ull)) ^ \
+                    (TM_MIX2(TM_MIX1(((uint64_t)(k) + 1) * 0x9e3779b97f4a7c15ull)) >> 31))
+#define TM_WORDS8(k) TM_WORD(k), TM_WORD(k + 1), TM_WORD(k + 2), TM_WORD(k + 3), TM_WORD(k + 4), TM_WORD(k + 5), \
+                     TM_WORD(k + 6), TM_WORD(k + 7)
+static const uint64_t card_words[TM_MAX_KINDS] = {TM_WORDS8(0),  TM_WORDS8(8),  TM_WORDS8(16), TM_WORDS8(24),
+                                                  TM_WORDS8(32), TM_WORDS8(40), TM_WORDS8(48), TM_WORDS8(56)};
 
+/* A zone's multiset hash, told apart from the other zones' by zone. */
 static uint64_t zone_print(int zone, const uint8_t *cards, int n)
 {
     uint64_t h = 0;
     for (int i = 0; i < n; i++)
-        h += card_word(zone, cards[i]);
-    return h;
+        h += card_words[cards[i]];
+    return tm_loop_key(h, zone);
 }
 
 /* The position of the seat to move that ruling 25 compares, as a 64-bit
