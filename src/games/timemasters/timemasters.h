@@ -248,9 +248,11 @@ int tm_effective_cost(const tm_state *s, int seat, int kind);
  * effect draws or takes focuses back) the seat already made from this very
  * position in this main phase (its own cards as multisets, the deck's order
  * aside, its timers, Kè, reminders, access points and spell zone, and the
- * others' reminders). Any other path back to a position holds a returning
- * play: every other play leaves a card or a timer less in hand and zone, or
- * plays a spell into the spell zone (an access point more). loop[] keeps the
+ * others' reminders). Any path back to a position holds a returning play:
+ * every other play lowers twice the cards in hand plus the timers in play
+ * and the spells on them (a timer or a spell set: 2 less, 1 more; a focus:
+ * 2 less; a recovery: 4; an activation: 1 and its spells), or plays a spell
+ * into the spell zone (an access point more, for good). loop[] keeps the
  * last TM_LOOP_MEMORY returning plays; a longer loop meets the backstop:
  * TM_MAX_TURN_PLAYS plays, sets, activations and recoveries, far above any
  * real turn. Releases and picks stay legal past it, so the turn can always
