@@ -391,6 +391,10 @@ const tableMessages = {
     'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)} pays ${[e.gold && `${e.gold} gold`, e.ephemeral && `${e.ephemeral} ephemeral`].filter(Boolean).join(' and ')} Kè.`,
     'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)} may spend at most ${e.limit} Kè next turn.`
       : `${N(e.seat)}'s next spell costs ${Math.abs(e.cost)} ${e.cost > 0 ? 'more' : 'less'} Kè.`),
+    'ev.timemasters.reminder_used': (e, N) => (e.limit ? `${N(e.seat)}'s limit of ${e.limit} Kè ends with its turn.`
+      : `${N(e.seat)}'s reminder (${Math.abs(e.cost)} ${e.cost > 0 ? 'more' : 'less'} Kè) is used up.`),
+    'ev.timemasters.ke_lost': (e, N) => `${N(e.seat)} loses ${e.count} ${e.kind} Kè to the cap of ${e.cap}.`,
+    'ev.timemasters.card_removed': (e, N) => `${N(e.seat)} removes ${e.card} from the game.`,
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}'s timer ${e.timer} goes off: ${list(e.spells)} released.`,
     'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)} discards timer ${e.timer} (${e.card})${e.spells?.length ? ` with ${list(e.spells)}` : ''}.`,
     'ev.timemasters.card_taken': (e, N) => `${N(e.seat)} takes ${e.card ?? 'the hidden second card'} from sphere ${e.level} (${e.points} points).`,
@@ -458,6 +462,10 @@ const tableMessages = {
     'ev.timemasters.ke_spent': (e, N) => `${N(e.seat)}が${[e.gold && `金のKè ${e.gold}`, e.ephemeral && `一時的なKè ${e.ephemeral}`].filter(Boolean).join('と')}を払った。`,
     'ev.timemasters.reminder': (e, N) => (e.limit ? `${N(e.seat)}は次の手番にKèを${e.limit}までしか使えない。`
       : `${N(e.seat)}の次のスペルのコストが${Math.abs(e.cost)}${e.cost > 0 ? '増える' : '減る'}。`),
+    'ev.timemasters.reminder_used': (e, N) => (e.limit ? `${N(e.seat)}のKè ${e.limit}までの制限が手番とともに終わった。`
+      : `${N(e.seat)}のリマインダー(コスト${Math.abs(e.cost)}${e.cost > 0 ? '増' : '減'})が使われた。`),
+    'ev.timemasters.ke_lost': (e, N) => `${N(e.seat)}は${e.kind === 'ephemeral' ? '一時的な' : '循環の'}Kèを${e.count}失った(上限${e.cap})。`,
+    'ev.timemasters.card_removed': (e, N) => `${N(e.seat)}が${e.card}をゲームから除外した。`,
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells)}が解放された。`,
     'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)}がタイマー${e.timer}(${e.card})を捨てた${e.spells?.length ? `(${listJa(e.spells)}も)` : ''}。`,
     'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ?? '裏向きの2枚目'}を取った(${e.points}点)。`,

@@ -23,16 +23,26 @@
 #define TM_MAX_SPHERE 20     /* cards drawn into one sphere (the seed: 10) */
 #define TM_MAX_START 20      /* cards of a starting deck (the seed: 10) */
 #define TM_ZONE 128          /* room in one zone of one player (>= start + 5 spheres) */
-#define TM_MAX_TIMERS 6      /* timers in play per player */
+/* Timers in play per player: the most a player could ever own, so a bound no
+ * game meets (issue 40). A card set is refused when a player could own more
+ * (its starting timers plus, per level, the timers its sphere could hold:
+ * tm_table_check); ours allows 17. 32 keeps a player's timers in one uint32_t
+ * mask (timemasters_moves.c) and the set ids at 64 kinds x 32 timers. */
+#define TM_MAX_TIMERS 32
 #define TM_MAX_SLOTS 2       /* slots on a timer (the seed: 1 or 2) */
 #define TM_MAX_DELAY 32      /* delay cards under one timer: a bound no real game reaches (a timer is delayed at
                               * most once a round; docs/rules/timemasters.md, ruling 9) */
-#define TM_MAX_TURN_PLAYS 200 /* plays, sets, activations and recoveries in one main phase (docs/rules/timemasters.md, ruling 25) */
-#define TM_MAX_RELEASED (TM_MAX_TIMERS * TM_MAX_SLOTS)
+#define TM_MAX_RELEASED (TM_MAX_TIMERS * TM_MAX_SLOTS) /* every spell of every timer: never met */
+#define TM_MAX_TURN_PLAYS 1000 /* ruling 25's backstop: plays, sets, activations and recoveries in one main phase */
+#define TM_LOOP_MEMORY 32      /* ruling 25: the returning plays of a main phase remembered (a ring) */
 #define TM_HAND_SIZE 5       /* the hand refilled at the end of a turn */
 #define TM_START_KE 4        /* gold recurrent Kè at the start */
 #define TM_MAX_EPHEMERAL 4   /* "一時的なKe」は4つまでしか保持することができません" */
-#define TM_MAX_RECURRENT 8   /* our cap on recurrent Kè tokens (the box's supply) */
+/* Recurrent Kè tokens (gold + grey) a player holds. The seed gives no limit
+ * ("スペルの中には循環のKeを増やすものもあります"); the counters are bytes, and no
+ * game comes near this (ruling 14 gives the measured most). Were it reached,
+ * the gain beyond is lost and told (event ke_lost). */
+#define TM_MAX_RECURRENT 250
 #define TM_NOCARD 0xFF
 
 typedef enum tm_type { TM_SPELL, TM_FOCUS, TM_TIMER } tm_type;
@@ -117,7 +127,7 @@ typedef struct tm_player {
     int8_t cost_mod;     /* reminder tokens on the next spell: +n heavier, -n lighter */
     uint8_t slow_next;   /* reminder: Kè limit of the next turn (0 = none) */
     uint8_t ke_limit;    /* the limit in force this turn (0 = none) */
-    uint8_t spent_turn;  /* Kè spent this turn (counts against ke_limit) */
+    uint16_t spent_turn; /* Kè spent this turn (counts against ke_limit) */
     /* What it took from the spheres (public: the face-up cards by kind, the
      * unseen second cards by level only); determinization needs it. */
     uint8_t took_unseen[TM_LEVELS];
@@ -132,6 +142,10 @@ typedef struct tm_player {
 typedef struct tm_kinds {
     uint64_t focus, timer;
     uint64_t spell_up_to[TM_MAX_COST + 1]; /* the spells of printed cost 0..c */
+    /* Ruling 25's returning plays (tm_loop_refused): the focuses, and the
+     * timers with an on-discard effect, whose effect brings cards back to
+     * the hand (draw, focus_back). */
+    uint64_t loop_focus, loop_timer;
 } tm_kinds;
 
 typedef enum tm_phase {
@@ -159,7 +173,10 @@ typedef struct tm_state {
     uint8_t phase;     /* tm_phase */
     uint8_t over, capped;
     uint8_t main_acted;   /* an action was taken this main phase (no pass any more) */
-    uint8_t turn_plays;   /* plays, sets, activations, recoveries this main phase (TM_MAX_TURN_PLAYS) */
+    uint16_t turn_plays;  /* plays, sets, activations, recoveries this main phase (TM_MAX_TURN_PLAYS) */
+    uint8_t lost_eph, lost_rec; /* Kè the action being applied lost to the caps (told as events) */
+    uint8_t n_loop, loop_next;  /* ruling 25: how many of loop[] hold plays, and the next one to write */
+    uint64_t loop[TM_LOOP_MEMORY]; /* the returning plays of this main phase: tm_loop_key of each */
     uint16_t turn;        /* 1-based count of turns, all players together */
     uint16_t max_turns;   /* the safety cap (option max_turns) */
     uint8_t access;       /* access points this turn */
@@ -223,13 +240,41 @@ bool tm_is_legal(const tm_state *s, int id);
 void tm_apply(void *st, int seat, int id);
 int tm_effective_cost(const tm_state *s, int seat, int kind);
 /* A timer is full when its slots all hold a spell (then the timer phase must deal with it). */
-/* Ruling 25 (docs/rules/timemasters.md): a main phase holds at most
- * TM_MAX_TURN_PLAYS plays, sets, activations and recoveries. Without a bound
- * a free card that draws (a focus, an on-discard timer) can draw itself back
- * from its own reshuffled discard and be played again forever: a turn, and so
- * a game, with no end (issue 29: a search that never answered). Releases and
- * picks stay legal past it (they only use up what is already there), so the
- * turn can always be finished. */
+/* Ruling 25 (docs/rules/timemasters.md). A free card that draws (a focus,
+ * an on-discard timer) can draw itself back from its own reshuffled discard
+ * and be played again for ever (issue 29: a search that never answered).
+ * Such a loop changes nothing but the deck's order, so the rule refuses
+ * exactly a repeat: a returning play (a focus or an on-discard timer whose
+ * effect draws or takes focuses back) the seat already made from this very
+ * position in this main phase (its own cards as multisets, the deck's order
+ * aside, its timers, Kè, reminders, access points and spell zone, and the
+ * others' reminders). Any path back to a position holds a returning play:
+ * every other play lowers twice the cards in hand plus the timers in play
+ * and the spells on them (a timer or a spell set: 2 less, 1 more; a focus:
+ * 2 less; a recovery: 4; an activation: 1 and its spells), or plays a spell
+ * into the spell zone (an access point more, for good). loop[] keeps the
+ * last TM_LOOP_MEMORY returning plays; a longer loop meets the backstop:
+ * TM_MAX_TURN_PLAYS plays, sets, activations and recoveries, far above any
+ * real turn. Releases and picks stay legal past it, so the turn can always
+ * be finished. */
+uint64_t tm_loop_print(const tm_state *s);
+static inline uint64_t tm_loop_key(uint64_t print, int id)
+{
+    uint64_t z = print + 0x9e3779b97f4a7c15ull * (uint64_t)(id + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static inline bool tm_loop_seen(const tm_state *s, uint64_t print, int id)
+{
+    uint64_t key = tm_loop_key(print, id);
+    for (int i = 0; i < s->n_loop; i++)
+        if (s->loop[i] == key)
+            return true;
+    return false;
+}
+/* Is id (a legal play otherwise) a repeat that ruling 25 refuses? */
+bool tm_loop_refused(const tm_state *s, int id);
 static inline bool tm_may_play_more(const tm_state *s) { return s->turn_plays < TM_MAX_TURN_PLAYS; }
 
 static inline bool tm_timer_full(const tm_state *s, const tm_timer *t)

@@ -73,7 +73,7 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
         return snprintf(msg, cap, "\"cards\": a list of 1 to %d card kinds", TM_MAX_KINDS), -1;
     if (t->sphere_size < 1 || t->sphere_size > TM_MAX_SPHERE)
         return snprintf(msg, cap, "\"sphere_size\" must be 1 to %d", TM_MAX_SPHERE), -1;
-    int per_level[TM_LEVELS + 1] = {0};
+    int per_level[TM_LEVELS + 1] = {0}, timers[TM_LEVELS + 1] = {0};
     bool cheap_start_spell = false;
     for (int k = 0; k < t->kinds; k++) {
         const tm_card *c = &t->card[k];
@@ -108,6 +108,8 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
                 return snprintf(msg, cap, "card \"%s\": \"effects\": effect %d needs a known primitive and an "
                                 "amount of 1 to 9", c->name, e + 1), -1;
         per_level[c->level] += c->copies;
+        if (c->type == TM_TIMER)
+            timers[c->level] += c->copies;
         cheap_start_spell |= c->level == 0 && c->type == TM_SPELL && c->cost <= TM_START_KE;
     }
     if (per_level[0] < 1 || per_level[0] > TM_MAX_START)
@@ -115,6 +117,17 @@ int tm_table_check(const tm_table *t, char *msg, size_t cap)
     for (int l = 1; l <= TM_LEVELS; l++)
         if (per_level[l] < 2 || per_level[l] > TM_MAX_LEVEL_CARDS)
             return snprintf(msg, cap, "\"level\": level %d holds 2 to %d cards", l, TM_MAX_LEVEL_CARDS), -1;
+    /* The timers one player could ever own: its starting ones, and per
+     * level those its sphere could hold (it may take them all). At most
+     * TM_MAX_TIMERS, so the state's bound on timers in play is never met
+     * (issue 40: the seed gives no limit, 2-A "プレイされたタイマーカードは破棄
+     * されるか、タイマーが活性化されるまではタイマーゾーンに残り続けます"). */
+    int ownable = timers[0];
+    for (int l = 1; l <= TM_LEVELS; l++)
+        ownable += timers[l] < t->sphere_size ? timers[l] : t->sphere_size;
+    if (ownable > TM_MAX_TIMERS)
+        return snprintf(msg, cap, "\"type\": a player could own %d timers (its starting ones, and per level as "
+                        "many as the sphere holds); at most %d", ownable, TM_MAX_TIMERS), -1;
     /* Every access point, hence every card taken and every point scored,
      * comes from a spell played: a starting deck without a spell its owner
      * can pay for makes a game nobody can score in (it would run to the

@@ -185,11 +185,41 @@ static void add_ke(const tm_state *before, const tm_state *after, const tm_move 
         asobi_event_int(e, "seat", seat);
         asobi_event_int(e, "count", readied);
     }
+    /* the gains beyond the caps: the seed's 4 ephemeral ("「一時的なKe」は4つまで
+     * しか保持することができません") and our recurrent bound (ruling 14) */
+    int lost[2] = {after->lost_eph, after->lost_rec}, caps[2] = {TM_MAX_EPHEMERAL, TM_MAX_RECURRENT};
+    for (int i = 0; i < 2; i++)
+        if (lost[i] > 0) {
+            json_t *e = asobi_event_add(events, "ke_lost", "Seat %d loses %d %s Kè to the cap of %d.", seat + 1, lost[i],
+                                        kinds[i], caps[i]);
+            asobi_event_int(e, "seat", seat);
+            asobi_event_str(e, "kind", kinds[i]);
+            asobi_event_int(e, "count", lost[i]);
+            asobi_event_int(e, "cap", caps[i]);
+        }
 }
 
-/* Heavy, Slow Down, Light: the reminder tokens each seat received. */
+/* Heavy, Slow Down, Light: the reminder tokens each seat received, and
+ * those used up: a +n/-n by the spell it changed the cost of, a Kè limit by
+ * the end of the turn it held for. */
 static void add_reminders(const tm_state *before, const tm_state *after, const tm_move *m, json_t *events)
 {
+    const tm_player *actor = &before->p[m->seat];
+    if (m->resets_mod && actor->cost_mod != 0) {
+        int cost = actor->cost_mod;
+        json_t *e = asobi_event_add(events, "reminder_used", "Seat %d's reminder (%d %s Kè) is used up.", m->seat + 1,
+                                    cost > 0 ? cost : -cost, cost > 0 ? "more" : "less");
+        asobi_event_int(e, "seat", m->seat);
+        asobi_event_int(e, "cost", cost);
+        asobi_event_int(e, "limit", 0);
+    }
+    if (actor->ke_limit > 0 && after->p[m->seat].ke_limit == 0) {
+        json_t *e = asobi_event_add(events, "reminder_used", "Seat %d's limit of %d Kè ends with its turn.",
+                                    m->seat + 1, actor->ke_limit);
+        asobi_event_int(e, "seat", m->seat);
+        asobi_event_int(e, "cost", 0);
+        asobi_event_int(e, "limit", actor->ke_limit);
+    }
     for (int i = 0; i < after->players; i++) {
         const tm_player *b = &before->p[i], *a = &after->p[i];
         int base = i == m->seat && m->resets_mod ? 0 : b->cost_mod;
@@ -208,6 +238,21 @@ static void add_reminders(const tm_state *before, const tm_state *after, const t
             asobi_event_int(e, "cost", 0);
             asobi_event_int(e, "limit", limit);
         }
+    }
+}
+
+/* Cards removed from the game (a remove effect's picks: Cerebral Cleaning
+ * "自分の手札のカード2枚を即座にゲームから除外します"). Removed cards are public
+ * (ruling 15: every view lists them, and the pick's text names the card), so
+ * every viewer is told which. */
+static void add_removed(const tm_state *before, const tm_state *after, const tm_move *m, json_t *events)
+{
+    const tm_player *b = &before->p[m->seat], *a = &after->p[m->seat];
+    for (int i = b->n_removed; i < a->n_removed; i++) {
+        const char *name = card_name(after, a->removed[i]);
+        json_t *e = asobi_event_add(events, "card_removed", "Seat %d removes %s from the game.", m->seat + 1, name);
+        asobi_event_int(e, "seat", m->seat);
+        asobi_event_str(e, "card", name);
     }
 }
 
@@ -263,6 +308,7 @@ void tm_events(const void *b, int seat, int id, const void *a, int viewer, json_
     add_take(before, after, seat, id, viewer, events);
     add_ke(before, after, &m, events);
     add_reminders(before, after, &m, events);
+    add_removed(before, after, &m, events);
     add_draws(before, after, &m, viewer, events);
     if (after->turn != before->turn && !after->over) {
         json_t *e = asobi_event_add(events, "turn_start", "Turn %d: Seat %d plays.", after->turn, after->seat + 1);

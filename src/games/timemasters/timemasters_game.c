@@ -299,8 +299,13 @@ static void tm_explain_illegal(const void *st, int seat, int id, char *buf, size
     }
     if (s->phase == TM_PH_MAIN && !tm_may_play_more(s) &&
         (id == TM_ID_RECOVER || (id >= TM_ID_PLAY && id < TM_ID_RELEASE) || (id >= TM_ID_SET && id < TM_ID_DELAY))) {
-        snprintf(buf, cap, "a turn holds at most %d plays, sets, activations and recoveries: "
+        snprintf(buf, cap, "a turn holds at most %d plays, sets, activations and recoveries (ruling 25): "
                  "play your released spells, then done", TM_MAX_TURN_PLAYS);
+        return;
+    }
+    if (s->choice == TM_CH_NONE && s->phase == TM_PH_MAIN && tm_loop_refused(s, id)) {
+        snprintf(buf, cap, "you already did \"%s\" from this very position this turn, and came back to it: "
+                 "the loop changed nothing but your deck's order (ruling 25); do something else, or done", what);
         return;
     }
     if (id == TM_ID_PASS && s->main_acted) {

@@ -44,7 +44,7 @@ typedef struct tm_moves {
 } tm_moves;
 
 /* The bits set in x, one step per bit: a run's masks hold a few (a hand's
- * kinds, three basic actions, six timers at most), where the SWAR count of
+ * kinds, three basic actions, the timers held), where the SWAR count of
  * bits.h costs a dozen steps whatever x is. (GCC 12 keeps this loop; a
  * compiler that turned it into __builtin_popcount would count alike, only
  * through libgcc's call on a CPU without POPCNT, as bits.h explains.) */
@@ -74,7 +74,7 @@ static inline void add_plain(tm_moves *mv, uint64_t what, int base) { add_run(mv
 /* ---------------------------------------------------------------- which actions */
 
 /* The kinds among n cards (legal() generates ids from the kinds at hand,
- * not by trying all 612 ids). */
+ * not by trying all TM_ACTIONS ids). */
 static uint64_t kinds_mask(const uint8_t *cards, int n)
 {
     uint64_t m = 0;
@@ -97,6 +97,21 @@ static uint64_t payable_spells(const tm_state *s, const tm_player *p)
     return s->kinds.spell_up_to[cap < TM_MAX_COST ? cap : TM_MAX_COST];
 }
 
+/* Of the focuses in mask, those ruling 25 refuses now (tm_loop_refused):
+ * the position's hash made once for all of them. */
+static uint64_t refused_focuses(const tm_state *s, uint64_t mask)
+{
+    if (!mask)
+        return 0;
+    uint64_t print = tm_loop_print(s), refused = 0;
+    for (; mask; mask &= mask - 1) {
+        int k = __builtin_ctzll(mask);
+        if (tm_loop_seen(s, print, TM_ID_PLAY + k))
+            refused |= 1ull << k;
+    }
+    return refused;
+}
+
 /* The main phase, no choice pending, its ids below TM_ID_SET: pass, done
  * and recover (ids 0-2), the plays (tm_is_legal's rule: the focuses, the
  * timers while one more fits, the spells that can be paid), the releases.
@@ -114,10 +129,12 @@ static inline __attribute__((always_inline)) uint64_t main_head(const tm_state *
         basic |= 1u << TM_ID_RECOVER;
     uint64_t hand = kinds_mask(p->hand, p->n_hand), affordable = hand & payable_spells(s, p);
     uint64_t others = s->kinds.focus | (p->n_timers < TM_MAX_TIMERS ? s->kinds.timer : 0);
-    if (!tm_may_play_more(s)) { /* ruling 25: only releases and the end of the phase are left */
+    if (!tm_may_play_more(s)) { /* ruling 25's backstop: only releases and the end of the phase are left */
         basic &= ~(1u << TM_ID_RECOVER);
         hand = affordable = 0;
     }
+    if (s->n_loop > 0) /* ruling 25: a returning focus played from this very position before */
+        others &= ~refused_focuses(s, hand & s->kinds.loop_focus);
     add_plain(mv, basic, 0);
     add_plain(mv, (hand & others) | affordable, TM_ID_PLAY);
     add_plain(mv, kinds_mask(p->released, p->n_released), TM_ID_RELEASE);
@@ -138,7 +155,8 @@ static inline __attribute__((always_inline)) void main_moves(const tm_state *s, 
         if (!tm_timer_full(s, x))
             free_timers |= 1u << tm;
         if (tm_may_play_more(s) && (x->n_spells > 0 || s->table.card[x->kind].trigger == TM_TRIG_DISCARD) &&
-            p->n_released + x->n_spells <= TM_MAX_RELEASED)
+            p->n_released + x->n_spells <= TM_MAX_RELEASED &&
+            !(s->n_loop > 0 && tm_loop_refused(s, TM_ID_ACTIVATE + tm)))
             activatable |= 1u << tm;
     }
     add_run(mv, affordable, free_timers, TM_ID_SET, TM_MAX_TIMERS);
@@ -189,16 +207,17 @@ static void access_moves(const tm_state *s, tm_moves *mv)
 }
 
 /* The timer phase and after a pass: activate, delay or drop a timer held
- * (three blocks of TM_MAX_TIMERS ids, one bit each; only the timers in play
+ * (three blocks of TM_MAX_TIMERS ids, a run each; only the timers in play
  * asked, tm_is_legal the statement of the rule). */
 static void timer_moves(const tm_state *s, tm_moves *mv)
 {
-    uint64_t m = 0;
-    for (int block = 0; block < 3; block++)
+    for (int block = 0; block < 3; block++) {
+        uint64_t m = 0;
         for (int tmr = 0; tmr < s->p[s->seat].n_timers; tmr++)
             if (tm_is_legal(s, TM_ID_ACTIVATE + block * TM_MAX_TIMERS + tmr))
-                m |= 1ull << (block * TM_MAX_TIMERS + tmr);
-    add_plain(mv, m, TM_ID_ACTIVATE);
+                m |= 1ull << tmr;
+        add_plain(mv, m, TM_ID_ACTIVATE + block * TM_MAX_TIMERS);
+    }
 }
 
 /* The legal actions of the seat to move, whatever the phase. */

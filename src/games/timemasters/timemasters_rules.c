@@ -163,6 +163,13 @@ static void sort_kinds(const tm_table *t, tm_kinds *out)
         else
             for (int cost = c->cost; cost <= TM_MAX_COST; cost++)
                 out->spell_up_to[cost] |= 1ull << k;
+        bool returning = false;
+        for (int e = 0; e < c->n_effects; e++)
+            returning |= c->fx[e][0] == TM_FX_DRAW || c->fx[e][0] == TM_FX_FOCUS_BACK;
+        if (returning && c->type == TM_FOCUS)
+            out->loop_focus |= 1ull << k;
+        if (returning && c->type == TM_TIMER && c->trigger == TM_TRIG_DISCARD)
+            out->loop_timer |= 1ull << k;
     }
 }
 
@@ -226,7 +233,7 @@ static void pay_mix(tm_state *s, int seat, int cost, int eph)
     p->ke_ready = (uint8_t)(p->ke_ready - (cost - eph));
     p->ke_spent = (uint8_t)(p->ke_spent + (cost - eph));
     p->ke_eph = (uint8_t)(p->ke_eph - eph);
-    p->spent_turn = (uint8_t)(p->spent_turn + cost);
+    p->spent_turn = (uint16_t)(p->spent_turn + cost);
 }
 
 /* A spell is paid for (spell zone or timer slot): the reminder tokens are
@@ -288,13 +295,21 @@ static void apply_fx(tm_state *s, int op, int n)
 {
     tm_player *p = &s->p[s->seat];
     switch (op) {
-    case TM_FX_EPHEMERAL:
-        p->ke_eph = (uint8_t)(p->ke_eph + n > TM_MAX_EPHEMERAL ? TM_MAX_EPHEMERAL : p->ke_eph + n);
+    case TM_FX_EPHEMERAL: {
+        /* "「一時的なKe」は4つまでしか保持することができません": the rest is lost,
+         * and the events say so (lost_eph) */
+        int room = TM_MAX_EPHEMERAL - p->ke_eph, got = n < room ? n : room;
+        p->ke_eph = (uint8_t)(p->ke_eph + got);
+        s->lost_eph = (uint8_t)(s->lost_eph + n - got);
         break;
+    }
     case TM_FX_READY: ready_ke(p, n); break;
     case TM_FX_NEW_KE: {
-        int room = TM_MAX_RECURRENT - p->ke_ready - p->ke_spent;
-        p->ke_ready = (uint8_t)(p->ke_ready + (n < room ? n : room));
+        /* no limit in the seed; ours (ruling 14) is never reached in play,
+         * and were it reached the loss is told like the ephemeral one */
+        int room = TM_MAX_RECURRENT - p->ke_ready - p->ke_spent, got = n < room ? n : room;
+        p->ke_ready = (uint8_t)(p->ke_ready + got);
+        s->lost_rec = (uint8_t)(s->lost_rec + n - got);
         break;
     }
     case TM_FX_DRAW:
@@ -360,6 +375,7 @@ static void start_turn(tm_state *s)
     s->taken = 0;
     s->main_acted = 0;
     s->turn_plays = 0;
+    s->n_loop = s->loop_next = 0;
     for (int t = 0; t < p->n_timers; t++)
         p->timers[t].handled = 0;
     s->phase = TM_PH_MAIN;
@@ -434,6 +450,76 @@ uint32_t tm_to_move(const void *st)
     return s->over ? 0 : 1u << s->seat;
 }
 
+/* ---------------------------------------------------------------- ruling 25 */
+
+/* A 64-bit word per card kind (splitmix64's finalizer of k + 1, worked out
+ * by the compiler): a zone's multiset hash is the sum of its cards' words,
+ * which does not depend on their order; one load and one add a card. */
+#define TM_MIX1(z) (((z) ^ ((z) >> 30)) * 0xbf58476d1ce4e5b9ull)
+#define TM_MIX2(z) (((z) ^ ((z) >> 27)) * 0x94d049bb133111ebull)
+#define TM_WORD(k) (TM_MIX2(TM_MIX1(((uint64_t)(k) + 1) * 0x9e3779b97f4a7c15ull)) ^ \
+                    (TM_MIX2(TM_MIX1(((uint64_t)(k) + 1) * 0x9e3779b97f4a7c15ull)) >> 31))
+#define TM_WORDS8(k) TM_WORD(k), TM_WORD(k + 1), TM_WORD(k + 2), TM_WORD(k + 3), TM_WORD(k + 4), TM_WORD(k + 5), \
+                     TM_WORD(k + 6), TM_WORD(k + 7)
+static const uint64_t card_words[TM_MAX_KINDS] = {TM_WORDS8(0),  TM_WORDS8(8),  TM_WORDS8(16), TM_WORDS8(24),
+                                                  TM_WORDS8(32), TM_WORDS8(40), TM_WORDS8(48), TM_WORDS8(56)};
+
+/* A zone's multiset hash, told apart from the other zones' by zone. */
+static uint64_t zone_print(int zone, const uint8_t *cards, int n)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < n; i++)
+        h += card_words[cards[i]];
+    return tm_loop_key(h, zone);
+}
+
+/* The position of the seat to move that ruling 25 compares, as a 64-bit
+ * hash: its hand, deck (order aside), discard, removed and released cards as
+ * multisets; its timers with their spells and delay cards; its Kè and
+ * reminders; the turn's access points and spell zone; the others' reminders
+ * (a focus of a card file may add to them). Two positions that differ get
+ * the same hash with odds of about 2^-64 per pair. */
+uint64_t tm_loop_print(const tm_state *s)
+{
+    const tm_player *p = &s->p[s->seat];
+    uint64_t h = zone_print(0, p->hand, p->n_hand) + zone_print(1, p->deck, p->n_deck) +
+                 zone_print(2, p->discard, p->n_discard) + zone_print(3, p->removed, p->n_removed) +
+                 zone_print(4, p->released, p->n_released) + zone_print(5, s->zone, s->n_zone);
+    uint64_t x = 0;
+    for (int t = 0; t < p->n_timers; t++) {
+        const tm_timer *tm = &p->timers[t];
+        x = tm_loop_key(x, tm->kind << 8 | tm->number);
+        for (int i = 0; i < tm->n_spells; i++)
+            x = tm_loop_key(x, 0x10000 + tm->spells[i]);
+        x = tm_loop_key(x, 0x20000 + (int)zone_print(6, tm->delay, tm->n_delay));
+    }
+    x = tm_loop_key(x, p->ke_ready | p->ke_spent << 8 | p->ke_eph << 16);
+    x = tm_loop_key(x, (uint8_t)p->cost_mod | p->ke_limit << 8 | p->slow_next << 16);
+    x = tm_loop_key(x, p->spent_turn | s->access << 16);
+    for (int i = 0; i < s->players; i++)
+        x = tm_loop_key(x, (uint8_t)s->p[i].cost_mod | s->p[i].slow_next << 8 | i << 16);
+    return h ^ x;
+}
+
+/* A play ruling 25 watches: a focus or a main-phase activation of an
+ * on-discard timer whose effect brings cards back to the hand. */
+static inline bool is_returning_play(const tm_state *s, int id)
+{
+    if (id >= TM_ID_PLAY && id < TM_ID_RELEASE)
+        return s->kinds.loop_focus >> (id - TM_ID_PLAY) & 1;
+    if (id >= TM_ID_ACTIVATE && id < TM_ID_DELAY && s->phase == TM_PH_MAIN) {
+        const tm_player *p = &s->p[s->seat];
+        int t = id - TM_ID_ACTIVATE;
+        return t < p->n_timers && (s->kinds.loop_timer >> p->timers[t].kind & 1);
+    }
+    return false;
+}
+
+bool tm_loop_refused(const tm_state *s, int id)
+{
+    return s->n_loop > 0 && is_returning_play(s, id) && tm_loop_seen(s, tm_loop_print(s), id);
+}
+
 /* ---------------------------------------------------------------- legality */
 
 static bool hand_has(const tm_player *p, int kind) { return tm_kind_count(p->hand, p->n_hand, kind) > 0; }
@@ -482,7 +568,7 @@ bool tm_is_legal(const tm_state *s, int id)
         case TM_PH_PASS: return !tm->handled && full && (what == 2 || (what == 1 && can_delay));
         case TM_PH_MAIN:
             return what == 0 && tm_may_play_more(s) && (tm->n_spells > 0 || t->card[tm->kind].trigger == TM_TRIG_DISCARD) &&
-                   p->n_released + tm->n_spells <= TM_MAX_RELEASED;
+                   p->n_released + tm->n_spells <= TM_MAX_RELEASED && !tm_loop_refused(s, id);
         default: return false;
         }
     }
@@ -511,7 +597,9 @@ bool tm_is_legal(const tm_state *s, int id)
             return false;
         if (t->card[k].type == TM_TIMER)
             return p->n_timers < TM_MAX_TIMERS;
-        return t->card[k].type == TM_FOCUS || spell_affordable(s, k);
+        if (t->card[k].type == TM_FOCUS)
+            return !tm_loop_refused(s, id);
+        return spell_affordable(s, k);
     }
     if (id >= TM_ID_RELEASE && id < TM_ID_SET) {
         int k = id - TM_ID_RELEASE;
@@ -569,11 +657,30 @@ static void apply_pick(tm_state *s, int kind)
         finish_choice(s);
 }
 
+/* Ruling 25: a returning play is remembered with the position it was made
+ * from (the ring keeps the last TM_LOOP_MEMORY); a spell played into the
+ * spell zone makes every later position new (one access point more), so the
+ * ring starts afresh. */
+static void remember_play(tm_state *s, int id)
+{
+    if (!is_returning_play(s, id))
+        return;
+    s->loop[s->loop_next] = tm_loop_key(tm_loop_print(s), id);
+    s->loop_next = (uint8_t)((s->loop_next + 1) % TM_LOOP_MEMORY);
+    if (s->n_loop < TM_LOOP_MEMORY)
+        s->n_loop++;
+}
+
+static void forget_plays(tm_state *s) { s->n_loop = s->loop_next = 0; }
+
 void tm_apply(void *st, int seat, int id)
 {
     tm_state *s = st;
     tm_player *p = &s->p[seat];
     const tm_table *t = &s->table;
+    s->lost_eph = s->lost_rec = 0;
+    if (s->choice == TM_CH_NONE && s->phase == TM_PH_MAIN)
+        remember_play(s, id);
     if (s->choice == TM_CH_PAY) {
         /* the mix chosen; then the effect the payment was waiting for */
         pay_mix(s, seat, s->choice_left, id - TM_ID_PAY);
@@ -616,6 +723,7 @@ void tm_apply(void *st, int seat, int id)
         } else {
             put(s->zone, &s->n_zone, k);
             s->access++;
+            forget_plays(s);
             begin_payment(s, seat, k);
             start_program(s, k); /* waits while the payment is chosen */
         }
@@ -627,6 +735,7 @@ void tm_apply(void *st, int seat, int id)
         take_kind(p->released, &p->n_released, k);
         put(s->zone, &s->n_zone, k);
         s->access++;
+        forget_plays(s);
         start_program(s, k);
     } else if (id >= TM_ID_SET && id < TM_ID_ACTIVATE) {
         int k = (id - TM_ID_SET) / TM_MAX_TIMERS, tmr = (id - TM_ID_SET) % TM_MAX_TIMERS;

@@ -305,6 +305,15 @@ static void test_bad_card_files_are_refused(void **unused)
     refused_set("{\"cards\":[{\"name\":\"X\",\"type\":\"focus\",\"level\":0,\"cost\":2}," MINI_LEVELS "]}",
                 "\"cost\"");
     refused_set("{\"cards\":[{\"type\":\"spell\",\"level\":0}]}", "\"name\"");
+    /* ruling 26: the state's 32 timers in play are never met; a set letting one player own more (1
+     * starting, 8 at each of the five levels: 41) is refused */
+    refused_set("{\"sphere_size\":8,\"cards\":[" MINI_START ",{\"name\":\"T0\",\"type\":\"timer\",\"level\":0,"
+                "\"slots\":1},{\"name\":\"T1\",\"type\":\"timer\",\"level\":1,\"copies\":8,\"slots\":1},"
+                "{\"name\":\"T2\",\"type\":\"timer\",\"level\":2,\"copies\":8,\"slots\":1},"
+                "{\"name\":\"T3\",\"type\":\"timer\",\"level\":3,\"copies\":8,\"slots\":1},"
+                "{\"name\":\"T4\",\"type\":\"timer\",\"level\":4,\"copies\":8,\"slots\":1},"
+                "{\"name\":\"T5\",\"type\":\"timer\",\"level\":5,\"copies\":8,\"slots\":1}]}",
+                "could own 41 timers");
     /* a file that is not JSON, read by the command line, names the file's problem */
     json_t *o = json_pack("{s:s}", "cards", write_file("not json"));
     asobi_error err;

@@ -59,7 +59,7 @@ static void random_cards(const tm_state *t, uint8_t *zone, uint8_t *n, int count
 }
 
 /* The seat to move of a real position gets another hand, timers, releases,
- * Kè, reminders and phase, each within the bounds of the state's arrays. */
+ * Kè, reminders, phase and ruling 25's memory, each within the bounds of the state's arrays. */
 static void scramble(tm_state *t, asobi_rng *rng)
 {
     tm_player *p = &t->p[t->seat];
@@ -90,6 +90,16 @@ static void scramble(tm_state *t, asobi_rng *rng)
     t->choice_timer = 0;
     t->access = (uint8_t)below(rng, 13);
     t->taken = (uint8_t)below(rng, 32);
+    /* ruling 25: half the time, focuses played and timers activated before, most of them from this
+     * very position (refused now if they are returning plays), some from another */
+    t->n_loop = t->loop_next = 0;
+    if (below(rng, 2)) {
+        uint64_t print = tm_loop_print(t);
+        for (int i = 0; i < 8; i++) {
+            int id = below(rng, 2) ? TM_ID_PLAY + kind_of(t, TM_FOCUS, rng) : TM_ID_ACTIVATE + below(rng, 4);
+            t->loop[t->n_loop++] = tm_loop_key(below(rng, 4) ? print : print + 1, id);
+        }
+    }
 }
 
 /* Real positions along random games, each scrambled a few times. */

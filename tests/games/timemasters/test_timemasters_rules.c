@@ -739,8 +739,8 @@ static void test_fx_new_ke(void **unused)
 {
     (void)unused;
     tm_state *t;
-    asobi_state *s = played(&t, "Mastery"); /* 4 Kè, +2 recurrent: 8 tokens -> 8 (the cap) */
-    assert_int_equal(t->p[0].ke_ready + t->p[0].ke_spent, TM_MAX_RECURRENT);
+    asobi_state *s = played(&t, "Mastery"); /* 4 Kè, +2 recurrent: 8 tokens -> 10 (issue 40: no cap of 8) */
+    assert_int_equal(t->p[0].ke_ready + t->p[0].ke_spent, 10);
     asobi_state_free(s);
     tm_state *u;
     s = game_with_hand(&u);
@@ -750,6 +750,55 @@ static void test_fx_new_ke(void **unused)
     apply_text(s, 0, "play Wellspring"); /* 2 Kè, +1 new token, gold */
     assert_int_equal(u->p[0].ke_ready, 1);
     assert_int_equal(u->p[0].ke_spent, 4);
+    asobi_state_free(s);
+}
+
+/* §循環のKè: "スペルの中には循環のKeを増やすものもあります", and no limit (it gives one only for the
+ * ephemeral Kè: "「一時的なKe」は4つまでしか保持することができません"). A card set that keeps gaining
+ * recurrent Kè lets a player hold more than 8, the old cap (issue 40, point 1): Mastery (+2) played
+ * again and again from 8 tokens reaches 20, every gain kept (no ke_lost). */
+static void test_recurrent_ke_keeps_growing(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = game_with_hand(&t);
+    TM_HAND(t, 0, "Mastery", "Mastery", "Mastery", "Mastery", "Mastery", "Mastery");
+    t->p[0].ke_ready = 8;
+    for (int i = 0; i < 6; i++) {
+        t->p[0].ke_ready = (uint8_t)(t->p[0].ke_ready + t->p[0].ke_spent); /* ready them all again */
+        t->p[0].ke_spent = 0;
+        apply_text(s, 0, "play Mastery");
+        assert_int_equal(t->lost_rec, 0);
+    }
+    assert_int_equal(t->p[0].ke_ready + t->p[0].ke_spent, 8 + 6 * 2);
+    asobi_state_free(s);
+}
+
+/* 2-A: "プレイされたタイマーカードは破棄されるか、タイマーが活性化されるまではタイマーゾーンに残り続けます":
+ * no limit on the timers in play. With 8 timers in play (the old cap was 6) a ninth is played, a spell is
+ * set on the newest, and it is activated (issue 40, point 2). */
+static void test_timers_stay_in_play_however_many(void **unused)
+{
+    (void)unused;
+    tm_state *t;
+    asobi_state *s = game_with_hand(&t);
+    TM_HAND(t, 0, "Sandglass", "Sandglass", "Hourglass", "Hourglass", "Clock", "Clock", "Chronometer",
+            "Chronometer", "Sundial", "Suggestion");
+    t->p[0].ke_ready = 8;
+    const char *timers[] = {"Sandglass", "Sandglass", "Hourglass", "Hourglass", "Clock", "Clock", "Chronometer",
+                            "Chronometer", "Sundial"};
+    for (int i = 0; i < 9; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "play %s", timers[i]);
+        assert_true(tm_text_legal(s, text));
+        apply_text(s, 0, text);
+    }
+    assert_int_equal(t->p[0].n_timers, 9);
+    apply_text(s, 0, "set Suggestion on 8"); /* Chronometer: on set, ready 1 */
+    assert_int_equal(t->p[0].timers[7].n_spells, 1);
+    apply_text(s, 0, "activate 8");
+    apply_text(s, 0, "release Suggestion");
+    assert_int_equal(t->p[0].n_timers, 8);
     asobi_state_free(s);
 }
 
@@ -1068,6 +1117,8 @@ int main(void)
         cmocka_unit_test(test_fx_ephemeral_capped_at_4),
         cmocka_unit_test(test_fx_ready),
         cmocka_unit_test(test_fx_new_ke),
+        cmocka_unit_test(test_recurrent_ke_keeps_growing),
+        cmocka_unit_test(test_timers_stay_in_play_however_many),
         cmocka_unit_test(test_fx_draw),
         cmocka_unit_test(test_fx_remove_cerebral_cleaning),
         cmocka_unit_test(test_fx_focus_back),
