@@ -311,6 +311,15 @@ int admit_connection(server *s, int fd);
 void bind_address(server *s, struct lws *wsi);
 /* A connection is gone: its address holds one less. */
 void release_address(server *s, struct lws *wsi);
+/* The client's address of a connection: what every per-address limit
+ * counts (connections, creations, bot tables, spectators, messages, log
+ * lines; NULL: not counted). Its peer's address, or behind a
+ * --trusted-proxy the client its forwarded header names (client_from_head). */
+limits_address *client_address(struct lws *wsi);
+/* A request's head is in (HTTP, or a WebSocket's upgrade): from a trusted
+ * proxy, the connection is its client's from now on. false: that client
+ * holds too many connections (to refuse, 429). */
+bool client_from_head(server *s, struct lws *wsi);
 
 /* ---------------------------------------------------------------------------
  * send.c

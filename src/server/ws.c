@@ -50,7 +50,7 @@ bool origin_allowed(server *s, struct lws *wsi)
     if (store_node_origin(s->store, origin)) /* another node's page (several nodes: PostgreSQL) */
         return true;
     bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-    log_refusal(s, lws_get_opaque_user_data(wsi), "refused a %s from origin %.100s (bad_origin)",
+    log_refusal(s, client_address(wsi), "refused a %s from origin %.100s (bad_origin)",
                 post ? "POST" : "WebSocket", origin);
     return false;
 }
@@ -73,11 +73,16 @@ int ws_filter(server *s, struct lws *wsi)
     char path[256];
     if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) < 0)
         return 1;
+    if (!client_from_head(s, wsi)) {
+        refuse_raw(lws_get_socket_fd(wsi), "429 Too Many Requests", 10, "too_many_connections",
+                   "too many connections from your address: close some first");
+        return 1;
+    }
     if (!origin_allowed(s, wsi))
         return 1;
     int64_t id = ws_table_id(path);
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id) && owned_elsewhere(s, id)) {
-        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (moved: not this node's)", path);
+        log_refusal(s, client_address(wsi), "refused a WebSocket to %.100s (moved: not this node's)", path);
         refuse_raw(lws_get_socket_fd(wsi), "421 Misdirected Request", 1, "table_moved",
                    "this table is played on another node: ask its summary again and follow its ws");
         return 1;
@@ -86,11 +91,11 @@ int ws_filter(server *s, struct lws *wsi)
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
         reload = reload_started(s, id);
     if (reload == HALL_RELOAD_NONE) {
-        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (not_found)", path);
+        log_refusal(s, client_address(wsi), "refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     if (reload == HALL_RELOAD_BUSY) {
-        log_refusal(s, lws_get_opaque_user_data(wsi),
+        log_refusal(s, client_address(wsi),
                     "refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
                 HALL_RELOADS_MAX);
         return 1;
@@ -160,7 +165,7 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
     c->wsi = wsi;
     c->table = id;
     c->seat = ASOBI_SPECTATOR;
-    c->addr = lws_get_opaque_user_data(wsi);
+    c->addr = client_address(wsi);
     pss->ws = c;
     s->connections++;
     if (strcmp(path, "/ws/lobby") == 0) {
