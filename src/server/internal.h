@@ -94,6 +94,8 @@ typedef struct conn {
     double act_received; /* when this connection's accepted act arrived (0: none pending) */
     limits_address *addr; /* the client's address (NULL: not counted) */
     bool spectating;     /* counted among its address's spectators */
+    bool seated;         /* in its table's list (seat_connection) */
+    bool heard;          /* has sent a message (a hello comes first: ws_hello) */
 } conn;
 
 typedef hall_slot slot;

@@ -145,6 +145,7 @@ static void seat_connection(server *s, conn *c, const char *token)
     }
     c->next = sl->conns;
     sl->conns = c;
+    c->seated = true;
     table_connect(sl->t, c->seat, now_ms());
     c->due = true;
     if (c->seat >= 0)
@@ -235,12 +236,68 @@ void ws_closed(server *s, http_req *pss)
     free(c);
 }
 
+/* {"type":"hello","token":T}, a connection's first message: it takes T's
+ * seat, as ?token=T in the URL would, with the token outside the URL (an
+ * access log keeps URLs: docs/server.md, "WebSocket"). Until then it is a
+ * spectator; from its seat it is sent the whole history again. true when
+ * the message was a hello (answered here), false for any other. */
+static bool ws_hello(server *s, conn *c, const char *text, size_t len)
+{
+    json_t *msg = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (!type || strcmp(type, "hello") != 0) {
+        json_decref(msg);
+        return false;
+    }
+    const char *token = json_string_value(json_object_get(msg, "token"));
+    srv_error e;
+    bool first = !c->heard && c->seat == ASOBI_SPECTATOR && !c->token;
+    if (!first || !token || strlen(token) >= 128) {
+        srv_fail(&e, 400, "bad_request", "%s", !first ? "a hello comes first, once, on a connection without a token"
+                                                      : "a hello carries a seat's \"token\" string");
+        send_error(s, c, json_object_get(msg, "id"), &e);
+        json_decref(msg);
+        return true;
+    }
+    if (c->waiting) { /* a finished table being read back: seated with this token when it is in */
+        c->token = strdup(token);
+        json_decref(msg);
+        if (!c->token)
+            close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
+        return true;
+    }
+    slot *sl = hall_slot_of(&s->hall, c->table);
+    int seat = sl && c->seated ? table_seat_of_token(sl->t, token) : -1;
+    json_decref(msg);
+    if (seat < 0) {
+        srv_fail(&e, 403, "bad_token", "that token holds no seat at table %lld", (long long)c->table);
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad_token");
+        return true;
+    }
+    int64_t now = now_ms();
+    if (c->spectating)
+        limits_unspectate(&s->limits, c->addr, now_s());
+    c->spectating = false;
+    table_disconnect(sl->t, ASOBI_SPECTATOR, now); /* in the table's list as a spectator since it connected */
+    c->seat = seat;
+    table_connect(sl->t, seat, now);
+    c->log_from = 0; /* the seat's whole history, from its own view */
+    c->due = true;
+    table_changed(s, sl);
+    return true;
+}
+
 /* One whole message from a client: the hall decides, this side answers. */
 static void ws_message(server *s, conn *c, const char *text, size_t len)
 {
     double started = now_s();
     srv_error e;
     json_t *id;
+    bool hello = !c->lobby && ws_hello(s, c, text, len);
+    c->heard = true;
+    if (hello)
+        return;
     if (c->lobby) {
         srv_fail(&e, 400, "unknown_type", "the lobby's socket takes no messages");
         send_error(s, c, NULL, &e);

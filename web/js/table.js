@@ -29,12 +29,17 @@ function connect() {
   page.conn = page.last ? 'reconnecting' : 'connecting';
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const where = wsUrl || `${proto}://${location.host}/ws/tables/${id}`;
-  ws = new WebSocket(`${where}${page.token ? `?token=${page.token}` : ''}`);
+  // the token goes in the first message, never in the URL (a front's access log keeps URLs: docs/server.md)
+  ws = new WebSocket(where);
   let fresh = true;   // the first update of a connection carries the whole history
-  ws.onopen = () => { page.conn = 'connected'; retry = 500; draw(); };
+  ws.onopen = () => {
+    if (page.token) ws.send(JSON.stringify({ type: 'hello', token: page.token }));
+    page.conn = 'connected'; retry = 500; draw();
+  };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
     page.sentAt = null;
+    if (m.type === 'update' && m.seat === null && page.token) return;   // a spectator's, before the hello is answered
     if (m.type === 'update') { receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
   };
   ws.onclose = () => {
