@@ -46,6 +46,10 @@ typedef struct hall {
     /* What the store's reader read for the request being answered (PostgreSQL:
      * http_lookup_done), or NULL: get_table answers from it, not the store. */
     const store_lookup *found;
+    /* The secret of the request being answered from its X-Asobi-Code header
+     * (a watch code, an invite code or a seat's token; NULL: none): it opens
+     * a private table as ?code= does (hall_http). */
+    const char *secret;
     /* The tables in memory in increasing id, found by binary search: memory
      * and the loop's scans grow with the tables in memory, not with every
      * table the server ever held (ids only grow, and a server running for

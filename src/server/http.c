@@ -342,8 +342,12 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     if (answer_elsewhere(s, wsi, r, path, &rc))
         return rc;
     s->hall.found = r->looked_up ? &r->found : NULL;
+    char secret[64] = ""; /* a private table's code or token, outside the URL (docs/server.md) */
+    int secret_len = lws_hdr_custom_copy(wsi, secret, sizeof secret, "x-asobi-code:", 13);
+    s->hall.secret = secret_len > 0 ? secret : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
+    s->hall.secret = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,

@@ -76,6 +76,8 @@ typedef struct conn {
     struct conn *next;   /* in its table's list (or the server's waiting list) */
     bool waiting;        /* its finished table is being brought back from the store (a worker replays it) */
     char *token;         /* ... and the token it came with (the handshake's headers are gone by then) */
+    char *code;          /* ... and the code (?code=: a private table's watch or invite code) */
+    bool awaiting_hello; /* at a private table without a code: shown nothing until its hello (seat_connection) */
     int log_from;        /* the first event not yet sent */
     bool due;            /* an update is to be built and sent */
     bool closing;        /* send what is queued, then close */

@@ -21,13 +21,14 @@ static int64_t ws_table_id(const char *path)
     return id > 0 && !*rest ? id : -1;
 }
 
-/* The value of the token argument of the request's query, if any. */
-static bool query_token(struct lws *wsi, char *out, int cap)
+/* The value of the argument name= ("token", "code") of the request's query, if any. */
+static bool query_arg(struct lws *wsi, const char *name, char *out, int cap)
 {
     char frag[128];
+    size_t n = strlen(name);
     for (int i = 0; lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
-        if (strncmp(frag, "token=", 6) == 0) {
-            snprintf(out, (size_t)cap, "%s", frag + 6);
+        if (strncmp(frag, name, n) == 0 && frag[n] == '=') {
+            snprintf(out, (size_t)cap, "%s", frag + n + 1);
             return true;
         }
     }
@@ -103,12 +104,25 @@ int ws_filter(server *s, struct lws *wsi)
     return 0;
 }
 
+#define HELLO_WAIT_S 10 /* a connection to a private table without a code has this long to say hello */
+
 /* A table's connection takes its seat (by its token) or a spectator's
- * place, and is sent its first update. */
-static void seat_connection(server *s, conn *c, const char *token)
+ * place, and is sent its first update. A spectator of a private table needs
+ * its code (?code=: the watch code or a seat's invite code); without one
+ * the connection waits for a hello with a seat's token or a code (the
+ * page's seats send theirs so), and hears not_found otherwise. */
+static void seat_connection(server *s, conn *c, const char *token, const char *code)
 {
     int64_t id = c->table;
     slot *sl = hall_slot_of(&s->hall, id);
+    if (sl && !token && !table_readable(sl->t, code)) {
+        if (!c->heard) { /* a hello may come: wait for it, shown nothing */
+            c->awaiting_hello = true;
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, HELLO_WAIT_S);
+            return;
+        }
+        sl = NULL; /* a stranger: the table is not there for it */
+    }
     if (!sl) {
         srv_error e;
         srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
@@ -158,7 +172,9 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
 {
     char path[256] = "", token[128];
     lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
-    bool has_token = query_token(wsi, token, sizeof token);
+    bool has_token = query_arg(wsi, "token", token, sizeof token);
+    char code[128];
+    bool has_code = query_arg(wsi, "code", code, sizeof code);
     int64_t id = ws_table_id(path);
     conn *c = calloc(1, sizeof *c);
     if (!c)
@@ -180,7 +196,8 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
     if (hall_reloading(&s->hall, id) && !hall_slot_of(&s->hall, id)) {
         c->waiting = true; /* reload_done seats it */
         c->token = has_token ? strdup(token) : NULL;
-        if (has_token && !c->token) {
+        c->code = has_code ? strdup(code) : NULL;
+        if ((has_token && !c->token) || (has_code && !c->code)) {
             close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
             return;
         }
@@ -188,7 +205,7 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
         s->waiting = c;
         return;
     }
-    seat_connection(s, c, has_token ? token : NULL);
+    seat_connection(s, c, has_token ? token : NULL, has_code ? code : NULL);
 }
 
 void ws_closed(server *s, http_req *pss)
@@ -233,40 +250,60 @@ void ws_closed(server *s, http_req *pss)
     shared_text_drop(c->list);
     free(c->rx);
     free(c->token);
+    free(c->code);
     free(c);
 }
 
 /* {"type":"hello","token":T}, a connection's first message: it takes T's
  * seat, as ?token=T in the URL would, with the token outside the URL (an
  * access log keeps URLs: docs/server.md, "WebSocket"). Until then it is a
- * spectator; from its seat it is sent the whole history again. true when
- * the message was a hello (answered here), false for any other. */
+ * spectator (from its seat it is sent the whole history again), or at a
+ * private table it waits, shown nothing. {"type":"hello","code":C} opens a
+ * private table to watch, as ?code=C would. true when the message was a
+ * hello (answered here), false for any other. */
 static bool ws_hello(server *s, conn *c, const char *text, size_t len)
 {
     json_t *msg = json_loadb(text, len, 0, NULL);
     const char *type = json_string_value(json_object_get(msg, "type"));
+    bool first = !c->heard && c->seat == ASOBI_SPECTATOR && !c->token && !c->code;
+    c->heard = true;
     if (!type || strcmp(type, "hello") != 0) {
         json_decref(msg);
-        return false;
+        if (c->awaiting_hello) /* a stranger at a private table: as if it were not there */
+            seat_connection(s, c, NULL, NULL);
+        c->awaiting_hello = false;
+        return c->closing;
     }
     const char *token = json_string_value(json_object_get(msg, "token"));
+    const char *code = json_string_value(json_object_get(msg, "code"));
     srv_error e;
-    bool first = !c->heard && c->seat == ASOBI_SPECTATOR && !c->token;
-    if (!first || !token || strlen(token) >= 128) {
+    if (!first || (!token && !code) || (token && strlen(token) >= 128) || (code && strlen(code) >= 128)) {
         srv_fail(&e, 400, "bad_request", "%s", !first ? "a hello comes first, once, on a connection without a token"
-                                                      : "a hello carries a seat's \"token\" string");
+                                                      : "a hello carries a seat's \"token\" or a \"code\" string");
         send_error(s, c, json_object_get(msg, "id"), &e);
         json_decref(msg);
         return true;
     }
     if (c->waiting) { /* a finished table being read back: seated with this token when it is in */
-        c->token = strdup(token);
+        c->token = token ? strdup(token) : NULL;
+        c->code = code ? strdup(code) : NULL;
         json_decref(msg);
-        if (!c->token)
+        if (!c->token && !c->code)
             close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
         return true;
     }
+    if (c->awaiting_hello) { /* nothing shown yet: seated now, or told not_found */
+        c->awaiting_hello = false;
+        lws_set_timeout(c->wsi, NO_PENDING_TIMEOUT, 0);
+        seat_connection(s, c, token, token ? NULL : code);
+        json_decref(msg);
+        return true;
+    }
     slot *sl = hall_slot_of(&s->hall, c->table);
+    if (!token) { /* a code on a connection that watches already */
+        json_decref(msg);
+        return true;
+    }
     int seat = sl && c->seated ? table_seat_of_token(sl->t, token) : -1;
     json_decref(msg);
     if (seat < 0) {
@@ -424,7 +461,8 @@ void reload_refused(server *s, int64_t id, bool moved)
         c->waiting = false;
         c->next = NULL;
         free(c->token);
-        c->token = NULL;
+        free(c->code);
+        c->token = c->code = NULL;
         close_after_sending(c, CLOSE_MOVED, "moved");
     }
 }
@@ -442,8 +480,9 @@ void reload_done(server *s, hall_reload *r)
         *p = c->next;
         c->waiting = false;
         c->next = NULL;
-        seat_connection(s, c, c->token);
+        seat_connection(s, c, c->token, c->code);
         free(c->token);
-        c->token = NULL;
+        free(c->code);
+        c->token = c->code = NULL;
     }
 }
