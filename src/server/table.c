@@ -464,8 +464,18 @@ table *table_rematch(table *old, int64_t now, srv_error *e)
                             json_object_get(old->spec, "bots"));
     if (req && clock && !json_is_null(clock))
         json_object_set(req, "clock", (json_t *)clock);
-    if (req && old->private_table) /* still unlisted; its people take their seats below, without codes */
+    if (req && old->private_table) { /* still unlisted; its people take their seats below, without codes */
         json_object_set_new(req, "private", json_true());
+        /* A seat its person left would wait for a code nobody holds until
+         * the table expired: the heuristic takes it, as it played it. */
+        json_t *bots = json_deep_copy(json_object_get(old->spec, "bots"));
+        while (bots && json_array_size(bots) < (size_t)old->players)
+            json_array_append_new(bots, json_null());
+        for (int k = 0; bots && k < old->players; k++)
+            if (!old->seat[k].bot && old->seat[k].left)
+                json_array_set_new(bots, (size_t)k, json_string("heuristic"));
+        json_object_set_new(req, "bots", bots ? bots : json_null());
+    }
     table *t = req ? table_create(old->store, req, now, e) : NULL;
     json_decref(req);
     if (!t)
@@ -538,6 +548,9 @@ int table_leave(table *t, const json_t *body, int *seat, srv_error *e)
         return srv_fail(e, 403, "bad_token", "this token holds no seat at table %lld", (long long)t->id);
     if (t->status == TABLE_OVER)
         return srv_fail(e, 409, "game_over", "table %lld is over: there is nothing to leave", (long long)t->id);
+    asobi_error err;
+    if (store_leave_seat(t->store, t->id, s, &err) != ASOBI_OK) /* kept across a restart too */
+        return srv_fail_asobi(e, 500, &err);
     table_seat *ts = &t->seat[s];
     ts->left = ts->handed = true;
     ts->token_hash[0] = '\0'; /* no socket can take the seat back */
@@ -927,7 +940,13 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
         snprintf(t->seat[s].token_hash, sizeof t->seat[s].token_hash, "%s",
                  json_string_value(json_object_get(row, "token_hash")));
         t->seat[s].left_ms = now;
+        /* its person left it for good (store_leave_seat): the bot plays on, no token takes it back */
+        t->seat[s].left = t->seat[s].handed = !t->seat[s].token_hash[0];
     }
+    bool held = false; /* a table every person left stays abandoned (expired at the next tick) */
+    for (int k = 0; k < t->players; k++)
+        held |= !t->seat[k].bot && (!t->seat[k].taken || !t->seat[k].left);
+    t->abandoned = !held;
     maybe_start(t, now);
     json_array_foreach(actions, i, row)
     {
