@@ -686,6 +686,34 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     return status;
 }
 
+int hall_hello(hall *h, int64_t id, const char *text, size_t len, json_t **msg, const char **token, const char **code,
+               srv_error *e)
+{
+    *msg = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(*msg, "type"));
+    *token = json_string_value(json_object_get(*msg, "token"));
+    *code = json_string_value(json_object_get(*msg, "code"));
+    if (!type || strcmp(type, "hello") != 0)
+        return HALL_HELLO_NOT;
+    if ((!*token && !*code) || (*token && strlen(*token) >= 128) || (*code && strlen(*code) >= 128)) {
+        srv_fail(e, 400, "bad_request", "a hello carries a seat's \"token\" or a \"code\" string");
+        return HALL_HELLO_REFUSED;
+    }
+    hall_slot *sl = hall_slot_of(h, id);
+    int seat = sl && *token ? table_seat_of_token(sl->t, *token) : -1;
+    if (sl && *token && seat < 0) {
+        srv_fail(e, 403, "bad_token", "that token holds no seat at table %lld", (long long)id);
+        return HALL_HELLO_REFUSED;
+    }
+    if (sl && seat >= 0)
+        return seat;
+    if (!sl || !table_readable(sl->t, *code)) {
+        srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
+        return HALL_HELLO_REFUSED;
+    }
+    return ASOBI_SPECTATOR;
+}
+
 /* {"type":"rematch"} from a seat of a finished table: the first makes the
  * new table (table_rematch), later ones are told the same one. Every
  * connection of the old table learns it from its next update. */

@@ -263,28 +263,27 @@ void ws_closed(server *s, http_req *pss)
  * hello (answered here), false for any other. */
 static bool ws_hello(server *s, conn *c, const char *text, size_t len)
 {
-    json_t *msg = json_loadb(text, len, 0, NULL);
-    const char *type = json_string_value(json_object_get(msg, "type"));
+    json_t *msg;
+    const char *token, *code;
+    srv_error e;
+    int opens = hall_hello(&s->hall, c->table, text, len, &msg, &token, &code, &e);
     bool first = !c->heard && c->seat == ASOBI_SPECTATOR && !c->token && !c->code;
     c->heard = true;
-    if (!type || strcmp(type, "hello") != 0) {
+    if (opens == HALL_HELLO_NOT) {
         json_decref(msg);
         if (c->awaiting_hello) /* a stranger at a private table: as if it were not there */
             seat_connection(s, c, NULL, NULL);
         c->awaiting_hello = false;
         return c->closing;
     }
-    const char *token = json_string_value(json_object_get(msg, "token"));
-    const char *code = json_string_value(json_object_get(msg, "code"));
-    srv_error e;
-    if (!first || (!token && !code) || (token && strlen(token) >= 128) || (code && strlen(code) >= 128)) {
-        srv_fail(&e, 400, "bad_request", "%s", !first ? "a hello comes first, once, on a connection without a token"
-                                                      : "a hello carries a seat's \"token\" or a \"code\" string");
+    if (!first || (opens == HALL_HELLO_REFUSED && strcmp(e.code, "bad_request") == 0)) {
+        if (!first)
+            srv_fail(&e, 400, "bad_request", "a hello comes first, once, on a connection without a token");
         send_error(s, c, json_object_get(msg, "id"), &e);
         json_decref(msg);
         return true;
     }
-    if (c->waiting) { /* a finished table being read back: seated with this token when it is in */
+    if (c->waiting) { /* a finished table being read back: seated with these when it is in */
         c->token = token ? strdup(token) : NULL;
         c->code = code ? strdup(code) : NULL;
         json_decref(msg);
@@ -292,24 +291,20 @@ static bool ws_hello(server *s, conn *c, const char *text, size_t len)
             close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
         return true;
     }
-    if (c->awaiting_hello) { /* nothing shown yet: seated now, or told not_found */
+    if (c->awaiting_hello) { /* nothing shown yet: seated now, or told not_found (or bad_token) */
         c->awaiting_hello = false;
         lws_set_timeout(c->wsi, NO_PENDING_TIMEOUT, 0);
         seat_connection(s, c, token, token ? NULL : code);
         json_decref(msg);
         return true;
     }
-    slot *sl = hall_slot_of(&s->hall, c->table);
-    if (!token) { /* a code on a connection that watches already */
-        json_decref(msg);
-        return true;
-    }
-    int seat = sl && c->seated ? table_seat_of_token(sl->t, token) : -1;
     json_decref(msg);
-    if (seat < 0) {
-        srv_fail(&e, 403, "bad_token", "that token holds no seat at table %lld", (long long)c->table);
+    slot *sl = hall_slot_of(&s->hall, c->table);
+    if (opens == ASOBI_SPECTATOR || !c->seated || !sl) /* a code on a connection that watches already */
+        return true;
+    if (opens < 0) {
         send_error(s, c, NULL, &e);
-        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad_token");
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, e.code);
         return true;
     }
     int64_t now = now_ms();
@@ -317,8 +312,8 @@ static bool ws_hello(server *s, conn *c, const char *text, size_t len)
         limits_unspectate(&s->limits, c->addr, now_s());
     c->spectating = false;
     table_disconnect(sl->t, ASOBI_SPECTATOR, now); /* in the table's list as a spectator since it connected */
-    c->seat = seat;
-    table_connect(sl->t, seat, now);
+    c->seat = opens;
+    table_connect(sl->t, opens, now);
     c->log_from = 0; /* the seat's whole history, from its own view */
     c->due = true;
     table_changed(s, sl);
