@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (nl) {
         char range_text[128];
-        size_t rlen = n - hlen - 1 < sizeof range_text - 1 ? n - hlen - 1 : sizeof range_text - 1;
+        size_t after = (size_t)((const char *)data + size - (nl + 1)); /* the bytes after the newline */
+        size_t rlen = after < sizeof range_text - 1 ? after : sizeof range_text - 1;
         memcpy(range_text, nl + 1, rlen);
         range_text[rlen] = '\0';
         limits_range r;
