@@ -8,8 +8,9 @@
  * one). Two lines are not requests: one starting with '!' starts the
  * server's --allow-chosen-seeds for the rest of the input, and in a body
  * "@I" and a digit K stand for the invite code of seat K of the last
- * private table made (empty when there is none), so that inputs reach a
- * private table's seats (its codes are random). The properties, after
+ * private table made (empty when there is none), and "@W" for its watch
+ * code, in a body or a path (?code=@W), so that inputs reach a private
+ * table's seats and reads (its codes are random). The properties, after
  * every request (docs/server.md):
  *  - the reply is one JSON object; a 2xx reply has its documented shape,
  *    a refusal is {"error":{"code","message"}} with the code the hall gave;
@@ -17,8 +18,11 @@
  *    byte-identical before and after;
  *  - a seed is taken only with --allow-chosen-seeds (seed_not_allowed
  *    otherwise), and a table made with one says so (seed_chosen);
- *  - a private table's reply holds an invite code per person's seat, and
- *    the table is in no list;
+ *  - a private table's reply holds an invite code per person's seat and a
+ *    watch code, and the table is in no list;
+ *  - a GET about a private table without ?code= or ?token= is the 404
+ *    not_found of a missing id; with its watch code its summary is read
+ *    (issue 39);
  *  - at the end, every table's updates for each seat and a spectator can
  *    be built. */
 
@@ -26,6 +30,7 @@
 
 /* The invite codes of the last private table made ("" where none). */
 static char invites[ASOBI_MAX_SEATS][TOKEN_CHARS + 1];
+static char watch[TOKEN_CHARS + 1]; /* ... and its watch code */
 
 /* Is table id in GET /api/tables's list? */
 static bool listed(const hall *h, int64_t id)
@@ -52,6 +57,9 @@ static void check_created(hall *h, const json_t *request, const json_t *reply)
     if (!codes)
         return;
     FUZZ_CHECK(json_array_size(codes) == (size_t)t->players && !listed(h, id));
+    const char *w = json_string_value(json_object_get(reply, "watch"));
+    FUZZ_CHECK(w && strlen(w) == TOKEN_CHARS);
+    snprintf(watch, sizeof watch, "%s", w);
     for (int s = 0; s < t->players; s++) {
         const char *code = json_string_value(json_array_get(codes, (size_t)s));
         FUZZ_CHECK(t->seat[s].bot ? code == NULL : code && strlen(code) == TOKEN_CHARS);
@@ -93,8 +101,8 @@ static void check_success(hall *h, const char *path, bool post, int status, cons
     }
 }
 
-/* The body with every "@I" K replaced by seat K's invite code: malloc'd,
- * its length in *out_len. */
+/* The body with every "@I" K replaced by seat K's invite code and "@W" by
+ * the watch code: malloc'd, its length in *out_len. */
 static char *with_invites(const char *body, size_t len, size_t *out_len)
 {
     char *out = malloc(len / 3 * TOKEN_CHARS + len + 1), *o = out;
@@ -105,6 +113,10 @@ static char *with_invites(const char *body, size_t len, size_t *out_len)
             memcpy(o, code, strlen(code));
             o += strlen(code);
             i += 2;
+        } else if (i + 1 < len && body[i] == '@' && body[i + 1] == 'W') {
+            memcpy(o, watch, strlen(watch));
+            o += strlen(watch);
+            i += 1;
         } else {
             *o++ = body[i];
         }
@@ -119,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_server fs;
     fuzz_server_open(&fs);
     memset(invites, 0, sizeof invites);
+    memset(watch, 0, sizeof watch);
     const char *p = (const char *)data, *end = p + size;
     for (int n = 0; p < end && n < REQUESTS_MAX; n++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -133,11 +146,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *sp = memchr(path_start, ' ', (size_t)(p + len - path_start));
         const char *path_end = sp ? sp : p + len;
         char path[256]; /* as the socket side keeps it (server.c: http_req.path), cut to fit */
-        size_t plen = (size_t)(path_end - path_start);
+        size_t plen;
+        char *subst = with_invites(path_start, (size_t)(path_end - path_start), &plen);
         if (plen >= sizeof path)
             plen = sizeof path - 1;
-        memcpy(path, path_start, plen);
+        memcpy(path, subst, plen);
         path[plen] = '\0';
+        free(subst);
         size_t blen;
         char *body = with_invites(sp ? sp + 1 : p + len, (size_t)(p + len - (sp ? sp + 1 : p + len)), &blen);
         json_t *request = json_loadb(body, blen, JSON_REJECT_DUPLICATES, NULL); /* as the hall reads it */
@@ -156,6 +171,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (post && strcmp(path, "/api/tables") == 0 && json_is_object(request) && seed && !json_is_null(seed) &&
             !fs.hall.allow_chosen_seeds)
             FUZZ_CHECK(status == 400 && strcmp(e.code, "seed_not_allowed") == 0);
+        const char *rest;
+        int64_t about = hall_path_id(path, "/api/tables/", &rest);
+        const hall_slot *sl = about > 0 ? hall_slot_of(&fs.hall, about) : NULL;
+        if (!post && sl && sl->t->private_table && !strstr(path, "code=") && !strstr(path, "token="))
+            FUZZ_CHECK(status == 404 && strcmp(e.code, "not_found") == 0);
+        if (!post && sl && sl->t->private_table && *watch && !*rest && strstr(path, "code=") &&
+            !strcmp(strstr(path, "code=") + 5, watch) && sl->t->watch_hash[0] && token_matches(watch, sl->t->watch_hash))
+            FUZZ_CHECK(status == 200);
         if (status >= 400) {
             fuzz_check_refusal(reply, &e);
             fuzz_snapshot_check_same(&fs.hall, &before);

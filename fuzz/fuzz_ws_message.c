@@ -10,7 +10,12 @@
  * who sends it ('s': a spectator; otherwise byte % players: that seat), the
  * rest is the message as the client sends it. A line "K#N" sends, for seat
  * K, the N-th of its legal actions by id, so that inputs reach deep into a
- * game. The properties, after every message (docs/server.md):
+ * game. A line "h..." sends the rest as a spectator's hello (hall_hello),
+ * "hK" a hello with seat K's real token (issue 39). The properties, after
+ * every message (docs/server.md):
+ *  - a hello changes nothing; it opens the seat of its token (a real one:
+ *    exactly that seat), a spectator's place, or is refused with
+ *    bad_request, bad_token or not_found;
  *  - a refusal gives a code and a message, and changed nothing: the
  *    table's summary and state are byte-identical; it echoes at most
  *    SRV_ECHO_ID_MAX bytes of the message's id;
@@ -23,6 +28,8 @@
  *    equals the real one. */
 
 #define MESSAGES_MAX 96
+
+static char tokens[ASOBI_MAX_SEATS][64]; /* the people's tokens, as their joins gave them */
 
 static int64_t make_table(fuzz_server *fs, uint8_t pick, uint8_t bot_bits)
 {
@@ -52,6 +59,7 @@ static int64_t make_table(fuzz_server *fs, uint8_t pick, uint8_t bot_bits)
         char join[64];
         int n = snprintf(join, sizeof join, "{\"name\":\"P%d\",\"seat\":%d}", k, k);
         FUZZ_CHECK(hall_http(&fs->hall, true, path, join, (size_t)n, false, 0, &reply, &e) == 200);
+        snprintf(tokens[k], sizeof tokens[k], "%s", json_string_value(json_object_get(reply, "token")));
         json_decref(reply);
     }
     FUZZ_CHECK(store_flush(fs->hall.store, NULL) == ASOBI_OK);
@@ -103,6 +111,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         fuzz_snapshot before;
         fuzz_snapshot_take(&fs.hall, &before);
+        if (len > 0 && p[0] == 'h') { /* a hello */
+            int real = -1;
+            if (mlen == 1 && msg[0] >= '0' && msg[0] <= '9' && (msg[0] - '0') < t->players && !t->seat[msg[0] - '0'].bot) {
+                real = msg[0] - '0';
+                mlen = (size_t)snprintf(made, sizeof made, "{\"type\":\"hello\",\"token\":\"%s\"}", tokens[real]);
+                msg = made;
+            }
+            json_t *parsed;
+            const char *token, *code;
+            srv_error e;
+            int opens = hall_hello(&fs.hall, id, msg, mlen, &parsed, &token, &code, &e);
+            FUZZ_CHECK(real < 0 || opens == real);
+            FUZZ_CHECK(opens == HALL_HELLO_NOT || opens == ASOBI_SPECTATOR || (opens >= 0 && opens < t->players) ||
+                       opens == HALL_HELLO_REFUSED);
+            if (opens >= 0)
+                FUZZ_CHECK(token && table_seat_of_token(t, token) == opens);
+            if (opens == HALL_HELLO_REFUSED) {
+                FUZZ_CHECK(!strcmp(e.code, "bad_request") || !strcmp(e.code, "bad_token") || !strcmp(e.code, "not_found"));
+                json_t *reply = srv_error_json(&e);
+                fuzz_check_refusal(reply, &e);
+                json_decref(reply);
+            }
+            json_decref(parsed);
+            fuzz_snapshot_check_same(&fs.hall, &before);
+            fuzz_snapshot_free(&before);
+            p += len + (nl != NULL);
+            continue;
+        }
         int length = asobi_match_length(t->match);
         json_t *msg_id = NULL;
         srv_error e;

@@ -33,7 +33,8 @@ static void usage(FILE *out)
             "usage: asobi serve [--port 8080] [--host 127.0.0.1] [--db FILE|postgresql://...] [--web DIR]\n"
             "                   [--public-url URL] [--node NAME] [--lease 10]\n"
             "                   [--workers N] [--grace 120] [--max-connections 4096] [--event-loop libev|libuv|poll]\n"
-            "                   [--allow-origin URL]... [--card-sets DIR] [--allow-chosen-seeds]\n"
+            "                   [--allow-origin URL]... [--trusted-proxy ADDR[/BITS]]... [--card-sets DIR]\n"
+            "                   [--allow-chosen-seeds]\n"
             "                   [--max-connections-per-address N] [--tables-per-minute-per-address R]\n"
             "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
@@ -58,6 +59,10 @@ static void usage(FILE *out)
             "  --event-loop L    libev (default) or libuv (both wait with epoll, through libwebsockets'\n"
             "                    plugins), or poll (libwebsockets' own loop)\n"
             "  --allow-origin U  a browser origin (e.g. https://example.org) allowed besides our own; repeatable\n"
+            "  --trusted-proxy A  a reverse proxy (an address or a CIDR range, IPv4 or IPv6) whose\n"
+            "                    X-Forwarded-For (else Forwarded) names the client: its right-most address\n"
+            "                    that is not itself trusted is the client's for every limit; repeatable\n"
+            "                    (anyone else's header is ignored; docs/deploy.md)\n"
             "  --card-sets DIR   every DIR/NAME.json is a Time Masters card set a table may use by name\n"
             "  --allow-chosen-seeds  a client may choose a table's seed (\"seed\" at creation; whoever\n"
             "                    chooses it knows every hand): for tests, benchmarks and research only;\n"
@@ -163,7 +168,7 @@ int cli_serve(int argc, char **argv)
         {"bot-table-pace", required_argument, NULL, 1102},    {"open-table-expiry", required_argument, NULL, 1103},
         {"idle-table-expiry", required_argument, NULL, 1104}, {"max-spectators", required_argument, NULL, 1105},
         {"public-url", required_argument, NULL, 1200},        {"node", required_argument, NULL, 1201},
-        {"lease", required_argument, NULL, 1202},
+        {"lease", required_argument, NULL, 1202},         {"trusted-proxy", required_argument, NULL, 1203},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -218,6 +223,18 @@ int cli_serve(int argc, char **argv)
             if (!cli_parse_double(optarg, 0.5, 3600, "--lease", &seconds))
                 return 2;
             cfg.lease_ms = (int64_t)(seconds * 1000.0);
+            break;
+        case 1203:
+            if (cfg.limits.n_trusted == LIMITS_TRUSTED_MAX) {
+                fprintf(stderr, "asobi serve: at most %d --trusted-proxy values\n", LIMITS_TRUSTED_MAX);
+                return 2;
+            }
+            if (!limits_range_parse(optarg, &cfg.limits.trusted[cfg.limits.n_trusted])) {
+                fprintf(stderr, "asobi serve: --trusted-proxy takes an address or a range (127.0.0.1, "
+                                "10.0.0.0/8, fd00::/8), not \"%s\"\n", optarg);
+                return 2;
+            }
+            cfg.limits.n_trusted++;
             break;
         case 'w':
             cfg.web = optarg;

@@ -354,6 +354,7 @@ static json_t *created_reply(const table *t, const table_invites *invites)
     for (int s = 0; s < t->players; s++)
         json_array_append_new(codes, invites->code[s][0] ? json_string(invites->code[s]) : json_null());
     json_object_set_new(reply, "invites", codes);
+    json_object_set_new(reply, "watch", json_string(invites->watch));
     return reply;
 }
 
@@ -405,9 +406,22 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     return 201;
 }
 
+/* The value of NAME= in a query (at most cap - 1 bytes; "" when absent). */
+static void query_value(const char *query, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    out[0] = '\0';
+    for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && p[n] == '=')
+            snprintf(out, cap, "%.*s", (int)strcspn(p + n + 1, "&"), p + n + 1);
+}
+
 /* GET /api/tables/ID and /api/tables/ID/record: from memory, or from the
- * store once a finished table has left memory. */
-static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, srv_error *e)
+ * store once a finished table has left memory. A private table is read only
+ * with its watch code, a seat's invite code or a seat's token (?code=,
+ * ?token= or the X-Asobi-Code header: secret); without one it answers the
+ * very 404 of an id that does not exist (issue 39). */
+static int get_table(hall *h, int64_t id, bool record_wanted, const char *secret, json_t **reply, srv_error *e)
 {
     hall_slot *sl = hall_slot_of(h, id);
     json_t *summary = NULL, *record = NULL;
@@ -423,7 +437,14 @@ static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, sr
         summary = record = NULL;
     }
     int status = 200;
-    if (!summary) {
+    bool readable = sl ? table_readable(sl->t, secret) : table_summary_readable(summary, secret);
+    if (summary && !sl) { /* what opens it stays in the store */
+        json_t *copy = json_deep_copy(summary);
+        json_decref(summary);
+        summary = copy;
+        json_object_del(summary, "access");
+    }
+    if (!summary || !readable) {
         srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
         status = refuse(reply, e);
     } else if (!record_wanted) {
@@ -516,10 +537,10 @@ static json_t *replay_step(int64_t id, const json_t *record, int step, int steps
 /* GET /api/tables/ID/replay?step=K (issue 33): a finished game step by
  * step, for the table page's replay; without step= its last step.
  * Refused: game_not_over, not_found, bad_request (a step outside 0..N). */
-static int get_replay(hall *h, int64_t id, const char *query, json_t **reply, srv_error *e)
+static int get_replay(hall *h, int64_t id, const char *query, const char *secret, json_t **reply, srv_error *e)
 {
     json_t *record = NULL;
-    int status = get_table(h, id, true, &record, e);
+    int status = get_table(h, id, true, secret, &record, e);
     if (status != 200) {
         *reply = record;
         return status;
@@ -621,6 +642,13 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
         srv_fail(e, 400, "bad_request", "before=ID takes a table's id (a positive integer)");
         return refuse(reply, e);
     }
+    /* a private table's secret: ?code=, ?token=, else the X-Asobi-Code header */
+    char secret[TOKEN_CHARS + 8] = "";
+    query_value(query ? query + 1 : NULL, "code", secret, sizeof secret);
+    if (!*secret)
+        query_value(query ? query + 1 : NULL, "token", secret, sizeof secret);
+    if (!*secret && h->secret)
+        snprintf(secret, sizeof secret, "%s", h->secret);
     const char *rest = "";
     int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
@@ -640,9 +668,9 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
         *reply = hall_tables_json(h, before);
         status = 200;
     } else if (known_sub && strcmp(rest, "/replay") == 0 && !post) {
-        status = get_replay(h, id, query ? query + 1 : "", reply, e);
+        status = get_replay(h, id, query ? query + 1 : "", secret, reply, e);
     } else if (known_sub && !posted_sub && !post) {
-        status = get_table(h, id, strcmp(rest, "/record") == 0, reply, e);
+        status = get_table(h, id, strcmp(rest, "/record") == 0, secret, reply, e);
     } else if (known_sub && strcmp(rest, "/join") == 0 && post) {
         status = post_join(h, id, body, now_ms, reply, e);
     } else if (known_sub && strcmp(rest, "/leave") == 0 && post) {
@@ -656,6 +684,34 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
     }
     json_decref(body);
     return status;
+}
+
+int hall_hello(hall *h, int64_t id, const char *text, size_t len, json_t **msg, const char **token, const char **code,
+               srv_error *e)
+{
+    *msg = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(*msg, "type"));
+    *token = json_string_value(json_object_get(*msg, "token"));
+    *code = json_string_value(json_object_get(*msg, "code"));
+    if (!type || strcmp(type, "hello") != 0)
+        return HALL_HELLO_NOT;
+    if ((!*token && !*code) || (*token && strlen(*token) >= 128) || (*code && strlen(*code) >= 128)) {
+        srv_fail(e, 400, "bad_request", "a hello carries a seat's \"token\" or a \"code\" string");
+        return HALL_HELLO_REFUSED;
+    }
+    hall_slot *sl = hall_slot_of(h, id);
+    int seat = sl && *token ? table_seat_of_token(sl->t, *token) : -1;
+    if (sl && *token && seat < 0) {
+        srv_fail(e, 403, "bad_token", "that token holds no seat at table %lld", (long long)id);
+        return HALL_HELLO_REFUSED;
+    }
+    if (sl && seat >= 0)
+        return seat;
+    if (!sl || !table_readable(sl->t, *code)) {
+        srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
+        return HALL_HELLO_REFUSED;
+    }
+    return ASOBI_SPECTATOR;
 }
 
 /* {"type":"rematch"} from a seat of a finished table: the first makes the

@@ -46,6 +46,10 @@ typedef struct hall {
     /* What the store's reader read for the request being answered (PostgreSQL:
      * http_lookup_done), or NULL: get_table answers from it, not the store. */
     const store_lookup *found;
+    /* The secret of the request being answered from its X-Asobi-Code header
+     * (a watch code, an invite code or a seat's token; NULL: none): it opens
+     * a private table as ?code= does (hall_http). */
+    const char *secret;
     /* The tables in memory in increasing id, found by binary search: memory
      * and the loop's scans grow with the tables in memory, not with every
      * table the server ever held (ids only grow, and a server running for
@@ -149,6 +153,20 @@ int hall_bot_tables(const hall *h);
  * refusal {"error":{...}} and e says why, for the log). */
 int hall_http(hall *h, bool post, const char *path, const char *body, size_t len, bool body_too_long,
               int64_t now_ms, json_t **reply, srv_error *e);
+
+/* A connection's hello at table id (docs/server.md, "WebSocket"):
+ * {"type":"hello","token":T} or {"type":"hello","code":C}. Returns what it
+ * opens: the seat T holds (>= 0), ASOBI_SPECTATOR for a code that opens the
+ * table to watch (any code at a public table), or HALL_HELLO_REFUSED with e:
+ * bad_request (no token or code string), bad_token (T holds no seat), not_found
+ * (no such table, or a private one the code does not open). Nothing changes
+ * here: the socket side seats the connection. HALL_HELLO_NOT when the message
+ * is no hello. *token and *code (may be NULL) point into *msg, the parsed
+ * message, for the caller to keep and free. */
+#define HALL_HELLO_NOT (-100)
+#define HALL_HELLO_REFUSED (-101)
+int hall_hello(hall *h, int64_t id, const char *text, size_t len, json_t **msg, const char **token, const char **code,
+               srv_error *e);
 
 /* One WebSocket message from a connection of table id at seat (a seat, or
  * ASOBI_SPECTATOR). 0: accepted (the table changed); -1: refused, e says

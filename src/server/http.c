@@ -104,7 +104,7 @@ static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
 {
     s->refusals++;
-    log_refusal(s, lws_get_opaque_user_data(wsi), "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path,
+    log_refusal(s, client_address(wsi), "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path,
                 e->status, e->code, e->message);
     return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
@@ -315,7 +315,7 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
 {
     srv_error e;
     json_t *reply = NULL;
-    limits_address *a = lws_get_opaque_user_data(wsi);
+    limits_address *a = client_address(wsi);
     bool creating = r->post && strcmp(r->path, "/api/tables") == 0;
     int status = creating && a ? creation_refused(s, r, a, &reply, &e) : 0;
     if (status) {
@@ -342,8 +342,12 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     if (answer_elsewhere(s, wsi, r, path, &rc))
         return rc;
     s->hall.found = r->looked_up ? &r->found : NULL;
+    char secret[64] = ""; /* a private table's code or token, outside the URL (docs/server.md) */
+    int secret_len = lws_hdr_custom_copy(wsi, secret, sizeof secret, "x-asobi-code:", 13);
+    s->hall.secret = secret_len > 0 ? secret : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
+    s->hall.secret = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,

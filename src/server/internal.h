@@ -76,6 +76,8 @@ typedef struct conn {
     struct conn *next;   /* in its table's list (or the server's waiting list) */
     bool waiting;        /* its finished table is being brought back from the store (a worker replays it) */
     char *token;         /* ... and the token it came with (the handshake's headers are gone by then) */
+    char *code;          /* ... and the code (?code=: a private table's watch or invite code) */
+    bool awaiting_hello; /* at a private table without a code: shown nothing until its hello (seat_connection) */
     int log_from;        /* the first event not yet sent */
     bool due;            /* an update is to be built and sent */
     bool closing;        /* send what is queued, then close */
@@ -94,6 +96,8 @@ typedef struct conn {
     double act_received; /* when this connection's accepted act arrived (0: none pending) */
     limits_address *addr; /* the client's address (NULL: not counted) */
     bool spectating;     /* counted among its address's spectators */
+    bool seated;         /* in its table's list (seat_connection) */
+    bool heard;          /* has sent a message (a hello comes first: ws_hello) */
 } conn;
 
 typedef hall_slot slot;
@@ -311,6 +315,15 @@ int admit_connection(server *s, int fd);
 void bind_address(server *s, struct lws *wsi);
 /* A connection is gone: its address holds one less. */
 void release_address(server *s, struct lws *wsi);
+/* The client's address of a connection: what every per-address limit
+ * counts (connections, creations, bot tables, spectators, messages, log
+ * lines; NULL: not counted). Its peer's address, or behind a
+ * --trusted-proxy the client its forwarded header names (client_from_head). */
+limits_address *client_address(struct lws *wsi);
+/* A request's head is in (HTTP, or a WebSocket's upgrade): from a trusted
+ * proxy, the connection is its client's from now on. false: that client
+ * holds too many connections (to refuse, 429). */
+bool client_from_head(server *s, struct lws *wsi);
 
 /* ---------------------------------------------------------------------------
  * send.c

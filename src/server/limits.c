@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "server/limits.h"
 
@@ -75,34 +76,167 @@ void limits_free(limits *l)
     l->addresses = 0;
 }
 
-bool limits_key_of(const struct sockaddr *sa, socklen_t len, unsigned char key[LIMITS_KEY_BYTES], char *name,
-                   size_t name_cap)
+bool limits_ip_of_sockaddr(const struct sockaddr *sa, socklen_t len, limits_ip *ip)
 {
-    memset(key, 0, LIMITS_KEY_BYTES);
+    memset(ip, 0, sizeof *ip);
     if (sa->sa_family == AF_INET && len >= (socklen_t)sizeof(struct sockaddr_in)) {
-        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-        key[10] = key[11] = 0xff; /* as IPv4 in IPv6: ::ffff:a.b.c.d */
-        memcpy(key + 12, &in->sin_addr, 4);
-        inet_ntop(AF_INET, &in->sin_addr, name, (socklen_t)name_cap);
+        ip->b[10] = ip->b[11] = 0xff; /* as IPv4 in IPv6: ::ffff:a.b.c.d */
+        memcpy(ip->b + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
         return true;
     }
     if (sa->sa_family == AF_INET6 && len >= (socklen_t)sizeof(struct sockaddr_in6)) {
-        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
-        if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
-            memcpy(key, &in6->sin6_addr, 16);
-            inet_ntop(AF_INET, in6->sin6_addr.s6_addr + 12, name, (socklen_t)name_cap);
-            return true;
-        }
-        memcpy(key, &in6->sin6_addr, 8); /* the /64 */
-        struct in6_addr prefix;
-        memset(&prefix, 0, sizeof prefix);
-        memcpy(&prefix, key, 8);
-        char text[INET6_ADDRSTRLEN];
-        inet_ntop(AF_INET6, &prefix, text, sizeof text);
-        snprintf(name, name_cap, "%s/64", text);
+        memcpy(ip->b, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
         return true;
     }
     return false;
+}
+
+bool limits_ip_parse(const char *text, size_t len, limits_ip *ip)
+{
+    while (len && (*text == ' ' || *text == '\t'))
+        text++, len--;
+    while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+        len--;
+    if (len >= 2 && text[0] == '"' && text[len - 1] == '"')
+        text++, len -= 2;
+    if (len >= 2 && text[0] == '[') { /* [v6] or [v6]:port */
+        const char *close = memchr(text, ']', len);
+        if (!close)
+            return false;
+        len = (size_t)(close - text) - 1;
+        text++;
+    } else {
+        const char *colon = memchr(text, ':', len);
+        if (colon && !memchr(colon + 1, ':', len - (size_t)(colon - text) - 1)) /* one colon: a.b.c.d:port */
+            len = (size_t)(colon - text);
+    }
+    char buf[INET6_ADDRSTRLEN];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    memset(ip, 0, sizeof *ip);
+    struct in_addr v4;
+    if (inet_pton(AF_INET, buf, &v4) == 1) {
+        ip->b[10] = ip->b[11] = 0xff;
+        memcpy(ip->b + 12, &v4, 4);
+        return true;
+    }
+    return inet_pton(AF_INET6, buf, ip->b) == 1;
+}
+
+void limits_key_of(const limits_ip *ip, unsigned char key[LIMITS_KEY_BYTES], char *name, size_t name_cap)
+{
+    memset(key, 0, LIMITS_KEY_BYTES);
+    if (IN6_IS_ADDR_V4MAPPED((const struct in6_addr *)ip->b)) {
+        memcpy(key, ip->b, 16);
+        inet_ntop(AF_INET, ip->b + 12, name, (socklen_t)name_cap);
+        return;
+    }
+    memcpy(key, ip->b, 8); /* the /64 */
+    struct in6_addr prefix;
+    memset(&prefix, 0, sizeof prefix);
+    memcpy(&prefix, key, 8);
+    char text[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, &prefix, text, sizeof text);
+    snprintf(name, name_cap, "%s/64", text);
+}
+
+bool limits_range_parse(const char *text, limits_range *out)
+{
+    limits_range range, *r = &range;
+    const char *slash = strchr(text, '/');
+    size_t len = slash ? (size_t)(slash - text) : strlen(text);
+    char buf[INET6_ADDRSTRLEN];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    memset(&r->ip, 0, sizeof r->ip);
+    struct in_addr v4;
+    bool is_v4 = inet_pton(AF_INET, buf, &v4) == 1;
+    if (is_v4) {
+        r->ip.b[10] = r->ip.b[11] = 0xff;
+        memcpy(r->ip.b + 12, &v4, 4);
+    } else if (inet_pton(AF_INET6, buf, r->ip.b) != 1) {
+        return false;
+    }
+    int max = is_v4 ? 32 : 128, bits = max;
+    if (slash) {
+        char *end;
+        long b = strtol(slash + 1, &end, 10);
+        if (slash[1] < '0' || slash[1] > '9' || *end || b > max)
+            return false;
+        bits = (int)b;
+    }
+    r->bits = is_v4 ? bits + 96 : bits;
+    *out = range;
+    return true;
+}
+
+bool limits_range_has(const limits_range *r, const limits_ip *ip)
+{
+    int full = r->bits / 8, rest = r->bits % 8;
+    if (memcmp(r->ip.b, ip->b, (size_t)full) != 0)
+        return false;
+    unsigned char mask = (unsigned char)(0xff << (8 - rest));
+    return rest == 0 || ((r->ip.b[full] ^ ip->b[full]) & mask) == 0;
+}
+
+static bool trusted_ip(const limits_range *trusted, int n, const limits_ip *ip)
+{
+    for (int i = 0; i < n; i++)
+        if (limits_range_has(&trusted[i], ip))
+            return true;
+    return false;
+}
+
+bool limits_trusted(const limits *l, const limits_ip *ip)
+{
+    return trusted_ip(l->cfg.trusted, l->cfg.n_trusted, ip);
+}
+
+/* The address of one element of a Forwarded header: its for= parameter. */
+static bool forwarded_for(const char *elem, size_t len, limits_ip *ip)
+{
+    for (size_t i = 0; i < len;) {
+        const char *pair = elem + i;
+        const char *semi = memchr(pair, ';', len - i);
+        size_t n = semi ? (size_t)(semi - pair) : len - i;
+        while (n && (*pair == ' ' || *pair == '\t'))
+            pair++, n--;
+        if (n > 4 && strncasecmp(pair, "for=", 4) == 0)
+            return limits_ip_parse(pair + 4, n - 4, ip);
+        i += (size_t)(pair - (elem + i)) + n + 1;
+    }
+    return false;
+}
+
+limits_ip limits_client_of(const limits_range *trusted, int n_trusted, const limits_ip *peer, const char *xff,
+                           const char *forwarded)
+{
+    limits_ip client = *peer;
+    if (!trusted_ip(trusted, n_trusted, peer))
+        return client; /* its header, if any, is whatever it chose to write */
+    const char *chain = xff && *xff ? xff : forwarded;
+    if (!chain)
+        return client;
+    /* from the right: each element was appended by the hop to its right */
+    size_t end = strlen(chain);
+    for (;;) {
+        size_t start = end;
+        while (start > 0 && chain[start - 1] != ',')
+            start--;
+        limits_ip hop;
+        bool ok = chain == xff ? limits_ip_parse(chain + start, end - start, &hop)
+                               : forwarded_for(chain + start, end - start, &hop);
+        if (!ok)
+            return client; /* no address where a trusted hop wrote one: the chain ends at that hop */
+        client = hop;
+        if (!trusted_ip(trusted, n_trusted, &hop) || start == 0)
+            return client;
+        end = start - 1;
+    }
 }
 
 /* FNV-1a over the key, started from the server's random seed. */
@@ -148,13 +282,30 @@ bool limits_connect(limits *l, limits_address *a, double now)
         limits_refused(l, LIMIT_CONNECTIONS, a);
         return false;
     }
-    if (l->cfg.connections_per_address > 0 && a->connections >= l->cfg.connections_per_address) {
+    if (l->cfg.connections_per_address > 0 && a->connections >= l->cfg.connections_per_address &&
+        !a->trusted_proxy) {
         limits_refused(l, LIMIT_CONNECTIONS_PER_ADDRESS, a);
         return false;
     }
     a->connections++;
     l->connections++;
     a->used_at = now;
+    return true;
+}
+
+bool limits_move(limits *l, limits_address *from, limits_address *to, double now)
+{
+    if (from == to)
+        return true;
+    if (l->cfg.connections_per_address > 0 && to->connections >= l->cfg.connections_per_address &&
+        !to->trusted_proxy) {
+        limits_refused(l, LIMIT_CONNECTIONS_PER_ADDRESS, to);
+        return false;
+    }
+    limits_disconnect(l, from, now);
+    l->connections++;
+    to->connections++;
+    to->used_at = now;
     return true;
 }
 

@@ -28,6 +28,34 @@ typedef struct limits_bucket {
  * receives the seconds until there is. rate <= 0: no limit. */
 bool limits_bucket_take(limits_bucket *b, double rate, double burst, double now, double *retry_after);
 
+#define LIMITS_KEY_BYTES 16
+
+/* An IP address as 16 bytes: IPv6, or IPv4 as IPv4 in IPv6 (::ffff:a.b.c.d). */
+typedef struct limits_ip {
+    unsigned char b[16];
+} limits_ip;
+
+/* The address of a socket address; false for another family (such a client
+ * is not counted, and none is refused for it). */
+bool limits_ip_of_sockaddr(const struct sockaddr *sa, socklen_t len, limits_ip *ip);
+/* The address a text names: "a.b.c.d", an IPv6 address, either with a port
+ * ("a.b.c.d:p", "[v6]:p") or in brackets, quotes around it allowed (as
+ * RFC 7239's Forwarded writes it). false for anything else (a host name,
+ * "unknown", an obfuscated node). */
+bool limits_ip_parse(const char *text, size_t len, limits_ip *ip);
+/* The key an address is counted under (IPv4, or its IPv6 /64) and its printable name. */
+void limits_key_of(const limits_ip *ip, unsigned char key[LIMITS_KEY_BYTES], char *name, size_t name_cap);
+
+/* Proxies trusted to say who their client is (--trusted-proxy ADDR[/BITS]). */
+typedef struct limits_range {
+    limits_ip ip;
+    int bits; /* of the 128 (an IPv4 range's bits + 96) */
+} limits_range;
+#define LIMITS_TRUSTED_MAX 16
+/* "ADDR" or "ADDR/BITS" (IPv4 or IPv6): true and *r, or false. */
+bool limits_range_parse(const char *text, limits_range *r);
+bool limits_range_has(const limits_range *r, const limits_ip *ip);
+
 /* The limits (asobi serve's options; 0 for a count or a rate: no limit). */
 typedef struct limits_config {
     int connections_per_address; /* --max-connections-per-address */
@@ -39,6 +67,8 @@ typedef struct limits_config {
     double messages_per_address; /* --messages-per-second-per-address (a burst of two seconds' worth) */
     double messages_per_seat;    /* --messages-per-second-per-seat (a burst of one second's worth) */
     double log_lines_per_address; /* --log-lines-per-second-per-address: its refusals' lines (a burst of 5 s) */
+    limits_range trusted[LIMITS_TRUSTED_MAX]; /* --trusted-proxy: whose forwarded header names the client */
+    int n_trusted;
 } limits_config;
 
 /* What the limits refuse, for /metrics and the log's summary. */
@@ -57,7 +87,6 @@ typedef enum limits_kind {
 /* Its name in /metrics ({limit="..."}) and in the log. */
 const char *limits_kind_name(limits_kind k);
 
-#define LIMITS_KEY_BYTES 16
 #define LIMITS_BOT_TABLES_MAX 64 /* the most --max-bot-tables-per-address may be */
 
 /* One client address and what it holds. */
@@ -73,6 +102,7 @@ typedef struct limits_address {
     int64_t bot_tables[LIMITS_BOT_TABLES_MAX]; /* all-bot tables it created that may still play */
     int n_bot_tables;
     double used_at;              /* last taken or let go of something */
+    bool trusted_proxy;          /* a --trusted-proxy: its connections are its clients', not its own (admit.c) */
 } limits_address;
 
 #define LIMITS_CHAINS 4096
@@ -90,19 +120,34 @@ typedef struct limits {
 } limits;
 
 void limits_init(limits *l, const limits_config *cfg, uint64_t hash_seed);
+/* Is ip within a --trusted-proxy range? */
+bool limits_trusted(const limits *l, const limits_ip *ip);
 void limits_free(limits *l);
 
-/* The key of a socket address (IPv4, IPv4 in IPv6, or an IPv6 /64). false
- * for another family (none is refused for it: such a client is not counted). */
-bool limits_key_of(const struct sockaddr *sa, socklen_t len, unsigned char key[LIMITS_KEY_BYTES], char *name,
-                   size_t name_cap);
+/* Who the client of a connection from peer is. From a peer that is not a
+ * trusted proxy, the peer itself, whatever it says. From a trusted one, the
+ * right-most address of the forwarded chain (xff: X-Forwarded-For's
+ * "client, proxy1, proxy2", each proxy appending who it heard from; else
+ * forwarded: RFC 7239's Forwarded "for=client, for=proxy1") that is not
+ * itself trusted: every hop to its right was appended by a proxy we trust,
+ * and anything to its left the client may have written itself. A chain of
+ * trusted proxies only: its left-most; an entry that is no address (where a
+ * trusted hop wrote one, the chain is broken): the hop right of it. NULL
+ * headers: the peer. */
+limits_ip limits_client_of(const limits_range *trusted, int n_trusted, const limits_ip *peer, const char *xff,
+                           const char *forwarded);
 /* The entry of an address, made if missing (NULL: out of memory). */
 limits_address *limits_address_of(limits *l, const unsigned char key[LIMITS_KEY_BYTES], const char *name);
 
 /* A new connection from a: counted and true, or refused (false, counted
- * under LIMIT_CONNECTIONS_PER_ADDRESS or LIMIT_CONNECTIONS). */
+ * under LIMIT_CONNECTIONS_PER_ADDRESS or LIMIT_CONNECTIONS). A trusted
+ * proxy's connections are not held to the per-address limit: each is its
+ * client's once its request's head names the client (limits_move). */
 bool limits_connect(limits *l, limits_address *a, double now);
 void limits_disconnect(limits *l, limits_address *a, double now);
+/* A connection counted under from is its client to's: counted there (true),
+ * or refused as a new connection of to's would be (false, still from's). */
+bool limits_move(limits *l, limits_address *from, limits_address *to, double now);
 
 /* A table creation from a: true, or false with *retry_after in seconds. */
 bool limits_create_table(limits *l, limits_address *a, double now, double *retry_after);

@@ -292,6 +292,11 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     switch (reason) {
     case LWS_CALLBACK_HTTP:
         http_reset(r);
+        if (!client_from_head(s, wsi)) {
+            refuse_raw(lws_get_socket_fd(wsi), "429 Too Many Requests", 10, "too_many_connections",
+                       "too many connections from your address: close some first");
+            return -1;
+        }
         return http_request(s, wsi, r, (const char *)in);
     case LWS_CALLBACK_HTTP_BODY:
         if (len == 0 || !in)

@@ -109,6 +109,11 @@ int store_add_seat(store *st, int64_t table, int seat, const char *name, const c
     return st->ops->add_seat(st, table, seat, name, token_hash, err);
 }
 
+int store_leave_seat(store *st, int64_t table, int seat, asobi_error *err)
+{
+    return st->ops->leave_seat(st, table, seat, err);
+}
+
 int store_add_action(store *st, int64_t table, int index, int seat, const char *action, const char *by,
                      int64_t clock_ms, asobi_error *err)
 {

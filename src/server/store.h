@@ -149,6 +149,11 @@ int store_add_seat(store *st, int64_t table, int seat, const char *name, const c
                    asobi_error *err);
 /* The index-th accepted action of a table; by is "human", "bot" or
  * "timeout"; clock_ms is the actor's remaining time after it (-1: no clock). */
+/* The person of a seat left it for good (POST .../leave): its row keeps
+ * its name and an empty token hash, which no token matches, and a restore
+ * reads it as left (the bot plays on: table_restore). No column of its
+ * own, so the databases of before need no migration. */
+int store_leave_seat(store *st, int64_t table, int seat, asobi_error *err);
 int store_add_action(store *st, int64_t table, int index, int seat, const char *action, const char *by,
                      int64_t clock_ms, asobi_error *err);
 /* The table is over: keep its summary and record (compact JSON texts); it is

@@ -19,6 +19,7 @@ typedef struct store_ops {
     void (*set_wake)(store *st, void (*wake)(void *), void *ctx);
     int (*create_table)(store *st, const json_t *spec, int64_t *id, asobi_error *err);
     int (*add_seat)(store *st, int64_t table, int seat, const char *name, const char *token_hash, asobi_error *err);
+    int (*leave_seat)(store *st, int64_t table, int seat, asobi_error *err);
     int (*add_action)(store *st, int64_t table, int index, int seat, const char *action, const char *by,
                       int64_t clock_ms, asobi_error *err);
     int (*finish)(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);

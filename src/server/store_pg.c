@@ -93,6 +93,7 @@ static const char *const schema =
     "    ep := COALESCE((p_epochs->>(t::TEXT))::BIGINT, 1);\n"
     "    CASE w->>'op'\n"
     "    WHEN 'seat' THEN INSERT INTO asobi_seats VALUES (t, (w->>'seat')::INT, w->>'name', w->>'hash');\n"
+    "    WHEN 'leave' THEN UPDATE asobi_seats SET token_hash = '' WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
     "    WHEN 'action' THEN INSERT INTO asobi_actions VALUES (t, (w->>'i')::INT, (w->>'seat')::INT,"
     "      w->>'action', w->>'by', (w->>'clock')::BIGINT, ep);\n"
     "    WHEN 'finish' THEN UPDATE asobi_tables SET finished = 1, summary = w->>'summary', record = w->>'record'"
@@ -1207,6 +1208,12 @@ static int pg_add_seat(store *base, int64_t table, int seat, const char *name, c
                   err);
 }
 
+static int pg_leave_seat(store *base, int64_t table, int seat, asobi_error *err)
+{
+    return append((pg_store *)base, json_pack("{s:s, s:I, s:i}", "op", "leave", "t", (json_int_t)table, "seat", seat),
+                  err);
+}
+
 static int pg_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
                          int64_t clock_ms, asobi_error *err)
 {
@@ -1352,7 +1359,7 @@ static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t
 static const store_ops pg_ops = {
     .name = "postgresql", .close = pg_close, .flush = pg_flush, .commit_start = pg_commit_start,
     .settled = pg_settled, .batch_seq = pg_batch_seq, .committed_seq = pg_committed_seq, .collect = pg_collect, .set_wake = pg_set_wake, .create_table = pg_create_table,
-    .add_seat = pg_add_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
+    .add_seat = pg_add_seat, .leave_seat = pg_leave_seat, .add_action = pg_add_action, .finish = pg_finish, .expire = pg_expire,
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,

@@ -40,7 +40,7 @@ static const char *const schema =
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
-    Q_TABLE, Q_EXPIRE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
 };
 static const char *const queries[Q_COUNT] = {
@@ -56,6 +56,8 @@ static const char *const queries[Q_COUNT] = {
     [Q_TABLE] = "SELECT spec, finished, summary FROM tables WHERE id = ?1",
     /* finished = 2: expired (no summary, no record): neither restored nor found */
     [Q_EXPIRE] = "UPDATE tables SET finished = 2 WHERE id = ?1 AND finished = 0",
+    /* a seat left for good: its token hash emptied (store_leave_seat) */
+    [Q_LEAVE] = "UPDATE seats SET token_hash = '' WHERE table_id = ?1 AND seat = ?2",
     [Q_BEGIN] = "BEGIN",
     [Q_COMMIT] = "COMMIT",
 };
@@ -384,6 +386,15 @@ static int sqlite_add_seat(store *base, int64_t table, int seat, const char *nam
     return run_write(st, q, err, "adding a seat");
 }
 
+static int sqlite_leave_seat(store *base, int64_t table, int seat, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->q[Q_LEAVE];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, seat);
+    return run_write(st, q, err, "leaving a seat");
+}
+
 static int sqlite_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
                      int64_t clock_ms, asobi_error *err)
 {
@@ -603,7 +614,7 @@ static const store_ops sqlite_ops = {
     .name = "sqlite", .close = sqlite_close, .flush = sqlite_flush, .commit_start = sqlite_commit_start,
     .settled = sqlite_settled, .batch_seq = sqlite_batch_seq, .committed_seq = sqlite_committed_seq,
     .collect = sqlite_collect, .set_wake = sqlite_set_wake,
-    .create_table = sqlite_create_table, .add_seat = sqlite_add_seat, .add_action = sqlite_add_action,
+    .create_table = sqlite_create_table, .add_seat = sqlite_add_seat, .leave_seat = sqlite_leave_seat, .add_action = sqlite_add_action,
     .finish = sqlite_finish, .expire = sqlite_expire, .set_rematch = sqlite_set_rematch,
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
     .owner_url = sqlite_owner_url, .owns = sqlite_owns,

@@ -161,6 +161,9 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
         const char *invite = json_string_value(json_array_get(json_object_get(spec, "invites"), (size_t)s));
         if (t->private_table && invite)
             snprintf(seat->invite_hash, sizeof seat->invite_hash, "%s", invite);
+        const char *watch = json_string_value(json_object_get(spec, "watch"));
+        if (t->private_table && watch)
+            snprintf(t->watch_hash, sizeof t->watch_hash, "%s", watch);
         if (!bot)
             continue;
         /* a server's bots are held to the server's tighter budgets */
@@ -199,6 +202,13 @@ static bool make_invites(json_t *spec, const json_t *bot_list, table_invites *in
             memcpy(invites->code[s], code, sizeof code);
     }
     json_object_set_new(spec, "invites", hashes);
+    char watch[TOKEN_CHARS + 1], hash[TOKEN_HASH_CHARS + 1];
+    if (!token_new(watch))
+        return false;
+    token_hash(watch, hash);
+    json_object_set_new(spec, "watch", json_string(hash));
+    if (invites)
+        memcpy(invites->watch, watch, sizeof watch);
     return true;
 }
 
@@ -454,8 +464,18 @@ table *table_rematch(table *old, int64_t now, srv_error *e)
                             json_object_get(old->spec, "bots"));
     if (req && clock && !json_is_null(clock))
         json_object_set(req, "clock", (json_t *)clock);
-    if (req && old->private_table) /* still unlisted; its people take their seats below, without codes */
+    if (req && old->private_table) { /* still unlisted; its people take their seats below, without codes */
         json_object_set_new(req, "private", json_true());
+        /* A seat its person left would wait for a code nobody holds until
+         * the table expired: the heuristic takes it, as it played it. */
+        json_t *bots = json_deep_copy(json_object_get(old->spec, "bots"));
+        while (bots && json_array_size(bots) < (size_t)old->players)
+            json_array_append_new(bots, json_null());
+        for (int k = 0; bots && k < old->players; k++)
+            if (!old->seat[k].bot && old->seat[k].left)
+                json_array_set_new(bots, (size_t)k, json_string("heuristic"));
+        json_object_set_new(req, "bots", bots ? bots : json_null());
+    }
     table *t = req ? table_create(old->store, req, now, e) : NULL;
     json_decref(req);
     if (!t)
@@ -488,6 +508,36 @@ int table_seat_of_token(const table *t, const char *token)
     return -1;
 }
 
+bool table_readable(const table *t, const char *secret)
+{
+    if (!t->private_table)
+        return true;
+    if (!secret || !*secret)
+        return false;
+    bool watch = t->watch_hash[0] && token_matches(secret, t->watch_hash);
+    bool invite = seat_of_invite(t, secret) >= 0, token = table_seat_of_token(t, secret) >= 0;
+    return watch || invite || token;
+}
+
+bool table_summary_readable(const json_t *summary, const char *secret)
+{
+    if (!json_is_true(json_object_get(summary, "private")))
+        return true;
+    const json_t *access = json_object_get(summary, "access");
+    if (!secret || !*secret || !json_is_object(access))
+        return false; /* finished before the watch codes: nobody reads it */
+    const char *watch = json_string_value(json_object_get(access, "watch"));
+    bool ok = watch && token_matches(secret, watch);
+    static const char *const lists[] = {"invites", "tokens"};
+    for (int l = 0; l < 2; l++) {
+        size_t k;
+        const json_t *h;
+        json_array_foreach(json_object_get(access, lists[l]), k, h)
+            ok |= json_is_string(h) && token_matches(secret, json_string_value(h));
+    }
+    return ok;
+}
+
 int table_leave(table *t, const json_t *body, int *seat, srv_error *e)
 {
     const json_t *token = json_object_get(body, "token");
@@ -498,6 +548,9 @@ int table_leave(table *t, const json_t *body, int *seat, srv_error *e)
         return srv_fail(e, 403, "bad_token", "this token holds no seat at table %lld", (long long)t->id);
     if (t->status == TABLE_OVER)
         return srv_fail(e, 409, "game_over", "table %lld is over: there is nothing to leave", (long long)t->id);
+    asobi_error err;
+    if (store_leave_seat(t->store, t->id, s, &err) != ASOBI_OK) /* kept across a restart too */
+        return srv_fail_asobi(e, 500, &err);
     table_seat *ts = &t->seat[s];
     ts->left = ts->handed = true;
     ts->token_hash[0] = '\0'; /* no socket can take the seat back */
@@ -625,7 +678,7 @@ static void finish_if_over(table *t)
 {
     if (t->status != TABLE_OVER)
         return;
-    char *summary = table_summary_text(t), *record = asobi_match_record_text(t->match, NULL);
+    char *summary = table_stored_summary_text(t), *record = asobi_match_record_text(t->match, NULL);
     asobi_error err;
     /* A failure here (out of memory included) leaves the table unfinished in
      * the store: restoring it replays to the same end and finishes it then. */
@@ -887,7 +940,13 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
         snprintf(t->seat[s].token_hash, sizeof t->seat[s].token_hash, "%s",
                  json_string_value(json_object_get(row, "token_hash")));
         t->seat[s].left_ms = now;
+        /* its person left it for good (store_leave_seat): the bot plays on, no token takes it back */
+        t->seat[s].left = t->seat[s].handed = !t->seat[s].token_hash[0];
     }
+    bool held = false; /* a table every person left stays abandoned (expired at the next tick) */
+    for (int k = 0; k < t->players; k++)
+        held |= !t->seat[k].bot && (!t->seat[k].taken || !t->seat[k].left);
+    t->abandoned = !held;
     maybe_start(t, now);
     json_array_foreach(actions, i, row)
     {
@@ -1052,6 +1111,28 @@ char *table_summary_text(const table *t)
     if (!asobi_vw_start_text(&w, 512))
         return NULL;
     write_summary(&w, t);
+    return asobi_vw_finish_text(&w, NULL);
+}
+
+char *table_stored_summary_text(const table *t)
+{
+    asobi_vw w;
+    if (!asobi_vw_start_text(&w, 512))
+        return NULL;
+    write_summary(&w, t);
+    if (t->private_table) {
+        vw_object_begin(&w, "access");
+        vw_str(&w, "watch", t->watch_hash);
+        vw_array_begin(&w, "invites");
+        for (int s = 0; s < t->players; s++)
+            vw_str(&w, NULL, t->seat[s].invite_hash);
+        vw_array_end(&w);
+        vw_array_begin(&w, "tokens");
+        for (int s = 0; s < t->players; s++)
+            vw_str(&w, NULL, t->seat[s].token_hash);
+        vw_array_end(&w);
+        vw_object_end(&w);
+    }
     return asobi_vw_finish_text(&w, NULL);
 }
 

@@ -66,6 +66,7 @@ typedef struct table {
     int64_t rematch;  /* the table of the rematch, once one was asked for (0: none) */
     bool seed_chosen; /* its creator chose the seed (a server with --allow-chosen-seeds): everyone is told */
     bool private_table; /* "private": unlisted, and each person's seat is joined with its invite code */
+    char watch_hash[TOKEN_HASH_CHARS + 1]; /* a private table's watch code's hash (spec "watch"); "" otherwise */
     bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
     int64_t grace_ms; /* the server's --grace, for the updates' countdown (0: not told; hall_add tells it) */
     store *store;
@@ -94,6 +95,7 @@ table *table_create(store *st, const json_t *request, int64_t now_ms, srv_error 
  * seat): shown once, to its creator; the table keeps only their hashes. */
 typedef struct table_invites {
     char code[ASOBI_MAX_SEATS][TOKEN_CHARS + 1];
+    char watch[TOKEN_CHARS + 1]; /* the watch code: opens the summary, the record and spectating, no seat */
 } table_invites;
 /* table_create, and a private table's codes into *invites (NULL: they are
  * dropped, as for a rematch, whose people take their seats without them). */
@@ -119,6 +121,14 @@ int table_join(table *t, const json_t *request, int64_t now_ms, int *seat, char 
 table *table_rematch(table *old, int64_t now_ms, srv_error *e);
 /* The seat whose token this is, or -1. */
 int table_seat_of_token(const table *t, const char *token);
+/* May a request carrying secret read this table (its summary, record,
+ * replay; watch it)? Any table that is not private; a private one with its
+ * watch code, any seat's invite code or a seat's token (NULL: none). Each
+ * hash is compared in constant time. */
+bool table_readable(const table *t, const char *secret);
+/* The same, of a finished table's summary as the store keeps it
+ * (table_stored_summary_text: a private one's "access" holds the hashes). */
+bool table_summary_readable(const json_t *stored_summary, const char *secret);
 /* POST /api/tables/ID/leave, {"token":T}: the person of T's seat leaves it (*seat set). The heuristic bot plays
  * the seat from now on, as for a leaver past --grace, and the token holds it no more; once no person holds a seat
  * of the table (every one left, free or a bot's) the table is abandoned (t->abandoned). In memory only: after a
@@ -183,6 +193,10 @@ size_t table_update_text_in(const table *t, int viewer, int log_from, int64_t no
 json_t *table_summary(const table *t);
 /* The same as compact JSON text (malloc'd; NULL when out of memory), as the store keeps it. */
 char *table_summary_text(const table *t);
+/* The summary the store keeps of a finished table: table_summary's, and for
+ * a private table "access": {"watch","invites","tokens"}, the hashes that
+ * open it (table_summary_readable), taken out before any reply. */
+char *table_stored_summary_text(const table *t);
 /* The clock object of updates and summaries, or NULL without a clock. */
 json_t *table_clock_json(const table *t, int64_t now_ms);
 const char *table_status_name(table_status s);

@@ -21,13 +21,14 @@ static int64_t ws_table_id(const char *path)
     return id > 0 && !*rest ? id : -1;
 }
 
-/* The value of the token argument of the request's query, if any. */
-static bool query_token(struct lws *wsi, char *out, int cap)
+/* The value of the argument name= ("token", "code") of the request's query, if any. */
+static bool query_arg(struct lws *wsi, const char *name, char *out, int cap)
 {
     char frag[128];
+    size_t n = strlen(name);
     for (int i = 0; lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++) {
-        if (strncmp(frag, "token=", 6) == 0) {
-            snprintf(out, (size_t)cap, "%s", frag + 6);
+        if (strncmp(frag, name, n) == 0 && frag[n] == '=') {
+            snprintf(out, (size_t)cap, "%s", frag + n + 1);
             return true;
         }
     }
@@ -50,7 +51,7 @@ bool origin_allowed(server *s, struct lws *wsi)
     if (store_node_origin(s->store, origin)) /* another node's page (several nodes: PostgreSQL) */
         return true;
     bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
-    log_refusal(s, lws_get_opaque_user_data(wsi), "refused a %s from origin %.100s (bad_origin)",
+    log_refusal(s, client_address(wsi), "refused a %s from origin %.100s (bad_origin)",
                 post ? "POST" : "WebSocket", origin);
     return false;
 }
@@ -73,11 +74,16 @@ int ws_filter(server *s, struct lws *wsi)
     char path[256];
     if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) < 0)
         return 1;
+    if (!client_from_head(s, wsi)) {
+        refuse_raw(lws_get_socket_fd(wsi), "429 Too Many Requests", 10, "too_many_connections",
+                   "too many connections from your address: close some first");
+        return 1;
+    }
     if (!origin_allowed(s, wsi))
         return 1;
     int64_t id = ws_table_id(path);
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id) && owned_elsewhere(s, id)) {
-        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (moved: not this node's)", path);
+        log_refusal(s, client_address(wsi), "refused a WebSocket to %.100s (moved: not this node's)", path);
         refuse_raw(lws_get_socket_fd(wsi), "421 Misdirected Request", 1, "table_moved",
                    "this table is played on another node: ask its summary again and follow its ws");
         return 1;
@@ -86,11 +92,11 @@ int ws_filter(server *s, struct lws *wsi)
     if (strcmp(path, "/ws/lobby") != 0 && !hall_slot_of(&s->hall, id))
         reload = reload_started(s, id);
     if (reload == HALL_RELOAD_NONE) {
-        log_refusal(s, lws_get_opaque_user_data(wsi), "refused a WebSocket to %.100s (not_found)", path);
+        log_refusal(s, client_address(wsi), "refused a WebSocket to %.100s (not_found)", path);
         return 1;
     }
     if (reload == HALL_RELOAD_BUSY) {
-        log_refusal(s, lws_get_opaque_user_data(wsi),
+        log_refusal(s, client_address(wsi),
                     "refused a WebSocket to %.100s (busy: %d finished tables being brought back)", path,
                 HALL_RELOADS_MAX);
         return 1;
@@ -98,12 +104,25 @@ int ws_filter(server *s, struct lws *wsi)
     return 0;
 }
 
+#define HELLO_WAIT_S 10 /* a connection to a private table without a code has this long to say hello */
+
 /* A table's connection takes its seat (by its token) or a spectator's
- * place, and is sent its first update. */
-static void seat_connection(server *s, conn *c, const char *token)
+ * place, and is sent its first update. A spectator of a private table needs
+ * its code (?code=: the watch code or a seat's invite code); without one
+ * the connection waits for a hello with a seat's token or a code (the
+ * page's seats send theirs so), and hears not_found otherwise. */
+static void seat_connection(server *s, conn *c, const char *token, const char *code)
 {
     int64_t id = c->table;
     slot *sl = hall_slot_of(&s->hall, id);
+    if (sl && !token && !table_readable(sl->t, code)) {
+        if (!c->heard) { /* a hello may come: wait for it, shown nothing */
+            c->awaiting_hello = true;
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, HELLO_WAIT_S);
+            return;
+        }
+        sl = NULL; /* a stranger: the table is not there for it */
+    }
     if (!sl) {
         srv_error e;
         srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)id);
@@ -140,6 +159,7 @@ static void seat_connection(server *s, conn *c, const char *token)
     }
     c->next = sl->conns;
     sl->conns = c;
+    c->seated = true;
     table_connect(sl->t, c->seat, now_ms());
     c->due = true;
     if (c->seat >= 0)
@@ -152,7 +172,9 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
 {
     char path[256] = "", token[128];
     lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI);
-    bool has_token = query_token(wsi, token, sizeof token);
+    bool has_token = query_arg(wsi, "token", token, sizeof token);
+    char code[128];
+    bool has_code = query_arg(wsi, "code", code, sizeof code);
     int64_t id = ws_table_id(path);
     conn *c = calloc(1, sizeof *c);
     if (!c)
@@ -160,7 +182,7 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
     c->wsi = wsi;
     c->table = id;
     c->seat = ASOBI_SPECTATOR;
-    c->addr = lws_get_opaque_user_data(wsi);
+    c->addr = client_address(wsi);
     pss->ws = c;
     s->connections++;
     if (strcmp(path, "/ws/lobby") == 0) {
@@ -174,7 +196,8 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
     if (hall_reloading(&s->hall, id) && !hall_slot_of(&s->hall, id)) {
         c->waiting = true; /* reload_done seats it */
         c->token = has_token ? strdup(token) : NULL;
-        if (has_token && !c->token) {
+        c->code = has_code ? strdup(code) : NULL;
+        if ((has_token && !c->token) || (has_code && !c->code)) {
             close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
             return;
         }
@@ -182,7 +205,7 @@ void ws_established(server *s, struct lws *wsi, http_req *pss)
         s->waiting = c;
         return;
     }
-    seat_connection(s, c, has_token ? token : NULL);
+    seat_connection(s, c, has_token ? token : NULL, has_code ? code : NULL);
 }
 
 void ws_closed(server *s, http_req *pss)
@@ -227,7 +250,74 @@ void ws_closed(server *s, http_req *pss)
     shared_text_drop(c->list);
     free(c->rx);
     free(c->token);
+    free(c->code);
     free(c);
+}
+
+/* {"type":"hello","token":T}, a connection's first message: it takes T's
+ * seat, as ?token=T in the URL would, with the token outside the URL (an
+ * access log keeps URLs: docs/server.md, "WebSocket"). Until then it is a
+ * spectator (from its seat it is sent the whole history again), or at a
+ * private table it waits, shown nothing. {"type":"hello","code":C} opens a
+ * private table to watch, as ?code=C would. true when the message was a
+ * hello (answered here), false for any other. */
+static bool ws_hello(server *s, conn *c, const char *text, size_t len)
+{
+    json_t *msg;
+    const char *token, *code;
+    srv_error e;
+    int opens = hall_hello(&s->hall, c->table, text, len, &msg, &token, &code, &e);
+    bool first = !c->heard && c->seat == ASOBI_SPECTATOR && !c->token && !c->code;
+    c->heard = true;
+    if (opens == HALL_HELLO_NOT) {
+        json_decref(msg);
+        if (c->awaiting_hello) /* a stranger at a private table: as if it were not there */
+            seat_connection(s, c, NULL, NULL);
+        c->awaiting_hello = false;
+        return c->closing;
+    }
+    if (!first || (opens == HALL_HELLO_REFUSED && strcmp(e.code, "bad_request") == 0)) {
+        if (!first)
+            srv_fail(&e, 400, "bad_request", "a hello comes first, once, on a connection without a token");
+        send_error(s, c, json_object_get(msg, "id"), &e);
+        json_decref(msg);
+        return true;
+    }
+    if (c->waiting) { /* a finished table being read back: seated with these when it is in */
+        c->token = token ? strdup(token) : NULL;
+        c->code = code ? strdup(code) : NULL;
+        json_decref(msg);
+        if (!c->token && !c->code)
+            close_after_sending(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "no_memory");
+        return true;
+    }
+    if (c->awaiting_hello) { /* nothing shown yet: seated now, or told not_found (or bad_token) */
+        c->awaiting_hello = false;
+        lws_set_timeout(c->wsi, NO_PENDING_TIMEOUT, 0);
+        seat_connection(s, c, token, token ? NULL : code);
+        json_decref(msg);
+        return true;
+    }
+    json_decref(msg);
+    slot *sl = hall_slot_of(&s->hall, c->table);
+    if (opens == ASOBI_SPECTATOR || !c->seated || !sl) /* a code on a connection that watches already */
+        return true;
+    if (opens < 0) {
+        send_error(s, c, NULL, &e);
+        close_after_sending(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, e.code);
+        return true;
+    }
+    int64_t now = now_ms();
+    if (c->spectating)
+        limits_unspectate(&s->limits, c->addr, now_s());
+    c->spectating = false;
+    table_disconnect(sl->t, ASOBI_SPECTATOR, now); /* in the table's list as a spectator since it connected */
+    c->seat = opens;
+    table_connect(sl->t, opens, now);
+    c->log_from = 0; /* the seat's whole history, from its own view */
+    c->due = true;
+    table_changed(s, sl);
+    return true;
 }
 
 /* One whole message from a client: the hall decides, this side answers. */
@@ -236,6 +326,10 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
     double started = now_s();
     srv_error e;
     json_t *id;
+    bool hello = !c->lobby && ws_hello(s, c, text, len);
+    c->heard = true;
+    if (hello)
+        return;
     if (c->lobby) {
         srv_fail(&e, 400, "unknown_type", "the lobby's socket takes no messages");
         send_error(s, c, NULL, &e);
@@ -362,7 +456,8 @@ void reload_refused(server *s, int64_t id, bool moved)
         c->waiting = false;
         c->next = NULL;
         free(c->token);
-        c->token = NULL;
+        free(c->code);
+        c->token = c->code = NULL;
         close_after_sending(c, CLOSE_MOVED, "moved");
     }
 }
@@ -380,8 +475,9 @@ void reload_done(server *s, hall_reload *r)
         *p = c->next;
         c->waiting = false;
         c->next = NULL;
-        seat_connection(s, c, c->token);
+        seat_connection(s, c, c->token, c->code);
         free(c->token);
-        c->token = NULL;
+        free(c->code);
+        c->token = c->code = NULL;
     }
 }

@@ -172,7 +172,7 @@ async def test_a_private_table_keeps_strangers_out(binary):
             check((status, body["error"]["code"]) == want, status, body)
         status, joined = srv.request("POST", "/api/tables/%d/join" % t, {"name": "Aki", "invite": codes[0]})
         check(status == 200 and joined["seat"] == 0, status, joined)
-        status, summary = srv.request("GET", "/api/tables/%d" % t)
+        status, summary = srv.request("GET", "/api/tables/%d?code=%s" % (t, made["watch"]))
         check(summary.get("private") is True and summary["status"] == "open", summary)
         seat = await Client(srv, t, joined["token"]).connect()
         u = await seat.until(lambda m: m["type"] == "update")
@@ -186,7 +186,7 @@ async def test_a_private_table_keeps_strangers_out(binary):
         check(status == 403 and body["error"]["code"] == "invite_required", status, body)
         status, body = again.request("POST", "/api/tables/%d/join" % t, {"name": "Ben", "invite": codes[1]})
         check(status == 200 and body["seat"] == 1, status, body)
-        status, summary = again.request("GET", "/api/tables/%d" % t)
+        status, summary = again.request("GET", "/api/tables/%d?code=%s" % (t, made["watch"]))
         check(summary["status"] == "playing", summary)
     finally:
         if again:

@@ -141,8 +141,70 @@ async def test_a_table_everyone_left_is_abandoned(binary):
             srv.stop()
 
 
+async def test_a_left_seat_stays_left_after_a_restart(binary):
+    """Issue 39, point 5, the attack: a seat's person left (POST .../leave), the server restarted on the same
+    database, and the leaver's token opened the seat again while the others waited out --grace at its turns.
+    Now the left seat is kept in the store: after the restart the old token is refused (bad_token, in the URL
+    and in a hello), the summary says left, the bot plays its turns at once (--grace is 60 s here: the game
+    ends well before), and the rematch of the private table starts with a bot in that seat, never an open seat
+    waiting for a code nobody holds."""
+    srv = Server(binary, args=["--workers", "1", "--grace", "60"]).start()
+    again = None
+    try:
+        status, made = srv.request("POST", "/api/tables", {"game": "psycle", "players": 2, "private": True})
+        check(status == 201, status, made)
+        t = made["table"]
+        tokens = []
+        for k in range(2):
+            status, joined = srv.request("POST", "/api/tables/%d/join" % t, {"name": "P%d" % k,
+                                                                             "invite": made["invites"][k]})
+            check(status == 200, status, joined)
+            tokens.append(joined["token"])
+        status, reply = leave(srv, t, tokens[1])
+        check(status == 200 and reply["seat"] == 1, status, reply)
+        srv.stop(remove=False)
+        again = Server(binary, db=srv.db, args=["--workers", "1", "--grace", "60"]).start()
+        for how in ("url", "hello"):
+            ws = await websockets.connect(again.ws_url(t, tokens[1] if how == "url" else None), close_timeout=1)
+            if how == "hello":
+                await ws.send(json.dumps({"type": "hello", "token": tokens[1]}))
+            refused = None
+            try:
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    if m["type"] == "error":
+                        refused = m["error"]["code"]
+                        break
+                    check(m.get("seat") is None, "the leaver's token opened the seat after a restart (%s)" % how, m)
+            except websockets.exceptions.ConnectionClosed:
+                pass
+            check(refused == "bad_token", "the leaver's token after a restart (%s)" % how, refused)
+            await ws.close()
+        status, summary = again.request("GET", "/api/tables/%d?code=%s" % (t, made["watch"]))
+        check(summary["seats"][1].get("left") is True and summary["seats"][1]["handed"] is True, summary["seats"])
+        started = time.monotonic()
+        seat = await Client(again, t, tokens[0]).connect()
+        last = await asyncio.wait_for(play_randomly(seat, random.Random(3)), 40)
+        check(last["status"] == "over", last["status"])
+        check(time.monotonic() - started < 30, "the bot waited out --grace at the left seat's turns")
+        await seat.send({"type": "rematch"})
+        update = await seat.until(lambda m: m["type"] == "update" and m.get("rematch"), 10)
+        await seat.close()
+        status, rematch = again.request("GET", "/api/tables/%d?token=%s" % (update["rematch"], tokens[0]))
+        check(status == 200 and rematch["seats"][1]["bot"] == "heuristic" and rematch["status"] == "playing",
+              "the rematch leaves the left seat open (a code nobody holds) rather than to a bot", status, rematch)
+        check(rematch["seats"][0]["name"] == "P0", rematch["seats"])
+    finally:
+        if again:
+            again.stop()
+            shutil.rmtree(srv.dir, ignore_errors=True)
+        else:
+            srv.stop()
+
+
 async def main():
     tests = [test_refusals_change_nothing, test_leaving_a_game_hands_the_seat_to_the_bot,
+             test_a_left_seat_stays_left_after_a_restart,
              test_a_table_everyone_left_is_abandoned]
     return 1 if await run_tests([(fn, BINARY) for fn in tests], timeout=120) else 0
 

@@ -30,21 +30,9 @@ static limits_address *address(limits *l, const char *text)
 {
     unsigned char key[LIMITS_KEY_BYTES];
     char name[48];
-    struct sockaddr_storage ss;
-    memset(&ss, 0, sizeof ss);
-    socklen_t len;
-    if (strchr(text, ':')) {
-        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-        in6->sin6_family = AF_INET6;
-        assert_int_equal(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
-        len = sizeof *in6;
-    } else {
-        struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-        in->sin_family = AF_INET;
-        assert_int_equal(inet_pton(AF_INET, text, &in->sin_addr), 1);
-        len = sizeof *in;
-    }
-    assert_true(limits_key_of((struct sockaddr *)&ss, len, key, name, sizeof name));
+    limits_ip ip;
+    assert_true(limits_ip_parse(text, strlen(text), &ip));
+    limits_key_of(&ip, key, name, sizeof name);
     return limits_address_of(l, key, name);
 }
 
@@ -65,6 +53,60 @@ static void test_an_address_is_ipv4_or_an_ipv6_slash_64(void **state)
     assert_string_equal(b->name, "2001:db8:1:2::/64");
     assert_int_equal(l.addresses, 4);
     limits_free(&l);
+}
+
+static limits_ip ip_of(const char *text)
+{
+    limits_ip ip;
+    assert_true(limits_ip_parse(text, strlen(text), &ip));
+    return ip;
+}
+
+static void assert_client(const limits_range *trusted, int n, const char *peer, const char *xff,
+                          const char *forwarded, const char *want)
+{
+    limits_ip p = ip_of(peer), w = ip_of(want);
+    limits_ip got = limits_client_of(trusted, n, &p, xff, forwarded);
+    assert_memory_equal(got.b, w.b, 16);
+}
+
+/* Behind --trusted-proxy (issue 39, point 2): the right-most forwarded
+ * address that is not trusted is the client; anyone else's header is
+ * ignored, so nobody chooses the address they are counted under. */
+static void test_the_client_behind_a_trusted_proxy(void **state)
+{
+    (void)state;
+    limits_range t[3];
+    assert_true(limits_range_parse("127.0.0.1", &t[0]));
+    assert_true(limits_range_parse("10.0.0.0/8", &t[1]));
+    assert_true(limits_range_parse("fd00::/8", &t[2]));
+    assert_false(limits_range_parse("10.0.0.0/33", &t[2]));
+    assert_false(limits_range_parse("1.2.3.4:80", &t[2]));
+    assert_false(limits_range_parse("example.org", &t[2]));
+    assert_false(limits_range_parse("10.0.0.0/", &t[2]));
+    /* a direct client: its own address whatever it writes */
+    assert_client(t, 3, "198.51.100.7", "203.0.113.1", NULL, "198.51.100.7");
+    /* one front */
+    assert_client(t, 3, "127.0.0.1", "203.0.113.1", NULL, "203.0.113.1");
+    /* a client that wrote a header of its own: the front appended the real one */
+    assert_client(t, 3, "127.0.0.1", "1.1.1.1, 203.0.113.1", NULL, "203.0.113.1");
+    /* two fronts, both trusted */
+    assert_client(t, 3, "127.0.0.1", "203.0.113.1, 10.1.2.3", NULL, "203.0.113.1");
+    assert_client(t, 3, "127.0.0.1", "203.0.113.1,10.1.2.3 , fd12::1", NULL, "203.0.113.1");
+    /* only trusted hops: the left-most; no header: the proxy */
+    assert_client(t, 3, "127.0.0.1", "10.0.0.9, 10.0.0.8", NULL, "10.0.0.9");
+    assert_client(t, 3, "127.0.0.1", NULL, NULL, "127.0.0.1");
+    /* garbage where a trusted hop wrote an address: the chain ends at that hop */
+    assert_client(t, 3, "127.0.0.1", "203.0.113.1, unknown, 10.0.0.5", NULL, "10.0.0.5");
+    assert_client(t, 3, "127.0.0.1", "nonsense", NULL, "127.0.0.1");
+    /* ports and IPv6 */
+    assert_client(t, 3, "127.0.0.1", "203.0.113.1:5555", NULL, "203.0.113.1");
+    assert_client(t, 3, "127.0.0.1", "[2001:db8::1]:443", NULL, "2001:db8::1");
+    assert_client(t, 3, "::ffff:127.0.0.1", "2001:db8::2", NULL, "2001:db8::2");
+    /* RFC 7239 */
+    assert_client(t, 3, "127.0.0.1", NULL, "for=192.0.2.60;proto=http;by=203.0.113.43", "192.0.2.60");
+    assert_client(t, 3, "127.0.0.1", NULL, "for=1.1.1.1, For=\"[2001:db8:cafe::17]:4711\"", "2001:db8:cafe::17");
+    assert_client(t, 3, "127.0.0.1", NULL, "for=_hidden", "127.0.0.1");
 }
 
 /* A token bucket: a burst, then the rate; a refusal says when to come back. */
@@ -269,6 +311,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_an_address_is_ipv4_or_an_ipv6_slash_64),
         cmocka_unit_test(test_a_bucket_gives_a_burst_then_its_rate),
+        cmocka_unit_test(test_the_client_behind_a_trusted_proxy),
         cmocka_unit_test(test_connections_per_address_and_in_all),
         cmocka_unit_test(test_table_creations_a_burst_then_one_a_second),
         cmocka_unit_test(test_bot_tables_that_ended_are_let_go),

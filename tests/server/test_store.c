@@ -86,7 +86,7 @@ static int count_unfinished(void *ctx, int64_t id, const json_t *spec, const jso
     return ASOBI_OK;
 }
 
-/* The whole life of a table: created, a seat, actions, flushed; read back
+/* The whole life of a table: created, seats (one left for good), actions, flushed; read back
  * after a restart; finished (no longer restored, its record found); a
  * rematch noted; an expired table neither restored nor found. */
 static void test_a_table_from_creation_to_record(void **state)
@@ -99,6 +99,8 @@ static void test_a_table_from_creation_to_record(void **state)
     assert_int_equal(store_create_table(st, spec, &id, &err), ASOBI_OK);
     assert_true(id > 0);
     assert_int_equal(store_add_seat(st, id, 0, "Aoi", "hash0", &err), ASOBI_OK);
+    assert_int_equal(store_add_seat(st, id, 1, "Ben", "hash1", &err), ASOBI_OK);
+    assert_int_equal(store_leave_seat(st, id, 1, &err), ASOBI_OK); /* left for good: its hash emptied (issue 39) */
     assert_int_equal(store_add_action(st, id, 0, 0, "play 1", "human", -1, &err), ASOBI_OK);
     assert_int_equal(store_add_action(st, id, 1, 1, "play 2", "bot", 1500, &err), ASOBI_OK);
     assert_int_equal(store_create_table(st, spec, &gone, &err), ASOBI_OK);
@@ -115,7 +117,7 @@ static void test_a_table_from_creation_to_record(void **state)
     assert_int_equal(store_load_unfinished(st, count_unfinished, seen, &err), ASOBI_OK);
     assert_int_equal(json_array_size(seen), 1);
     assert_int_equal(json_integer_value(json_object_get(json_array_get(seen, 0), "id")), id);
-    assert_int_equal(json_integer_value(json_object_get(json_array_get(seen, 0), "seats")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(seen, 0), "seats")), 2);
     assert_int_equal(json_integer_value(json_object_get(json_array_get(seen, 0), "actions")), 2);
     json_decref(seen);
     json_t *s2, *seats, *actions, *summary, *record;
@@ -124,6 +126,8 @@ static void test_a_table_from_creation_to_record(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(actions, 1), "action")), "play 2");
     assert_int_equal(json_integer_value(json_object_get(json_array_get(actions, 1), "clock_ms")), 1500);
     assert_string_equal(json_string_value(json_object_get(json_array_get(seats, 0), "token_hash")), "hash0");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(seats, 1), "name")), "Ben");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(seats, 1), "token_hash")), "");
     json_decref(s2);
     json_decref(seats);
     json_decref(actions);

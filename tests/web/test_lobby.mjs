@@ -46,7 +46,8 @@ function startServer() {
 
 const post = async (url, body) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify(body) })).json();
-const getJson = async url => (await fetch(url)).json();
+/** A GET's JSON; a private table's with a code in the X-Asobi-Code header (issue 39: a stranger gets 404). */
+const getJson = async (url, code) => (await fetch(url, code ? { headers: { 'X-Asobi-Code': code } } : {})).json();
 
 /** A page of its own context (language, size), failing the test on any error it reports. */
 async function newPage(browser, locale, viewport) {
@@ -174,7 +175,9 @@ async function friends(browser, base) {
   await page.click('[data-quick="friends"]');
   await page.waitForURL(/\/t\/\d+$/);
   const id = Number(page.url().split('/').pop());
-  const s = await getJson(`${base}/api/tables/${id}`);
+  const watch = await page.evaluate(id => localStorage.getItem(`asobi.watch.${id}`), id);
+  check((await getJson(`${base}/api/tables/${id}`)).error?.code === 'not_found', 'friends: a stranger reads nothing of the table');
+  const s = await getJson(`${base}/api/tables/${id}`, watch);
   check(s.private === true && s.players === 4 && s.seats.every(x => !x.bot), `friends: a private table of four people (${JSON.stringify(s)})`);
   check(s.seats[0].name !== null && s.seats.slice(1).every(x => x.name === null), 'friends: seat 1 taken, the others free');
   await page.waitForSelector('.waiting li.invite');

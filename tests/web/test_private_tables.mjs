@@ -1,8 +1,9 @@
 // test_private_tables.mjs — issue 31 in the browser: "play with friends" makes a private table whose join links (and QR codes) carry the seat's invite code; a chosen deal is shown.
 // Usage: node tests/web/test_private_tables.mjs ASOBI_BINARY OUTPUT_DIR   (CTest: tests/web/CMakeLists.txt)
 // The lobby's form with two people makes a private table (the box ticked by default; hidden with one person):
-// it is in no list, the creator's page shows the free seat's link with #invite=CODE and its QR code; a stranger
-// following the link without the code is told the table is private and sits nowhere; a friend following the
+// it is in no list, the creator's page shows the free seat's link with #invite=CODE and its QR code, and the
+// watch link (#watch=CODE); a stranger following the link without the code is shown nothing of the table (issue 39)
+// and sits nowhere, a watcher with the watch link sees it; a friend following the
 // link sits down and the game begins. A table whose seed its creator chose says so in the lobby and on its page.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
@@ -29,7 +30,8 @@ function startServer() {
   });
 }
 
-const getJson = async url => (await fetch(url)).json();
+/** A GET's JSON; a private table's with its code in the X-Asobi-Code header (issue 39: a stranger gets 404). */
+const getJson = async (url, code) => (await fetch(url, code ? { headers: { 'X-Asobi-Code': code } } : {})).json();
 
 /** A page that answers the in-page name form of a join link with NAME (a browser prompt fails the test). */
 async function pageAnswering(browser, locale, name) {
@@ -64,20 +66,26 @@ async function privateTable(browser, base) {
   check((await page.textContent('.notice.private'))?.includes('private table'), 'the page says the table is private');
   const listed = (await getJson(`${base}/api/tables`)).tables.map(x => x.table);
   check(!listed.includes(id), `the private table is in no list (${listed})`);
-  check((await getJson(`${base}/api/tables/${id}`)).private === true, 'its summary says private');
+  const watch = await page.evaluate(id => localStorage.getItem(`asobi.watch.${id}`), id);
+  check(/^[0-9a-f]{32}$/.test(watch ?? ''), `the creator's browser keeps the watch code (${watch})`);
+  check((await page.getAttribute('.waiting .watch-link a', 'href')) === `${base}/t/${id}#watch=${watch}`, 'the page shows the watch link');
+  check((await getJson(`${base}/api/tables/${id}`, watch)).private === true, 'its summary says private');
+  check((await getJson(`${base}/api/tables/${id}`)).error?.code === 'not_found', 'a stranger asking its summary hears not_found');
   await page.screenshot({ path: path.join(outDir, 'web_private_table.png'), fullPage: true });
 
   // a stranger with the link but not the code
   const stranger = await pageAnswering(browser, 'en-US', 'Eve');
   await stranger.page.goto(`${base}/t/${id}?join=1`);
-  await stranger.page.answerJoin();
-  await stranger.page.waitForSelector('.board');
-  await stranger.page.waitForSelector('form.join .error');
-  const said = await stranger.page.textContent('form.join .error');
-  check(said.includes('This table is private'), `the stranger is told the table is private (${said})`);
-  check(await stranger.page.locator('.waiting li.invite').count() === 0 && (await stranger.page.textContent('.waiting')).includes('created the table'),
-    'and is shown no join link, only where the links are');
-  check((await getJson(`${base}/api/tables/${id}`)).seats[1].name === null, 'the stranger sits nowhere');
+  await stranger.page.waitForTimeout(1500);
+  check(await stranger.page.locator('.board').count() === 0 && !(await stranger.page.textContent('body')).includes('Aki'),
+    'a stranger\'s page is shown nothing of the private table (issue 39)');
+  check((await getJson(`${base}/api/tables/${id}`, watch)).seats[1].name === null, 'the stranger sits nowhere');
+  // a watcher with the watch link sees the table, and no join link
+  const watcher = await pageAnswering(browser, 'en-US', 'Wu');
+  await watcher.page.goto(`${base}/t/${id}#watch=${watch}`);
+  await watcher.page.waitForSelector('.board');
+  check(await watcher.page.locator('.waiting li.invite').count() === 0, 'the watcher is shown no join link');
+  await watcher.ctx.close();
   await stranger.ctx.close();
 
   // a friend with the link (a Japanese phone)
@@ -86,7 +94,7 @@ async function privateTable(browser, base) {
   check(!friend.page.url().includes('invite='), `the code leaves the address bar at once (${friend.page.url()})`);
   await friend.page.answerJoin();
   await friend.page.waitForSelector('body[data-status=playing]');
-  const summary = await getJson(`${base}/api/tables/${id}`);
+  const summary = await getJson(`${base}/api/tables/${id}`, watch);
   check(summary.seats[1].name === 'ベン' && summary.status === 'playing', `the friend sits at seat 2 (${JSON.stringify(summary.seats)})`);
   check((await friend.page.textContent('.notice.private'))?.includes('招待制'), 'the friend\'s page says so in Japanese');
   check(!friend.page.url().includes('invite='), `the code leaves the address bar (${friend.page.url()})`);

@@ -11,8 +11,16 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** What opens a private table to this browser (its seat's token, else a watch code it was given), for a GET about
+ * table ID: sent in a header, never in the URL, which access logs keep (docs/server.md, "Private tables"). */
+function secretFor(path) {
+  const id = /^\/api\/tables\/(\d+)/.exec(path)?.[1];
+  return id ? localStorage.getItem(tokenKey(id)) ?? localStorage.getItem(watchKey(id)) : null;
+}
+
 export async function api(path, body) {
-  const r = await fetch(path, body === undefined ? {} :
+  const secret = body === undefined ? secretFor(path) : null;
+  const r = await fetch(path, body === undefined ? (secret ? { headers: { 'X-Asobi-Code': secret } } : {}) :
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error ? `${j.error.code}: ${j.error.message}` : r.statusText);
@@ -25,6 +33,9 @@ export const tokenKey = id => `asobi.token.${id}`;
 /** Where the invite codes of a private table its creator made are kept in this browser (a JSON array, a code
  * or null per seat): the table page puts them in the free seats' join links. */
 export const invitesKey = id => `asobi.invites.${id}`;
+
+/** Where a private table's watch code is kept in this browser (its creator's, or one a watch link #watch=CODE gave). */
+export const watchKey = id => `asobi.watch.${id}`;
 
 /** Where this device keeps the seat it holds at a table (a number from 0), beside its token: "My tables" says it. */
 export const seatKey = id => `asobi.seat.${id}`;
@@ -44,7 +55,7 @@ export function heldTables() {
 
 /** Forget this device's seat at table ID (its token, seat and invite codes). */
 export function forgetSeat(id) {
-  for (const key of [tokenKey(id), seatKey(id), invitesKey(id)]) localStorage.removeItem(key);
+  for (const key of [tokenKey(id), seatKey(id), invitesKey(id), watchKey(id)]) localStorage.removeItem(key);
 }
 
 /** The bots' strengths people choose from (`level.NAME` in i18n.js) and the engine's bot spec of each

@@ -1,6 +1,6 @@
 // lobby.js — the lobby screen: play against the computer in one click, play with friends, my tables, the live open tables, the games with their rules, the full create-table form.
 import { t, languageSwitch } from './i18n.js';
-import { el, api, tokenKey, invitesKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
+import { el, api, tokenKey, invitesKey, watchKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
@@ -144,6 +144,7 @@ async function createTable() {
       made = { key, table: reply.table, invites: reply.invites ?? null };
       // the codes are shown once: kept here for the table page's join links
       if (made.invites) localStorage.setItem(invitesKey(made.table), JSON.stringify(made.invites));
+      if (reply.watch) localStorage.setItem(watchKey(made.table), reply.watch);
     }
     const { table, invites } = made;
     const firstPerson = bots.indexOf(null);
@@ -178,6 +179,7 @@ async function quickStart(friends) {
   try {
     const reply = await api('/api/tables', { game, players, bots, ...(friends ? { private: true } : {}) });
     if (reply.invites) localStorage.setItem(invitesKey(reply.table), JSON.stringify(reply.invites));
+    if (reply.watch) localStorage.setItem(watchKey(reply.table), reply.watch);
     const j = await api(`/api/tables/${reply.table}/join`, { name: playerName(), seat: 0,
       ...(reply.invites ? { invite: reply.invites[0] } : {}) });
     sit(reply.table, j);

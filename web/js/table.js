@@ -1,6 +1,6 @@
 // table.js — the table screen: its state, the WebSocket to /ws/tables/ID, and the page drawn from its parts (seats.js, log.js, result.js, join.js, replay.js; pacing.js shows moves one at a time, announce.js says them).
 import { t, tf, count, actionLabel, languageSwitch } from './i18n.js';
-import { el, api, tokenKey } from './dom.js';
+import { el, api, tokenKey, watchKey } from './dom.js';
 import { takeToken, joinRequest, joinSection } from './join.js';
 import { makePacer } from './pacing.js';
 import { logSection, lastMover, mergeEntries, sentence, kindOf } from './log.js';
@@ -12,6 +12,9 @@ import { waitingSection, noticesSection, awayNotices, handoverText } from './wai
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
+// a watch link's code (#watch=CODE: a fragment, never sent) is kept for this table's requests and socket
+const watchCode = location.hash.match(/watch=([0-9a-f]+)/i)?.[1];
+if (watchCode) localStorage.setItem(watchKey(id), watchCode);
 const games = {};
 
 /** Everything the page knows. `last` is the update on the page (pacing may hold newer ones back), `log` the
@@ -29,12 +32,18 @@ function connect() {
   page.conn = page.last ? 'reconnecting' : 'connecting';
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const where = wsUrl || `${proto}://${location.host}/ws/tables/${id}`;
-  ws = new WebSocket(`${where}${page.token ? `?token=${page.token}` : ''}`);
+  // the token goes in the first message, never in the URL (a front's access log keeps URLs: docs/server.md)
+  ws = new WebSocket(where);
   let fresh = true;   // the first update of a connection carries the whole history
-  ws.onopen = () => { page.conn = 'connected'; retry = 500; draw(); };
+  ws.onopen = () => {
+    if (page.token) ws.send(JSON.stringify({ type: 'hello', token: page.token }));
+    else if (localStorage.getItem(watchKey(id))) ws.send(JSON.stringify({ type: 'hello', code: localStorage.getItem(watchKey(id)) }));
+    page.conn = 'connected'; retry = 500; draw();
+  };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
     page.sentAt = null;
+    if (m.type === 'update' && m.seat === null && page.token) return;   // a spectator's, before the hello is answered
     if (m.type === 'update') { receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
   };
   ws.onclose = () => {

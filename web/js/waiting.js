@@ -1,5 +1,5 @@
 // waiting.js — what a table says about itself: the free seats' join links while it waits (with QR codes), a private table, a chosen deal, and seats a bot plays while their person is away.
-import { el, invitesKey } from './dom.js';
+import { el, invitesKey, watchKey } from './dom.js';
 import { t, tf } from './i18n.js';
 import { qrSvg } from './qr.js';
 
@@ -15,12 +15,16 @@ export function waitingSection(page) {
   if (last.status !== 'open') return '';
   const codes = last.private ? invites(page.id) : null;
   const free = last.seats.filter(s => !s.bot && !s.name && (!last.private || codes?.[s.seat]));
+  // a private table's watch link: spectators need its code (in the fragment, which no request carries)
+  const watch = last.private && codes ? localStorage.getItem(watchKey(page.id)) : null;
+  const watchLink = watch ? `${location.origin}/t/${page.id}#watch=${watch}` : null;
   return el('section', { class: 'waiting' }, el('p', {}, t('waiting')), el('ul', {}, free.map(s => {
     const link = `${location.origin}/t/${page.id}?join=${s.seat}${last.private ? `#invite=${codes[s.seat]}` : ''}`;
     // a QR code per link: friends at the same table scan it with their phones
     return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
       qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
-  })), last.private && !codes ? el('p', {}, t('private_no_links')) : '');
+  })), watchLink ? el('p', { class: 'watch-link' }, `${t('watch_link')} `, el('a', { href: watchLink }, watchLink)) : '',
+  last.private && !codes ? el('p', {}, t('private_no_links')) : '');
 }
 
 /** What everyone at the table is told about how it was made: a deal its creator chose, a private table. */
