@@ -328,6 +328,42 @@ static json_t *resolve_card_sets(const hall *h, const json_t *body, srv_error *e
     return copy;
 }
 
+/* The game options that bound a game's length. A game lasts as long as
+ * they allow (mirrored PSYCLE ties: up to 100,000 actions at max_cycles
+ * 10000), and a long game is long to replay, to send and to keep: a table
+ * may not ask for more than the server's ceiling (--max-cycles,
+ * --max-turns), and one that names none gets the ceiling when the game's
+ * default is above it. 0: refused (e says why), the options as allowed. */
+static int length_capped(const hall *h, json_t *request, srv_error *e)
+{
+    static const struct {
+        const char *game, *option;
+        bool turns; /* max_turns (--max-turns), else max_cycles (--max-cycles) */
+    } caps[] = {{"psycle", "max_cycles", false}, {"octal", "max_turns", true}, {"timemasters", "max_turns", true}};
+    const char *game = json_string_value(json_object_get(request, "game"));
+    json_t *options = json_object_get(request, "options");
+    if (options && !json_is_object(options))
+        return 0; /* table_create refuses it */
+    for (size_t i = 0; game && i < sizeof caps / sizeof caps[0]; i++) {
+        int ceiling = caps[i].turns ? h->max_turns : h->max_cycles;
+        if (strcmp(game, caps[i].game) != 0 || ceiling <= 0)
+            continue;
+        const json_t *asked = json_object_get(options, caps[i].option);
+        if (json_is_integer(asked) && json_integer_value(asked) > ceiling)
+            return srv_fail(e, 400, "bad_option", "%s may be %d at most on this server (%s)", caps[i].option,
+                            ceiling, caps[i].turns ? "--max-turns" : "--max-cycles");
+        const asobi_game_def *def = asobi_game_find(game);
+        json_t *defaults = def ? asobi_game_options(def, NULL, NULL) : NULL;
+        if (!asked && json_integer_value(json_object_get(defaults, caps[i].option)) > ceiling) {
+            if (!json_is_object(options))
+                json_object_set_new(request, "options", options = json_object());
+            json_object_set_new(options, caps[i].option, json_integer(ceiling));
+        }
+        json_decref(defaults);
+    }
+    return 0;
+}
+
 /* Whoever chooses a table's seed knows every hand and the deck's order
  * (the seed decides them all): a client may choose one only on a server
  * started with --allow-chosen-seeds, for tests, benchmarks and research,
@@ -385,6 +421,10 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
     if (!resolved && json_is_object(body))
         return refuse(reply, e);
+    if (json_is_object(resolved) && length_capped(h, resolved, e) != 0) {
+        json_decref(resolved);
+        return refuse(reply, e);
+    }
     table_invites invites;
     table *t = table_create_invited(h->store, resolved, now_ms, &invites, e);
     json_decref(resolved);
@@ -399,6 +439,10 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     srv_log("table %lld created: %s for %d%s%s", (long long)t->id,
             json_string_value(json_object_get(t->spec, "game")), t->players, t->private_table ? ", private" : "",
             t->seed_chosen ? ", seed chosen" : "");
+    if (h->maker) { /* its bots are the work of the address that made it (workers.c) */
+        memcpy(sl->owner, h->maker, sizeof sl->owner);
+        sl->owner_known = true;
+    }
     changed(h, sl);
     *reply = created_reply(t, &invites);
     hall_add_ws(h, *reply, t->id);
@@ -674,6 +718,10 @@ static int rematch(hall *h, hall_slot *sl, int64_t now_ms, srv_error *e)
             return srv_fail(e, 500, "no_memory", "out of memory");
         }
         srv_log("table %lld: rematch at table %lld", (long long)old, (long long)t->id);
+        /* its bots are the work of the same address as the old table's */
+        const hall_slot *was = hall_slot_of(h, old);
+        memcpy(added->owner, was->owner, sizeof added->owner);
+        added->owner_known = was->owner_known;
         changed(h, added);
         sl = hall_slot_of(h, old); /* hall_add may have moved the slots */
     }

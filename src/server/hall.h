@@ -39,6 +39,11 @@ typedef struct hall_slot {
     int64_t paced_until_ms; /* a table only bots play starts no bot move before this */
     bool pace_waiting;      /* ... and has one waiting for it */
     int64_t quiet_ms;       /* since when nobody is connected (0: someone is) */
+    /* the socket side's: the client address that made the table (a rematch
+     * its table's), whose share of the workers its bots use (owner_known false: restored after a restart; then the table
+     * counts as an address of its own) */
+    unsigned char owner[LIMITS_KEY_BYTES];
+    bool owner_known;
 } hall_slot;
 
 typedef struct hall {
@@ -60,6 +65,10 @@ typedef struct hall {
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
     int64_t grace_ms;   /* `--grace`, told to every table it takes (their updates count it down; 0: none told) */
     int max_bot_tables; /* `--max-bot-tables`: unfinished tables only bots play, at most (0: no limit) */
+    int max_cycles, max_turns; /* `--max-cycles`, `--max-turns`: the game options bounding a game's length, at most */
+    /* The client address of the creation being answered (its limits key),
+     * or NULL: the new table's slot takes it as its owner. */
+    const unsigned char *maker;
     const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];

@@ -125,14 +125,30 @@ typedef struct http_req {
     size_t reply_sent;
 } http_req;
 
+/* The bot lane's work of one client address (under the lock): the workers
+ * are shared by address as well as by table (workers.c's take_job). */
+typedef struct bot_owner {
+    struct bot_owner *next;  /* in the server's list */
+    unsigned char key[LIMITS_KEY_BYTES]; /* the address that made the tables (or asked for the replay) */
+    int running;             /* its jobs on workers now: at most the server's bot_share */
+    int queued;              /* its jobs waiting in the rings */
+    uint64_t served;         /* the pool's count of takes when one of its jobs was last taken */
+    limits_bucket seconds;   /* --bot-seconds-per-minute-per-address: its workers' time, spent as measured */
+} bot_owner;
+
+struct replay_job; /* replays.c's */
+
 /* A worker's job: a bot's move, or (reload set) the replay of a finished
- * table that a connection brings back. */
+ * table that a connection brings back, or (replay set) a step or record of
+ * a finished game asked for over HTTP. */
 typedef struct job_node {
     struct job_node *next;
     table_job job;
     hall_reload *reload;
+    struct replay_job *replay;
+    bot_owner *owner;   /* the bot lane's jobs: whose work it is (NULL: the fast lane's, or let go when stuck) */
     bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
-    bool bots_only;     /* a move at a table only bots play (they share at most half the workers) */
+    bool bots_only;     /* a move at a table only bots play, or only bots and people away (at most half the workers) */
     int standin;        /* 0: the seat's own bot; 1: the heuristic standing in for an overdue one; 2: random */
     int64_t started_ms; /* when a worker took it (0: still queued) */
     bool abandoned;     /* past its deadline: its result is dropped when it comes (under the lock) */
@@ -144,7 +160,8 @@ typedef struct job_node {
  * tables' moves, never behind its own backlog. */
 typedef struct table_queue {
     struct table_queue *next;
-    int64_t table;
+    int64_t table;     /* its table (a replay's request: a number below zero of its own) */
+    bot_owner *owner;  /* whose work it is */
     job_node *head, *tail;
 } table_queue;
 
@@ -189,7 +206,10 @@ typedef struct server {
      * timeouts, handed seats, stand-ins for overdue bots: all quick) goes
      * first and has a thread of its own that bot searches never hold; the
      * bot lane is two rings of tables, those with people before those
-     * only bots play, which hold at most bots_only_max workers at once. */
+     * only bots play, which hold at most bots_only_max workers at once;
+     * in each, the address with the fewest workers (then the one served
+     * longest ago) goes first, and one address holds at most bot_share
+     * workers (take_job). */
     worker *workers; /* WORKER_ROOM per worker asked for: room for stuck ones' stand-ins */
     int n_workers;
     pthread_mutex_t lock;
@@ -197,6 +217,10 @@ typedef struct server {
     job_node *fast, *fast_tail, *done, *done_tail;
     ring people, bots_only;
     int bots_only_running, bots_only_max;
+    bot_owner *owners;  /* the addresses with work queued or running, or bot time to pay back */
+    int bot_share;      /* workers one address holds at most: half the --workers, at least one */
+    uint64_t takes;     /* jobs taken from the rings so far */
+    int64_t next_replay; /* the ring's key of the next replay request (below zero) */
     bool stopping;
     /* the connections that wait for a finished table being brought back
      * (hall_reloading) */

@@ -579,6 +579,8 @@ int server_run(const server_config *cfg)
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
     s->hall.public_url = cfg->public_url;
     s->hall.max_bot_tables = cfg->max_bot_tables;
+    s->hall.max_cycles = cfg->max_cycles;
+    s->hall.max_turns = cfg->max_turns;
     s->hall.grace_ms = cfg->grace_ms;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
@@ -705,6 +707,7 @@ int server_run(const server_config *cfg)
     s->n_workers = WORKER_ROOM * (cfg->workers + 1);
     s->workers = calloc((size_t)s->n_workers, sizeof *s->workers);
     s->bots_only_max = (cfg->workers + 1) / 2;
+    s->bot_share = cfg->workers / 2 > 1 ? cfg->workers / 2 : 1; /* one address's workers at most (workers.c) */
     if (!s->workers)
         s->n_workers = 0;
     pthread_mutex_lock(&s->lock);
