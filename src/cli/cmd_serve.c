@@ -44,7 +44,7 @@ static void usage(FILE *out)
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
             "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n"
             "                   [--max-slow-bot-tables-per-address N] [--bot-seconds-per-minute-per-address S]\n"
-            "                   [--replays-per-second-per-address R]\n"
+            "                   [--max-bot-workers-per-address N] [--replays-per-second-per-address R]\n"
             "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
             "                   [--max-cycles %d] [--max-turns %d]\n"
             "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n\n"
@@ -92,6 +92,8 @@ static void usage(FILE *out)
             "  --log-lines-per-second-per-address R  log lines of its refusals, a burst of five seconds'\n"
             "                    worth (default %d; the rest are counted and summed up once a second)\n"
             "  --max-slow-bot-tables-per-address N  unfinished tables with a searching bot (default %d)\n"
+            "  --max-bot-workers-per-address N  bot workers its bots and replays hold at once (default:\n"
+            "                    half the --workers, at least one)\n"
             "  --bot-seconds-per-minute-per-address S  its bots' and replays' time on the workers, a burst\n"
             "                    of one minute's worth (default %d)\n"
             "  --replays-per-second-per-address R  replay steps and records asked for, a burst of three\n"
@@ -176,6 +178,7 @@ int cli_serve(int argc, char **argv)
         {"max-slow-bot-tables-per-address", required_argument, NULL, 1008},
         {"bot-seconds-per-minute-per-address", required_argument, NULL, 1009},
         {"replays-per-second-per-address", required_argument, NULL, 1010},
+        {"max-bot-workers-per-address", required_argument, NULL, 1011},
         {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
         {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
@@ -204,6 +207,7 @@ int cli_serve(int argc, char **argv)
                    .messages_per_seat = MESSAGES_PER_SEAT,
                    .log_lines_per_address = LOG_LINES,
                    .slow_bot_tables_per_address = SLOW_BOT_TABLES,
+                   .bot_workers_per_address = -1, /* server.c: half the workers */
                    .bot_seconds_per_minute = BOT_SECONDS_PER_MINUTE,
                    .replays_per_second = REPLAYS_PER_SECOND},
         .bot_deadline_ms = SERVER_BOT_DEADLINE_MS,
@@ -284,6 +288,7 @@ int cli_serve(int argc, char **argv)
         case 1003:
         case 1004:
         case 1008:
+        case 1011:
             if (!cli_parse_long(optarg, 0, c == 1003 || c == 1008 ? LIMITS_BOT_TABLES_MAX : 1000000,
                                 longopts_name(longopts, c), &v))
                 return 2;
@@ -291,6 +296,7 @@ int cli_serve(int argc, char **argv)
               : c == 1002 ? &cfg.limits.table_burst
               : c == 1003 ? &cfg.limits.bot_tables_per_address
               : c == 1008 ? &cfg.limits.slow_bot_tables_per_address
+              : c == 1011 ? &cfg.limits.bot_workers_per_address
                           : &cfg.limits.spectators_per_address) = (int)v;
             break;
         case 1001:

@@ -483,9 +483,7 @@ static int get_table(hall *h, int64_t id, bool record_wanted, json_t **reply, sr
     return status;
 }
 
-/* The value of step= in a query ("step=12"): 0 and *step set (-1 when
- * absent), -1 when it is not an integer from 0 to max. */
-static int query_step(const char *query, int max, int *step)
+int hall_query_step(const char *query, int max, int *step)
 {
     *step = -1;
     for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL) {
@@ -526,40 +524,85 @@ static void replay_entries(json_t *log, int i, int seat, const char *text, const
     json_decref(events);
 }
 
-/* The reply of a replay's step: the all-seeing view after the first step
- * actions of the record (the game is over: nothing is hidden any more) and
- * the last moves before it, each with its full text and its events. The
- * match is loaded at the first move shown and stepped forward from there,
- * so that each move's events are read off the states before and after it. */
-static json_t *replay_step(int64_t id, const json_t *record, int step, int steps, asobi_error *err)
+void hall_book_free(hall_book *b)
+{
+    for (int k = 0; k < b->n_snaps; k++)
+        asobi_state_free(b->snaps[k]);
+    free(b->snaps);
+    asobi_match_free(b->match);
+    free(b->record_text);
+    memset(b, 0, sizeof *b);
+}
+
+int hall_book_build(hall_book *b, int64_t id, json_t *record, asobi_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->table = id;
+    const json_t *actions = json_object_get(record, "actions");
+    b->steps = (int)json_array_size(actions);
+    b->record_text = json_dumps(record, JSON_COMPACT);
+    b->record_len = b->record_text ? strlen(b->record_text) : 0;
+    b->n_snaps = b->steps / HALL_BOOK_EVERY + 1;
+    b->snaps = calloc((size_t)b->n_snaps, sizeof *b->snaps);
+    b->match = asobi_match_load_prefix(record, 0, err);
+    int rc = b->record_text && b->snaps && b->match ? ASOBI_OK : ASOBI_E_NOMEM;
+    if (!b->match)
+        rc = err->code;
+    else if (rc != ASOBI_OK)
+        asobi_fail(err, rc, "out of memory");
+    for (int i = 0; rc == ASOBI_OK && i <= b->steps; i++) {
+        if (i % HALL_BOOK_EVERY == 0 && !(b->snaps[i / HALL_BOOK_EVERY] = asobi_state_clone(asobi_match_state(b->match))))
+            rc = asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        const json_t *a = json_array_get(actions, (size_t)i);
+        if (rc == ASOBI_OK && i < b->steps)
+            rc = asobi_match_act_text(b->match, (int)json_integer_value(json_object_get(a, "seat")),
+                                      json_string_value(json_object_get(a, "action")), err);
+    }
+    json_decref(record);
+    if (rc != ASOBI_OK)
+        hall_book_free(b);
+    return rc;
+}
+
+/* Play action i of the book's game on state (its text as the match keeps it). */
+static int book_apply(const hall_book *b, asobi_state *state, int i, asobi_error *err)
+{
+    int seat = asobi_match_action_seat(b->match, i), id = -1;
+    int rc = asobi_state_parse_action(state, seat, asobi_match_action_text(b->match, i), &id, err);
+    return rc != ASOBI_OK ? rc : asobi_state_apply(state, seat, id, err);
+}
+
+json_t *hall_book_step(const hall_book *b, int step, asobi_error *err)
 {
     int from = step > REPLAY_LOG_MAX ? step - REPLAY_LOG_MAX : 0;
-    asobi_match *m = asobi_match_load_prefix(record, from, err);
-    if (!m)
-        return NULL;
+    asobi_state *state = asobi_state_clone(b->snaps[from / HALL_BOOK_EVERY]);
     json_t *log = json_array();
-    for (int i = from; i < step; i++) {
-        const json_t *a = json_array_get(json_object_get(record, "actions"), (size_t)i);
-        int seat = (int)json_integer_value(json_object_get(a, "seat"));
-        asobi_state *before = asobi_state_clone(asobi_match_state(m));
-        if (!before || asobi_match_act_text(m, seat, json_string_value(json_object_get(a, "action")), err) != ASOBI_OK) {
-            asobi_state_free(before);
-            json_decref(log);
-            asobi_match_free(m);
-            return NULL;
-        }
-        replay_entries(log, i, seat, asobi_match_action_text(m, i), before, asobi_match_state(m));
+    int rc = state && log ? ASOBI_OK : asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    for (int i = from - from % HALL_BOOK_EVERY; rc == ASOBI_OK && i < from; i++)
+        rc = book_apply(b, state, i, err);
+    for (int i = from; rc == ASOBI_OK && i < step; i++) {
+        asobi_state *before = asobi_state_clone(state);
+        rc = before ? book_apply(b, state, i, err) : asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        if (rc == ASOBI_OK)
+            replay_entries(log, i, asobi_match_action_seat(b->match, i), asobi_match_action_text(b->match, i), before,
+                           state);
         asobi_state_free(before);
     }
-    json_t *reply = json_pack("{s:I, s:i, s:i, s:o, s:o}", "table", (json_int_t)id, "step", step, "steps", steps,
-                              "view", asobi_state_view(asobi_match_state(m), ASOBI_ALL_SEEING), "log", log);
-    asobi_match_free(m);
+    json_t *reply = rc != ASOBI_OK ? NULL
+                                   : json_pack("{s:I, s:i, s:i, s:o, s:O}", "table", (json_int_t)b->table, "step", step,
+                                               "steps", b->steps, "view",
+                                               asobi_state_view(state, ASOBI_ALL_SEEING), "log", log);
+    json_decref(log);
+    asobi_state_free(state);
     return reply;
 }
 
 /* GET /api/tables/ID/replay?step=K (issue 33): a finished game step by
  * step, for the table page's replay; without step= its last step.
- * Refused: game_not_over, not_found, bad_request (a step outside 0..N). */
+ * Refused: game_not_over, not_found, bad_request (a step outside 0..N).
+ * The socket side answers it off the loop from a cached book instead
+ * (replays.c); this is the same answer built at once (the tests, the fuzz
+ * targets, and what the socket side leaves to the hall: its refusals). */
 static int get_replay(hall *h, int64_t id, const char *query, json_t **reply, srv_error *e)
 {
     json_t *record = NULL;
@@ -569,14 +612,16 @@ static int get_replay(hall *h, int64_t id, const char *query, json_t **reply, sr
         return status;
     }
     int steps = (int)json_array_size(json_object_get(record, "actions")), step;
-    if (query_step(query, steps, &step) != 0) {
+    if (hall_query_step(query, steps, &step) != 0) {
         json_decref(record);
         srv_fail(e, 400, "bad_request", "step=K takes a step of the game, from 0 to %d", steps);
         return refuse(reply, e);
     }
     asobi_error err;
-    *reply = replay_step(id, record, step < 0 ? steps : step, steps, &err);
-    json_decref(record);
+    hall_book book;
+    *reply = hall_book_build(&book, id, record, &err) == ASOBI_OK ? hall_book_step(&book, step < 0 ? steps : step, &err)
+                                                                  : NULL;
+    hall_book_free(&book);
     if (!*reply) {
         srv_fail(e, 500, "internal", "the record did not replay: %s", err.message);
         return refuse(reply, e);

@@ -258,22 +258,30 @@ static bool look_up_first(server *s, struct lws *wsi, http_req *r)
     const char *rest;
     int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
     if (r->looked_up || id <= 0 || hall_slot_of(&s->hall, id) ||
-        (*rest && strcmp(rest, "/join") && strcmp(rest, "/record")))
+        (*rest && strcmp(rest, "/join") && strcmp(rest, "/record") && strcmp(rest, "/replay")))
         return false;
+    uint64_t n = http_wait(s, wsi, r);
+    if (n && !store_lookup_start(s->store, id, false, (void *)(uintptr_t)n)) {
+        http_waiting(s, n); /* SQLite: read at once */
+        n = 0;
+    }
+    return n != 0;
+}
+
+uint64_t http_wait(server *s, struct lws *wsi, http_req *r)
+{
     if (s->n_looking == s->cap_looking) {
         size_t cap = s->cap_looking ? 2 * s->cap_looking : 16;
         struct looking *grown = realloc(s->looking, cap * sizeof *grown);
         if (!grown)
-            return false;
+            return 0;
         s->looking = grown;
         s->cap_looking = cap;
     }
     uint64_t n = ++s->lookups_asked;
-    if (!store_lookup_start(s->store, id, false, (void *)(uintptr_t)n))
-        return false;
     s->looking[s->n_looking++] = (struct looking){n, wsi};
     r->lookup = n;
-    return true;
+    return n;
 }
 
 /* The request no longer waits for a read (answered, or its connection is gone). */
@@ -286,6 +294,32 @@ static struct lws *stop_looking(server *s, uint64_t n)
             return wsi;
         }
     return NULL;
+}
+
+struct lws *http_waiting(server *s, uint64_t n)
+{
+    struct lws *wsi = stop_looking(s, n);
+    http_req *r = wsi ? lws_wsi_user(wsi) : NULL;
+    if (r)
+        r->lookup = 0;
+    return r ? wsi : NULL;
+}
+
+int http_answer(server *s, struct lws *wsi, http_req *r, int status, char *text, shared_text *shared)
+{
+    reply_drop(r);
+    r->reply = shared ? shared->text : text;
+    r->reply_len = shared ? shared->len : text ? strlen(text) : 0;
+    r->reply_shared = shared;
+    r->reply_sent = 0;
+    if (!r->reply)
+        return -1;
+    return send_reply(s, wsi, r, status, "application/json");
+}
+
+int http_refuse(server *s, struct lws *wsi, http_req *r, const srv_error *e)
+{
+    return reply_error(s, wsi, r, e);
 }
 
 static void found_drop(http_req *r)
@@ -355,6 +389,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
     int rc;
+    if (replays_answer(s, wsi, r, path, &rc))
+        return rc; /* a finished game's replay step or record, off the loop (replays.c) */
     if (look_up_first(s, wsi, r))
         return 0; /* answered by http_lookup_done */
     if (answer_elsewhere(s, wsi, r, path, &rc))

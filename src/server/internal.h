@@ -265,6 +265,7 @@ typedef struct server {
     uint64_t lookups_asked;
     uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
+    struct replay_cache *replays; /* finished games' books (replays.c; NULL until the first) */
 } server;
 
 
@@ -314,6 +315,8 @@ void drain_done(server *s);
 void stand_in_for_overdue_bots(server *s, int64_t now);
 /* Stop the workers; false when a stuck one was left running. */
 bool stop_workers(server *s);
+/* Queue a replay job on the bot lane, as the work of address key: false when out of memory. */
+bool queue_replay(server *s, struct replay_job *j, const unsigned char key[LIMITS_KEY_BYTES]);
 
 /* ---------------------------------------------------------------------------
  * admit.c
@@ -385,6 +388,31 @@ int http_writable(struct lws *wsi, http_req *r);
 void http_reset(http_req *r);
 void http_lookup_done(server *s, store_lookup *l);
 void http_lookup_forget(server *s, struct lws *wsi);
+/* The request waits for an answer made elsewhere (a worker's: replays.c):
+ * its number (0: out of memory). The wait ends with its connection. */
+uint64_t http_wait(server *s, struct lws *wsi, http_req *r);
+/* The request waiting under number n, which waits no more (NULL: its connection is gone). */
+struct lws *http_waiting(server *s, uint64_t n);
+/* Answer with JSON text (taken, freed with the reply) or a shared text (one reference taken), or refuse. */
+int http_answer(server *s, struct lws *wsi, http_req *r, int status, char *text, shared_text *shared);
+int http_refuse(server *s, struct lws *wsi, http_req *r, const srv_error *e);
+
+/* ---------------------------------------------------------------------------
+ * replays.c
+ * ------------------------------------------------------------------------- */
+/* GET /api/tables/ID/replay?step=K or .../record (path with its query) of
+ * a finished game: answered off the loop from a cached book (true, *rc
+ * lws's verdict), or false: the rest of the API answers (a table not
+ * finished or not found, or, PostgreSQL, its record still to be read). */
+bool replays_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+/* On a worker: build a book or a step's reply. */
+void replay_job_run(struct replay_job *j);
+/* On the loop: a worker's replay job is done. */
+void replay_job_done(server *s, struct replay_job *j);
+/* A job never run (the server stops). */
+void replay_job_free(server *s, struct replay_job *j);
+/* The cache's books (the workers are stopped). */
+void replays_free(server *s);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

@@ -44,6 +44,8 @@ typedef struct limits_config {
     int table_burst;             /* --table-burst-per-address: ... and its size */
     int bot_tables_per_address;  /* --max-bot-tables-per-address: all-bot tables playing at once */
     int slow_bot_tables_per_address; /* --max-slow-bot-tables-per-address: unfinished tables with a searching bot */
+    int bot_workers_per_address; /* --max-bot-workers-per-address: workers its jobs hold at once (workers.c's;
+                                    below zero: half the --workers, at least one) */
     double bot_seconds_per_minute; /* --bot-seconds-per-minute-per-address: its bots' time on the workers
                                       (workers.c's bucket; a burst of one minute's worth) */
     double replays_per_second;   /* --replays-per-second-per-address: GET .../replay and .../record (a burst of 3 s) */

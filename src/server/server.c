@@ -707,7 +707,11 @@ int server_run(const server_config *cfg)
     s->n_workers = WORKER_ROOM * (cfg->workers + 1);
     s->workers = calloc((size_t)s->n_workers, sizeof *s->workers);
     s->bots_only_max = (cfg->workers + 1) / 2;
-    s->bot_share = cfg->workers / 2 > 1 ? cfg->workers / 2 : 1; /* one address's workers at most (workers.c) */
+    /* one address's workers at most (workers.c): half of them, at least one, unless told */
+    s->bot_share = cfg->limits.bot_workers_per_address > 0    ? cfg->limits.bot_workers_per_address
+                   : cfg->limits.bot_workers_per_address == 0 ? cfg->workers
+                   : cfg->workers / 2 > 1                     ? cfg->workers / 2
+                                                              : 1;
     if (!s->workers)
         s->n_workers = 0;
     pthread_mutex_lock(&s->lock);
@@ -748,6 +752,8 @@ int server_run(const server_config *cfg)
     store_set_wake(s->store, NULL, NULL);
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
+    if (stopped)
+        replays_free(s);
     hall_close(&s->hall);
     shared_text_drop(s->lobby_text);
     shared_text_drop(s->list_text);

@@ -797,11 +797,11 @@ bool table_bot_searches(const char *spec)
     return true;
 }
 
-bool table_bots_alone(const table *t)
+bool table_bots_alone(const table *t, int64_t now_ms)
 {
     for (int s = 0; s < t->players; s++) {
         const table_seat *ts = &t->seat[s];
-        if (!ts->bot && !ts->handed && !ts->left && ts->connections > 0)
+        if (!ts->bot && !ts->handed && !ts->left && (ts->connections > 0 || now_ms - ts->left_ms < TABLE_AWAY_MS))
             return false;
     }
     return true;

@@ -153,9 +153,11 @@ bool table_bots_only(const table *t);
  * psycle-nash)? The tables with one are counted per address. */
 bool table_bot_searches(const char *spec);
 /* Do bots play here alone now: is every seat a bot's, handed or left, or
- * its person away (no connection)? The workers treat such a table as one
- * only bots play: paced, and behind the tables where a person waits. */
-bool table_bots_alone(const table *t);
+ * its person away (no connection for TABLE_AWAY_MS: a page that is loading
+ * or reconnecting is not away)? The workers treat such a table as one only
+ * bots play: paced, and behind the tables where a person waits. */
+#define TABLE_AWAY_MS 10000
+bool table_bots_alone(const table *t, int64_t now_ms);
 /* Has a person taken a seat (or could none ever: a bots-only table)? */
 bool table_joined(const table *t);
 /* Compute a job's move (any thread: touches only the job). */

@@ -251,6 +251,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&s->lock);
         if (n->reload)
             hall_reload_replay(n->reload, s->store, now_ms());
+        else if (n->replay)
+            replay_job_run(n->replay);
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
@@ -317,8 +319,8 @@ static void owner_key(const slot *sl, unsigned char key[LIMITS_KEY_BYTES])
 void schedule_bots(server *s, slot *sl)
 {
     table *t = sl->t;
-    bool bots_only = table_bots_alone(t);
     int64_t now = now_ms();
+    bool bots_only = table_bots_alone(t, now);
     if (bots_only && now < sl->paced_until_ms) {
         sl->pace_waiting = t->status == TABLE_PLAYING;
         return;
@@ -342,6 +344,20 @@ void schedule_bots(server *s, slot *sl)
             free(node);
         }
     }
+}
+
+bool queue_replay(server *s, struct replay_job *j, const unsigned char key[LIMITS_KEY_BYTES])
+{
+    job_node *node = calloc(1, sizeof *node);
+    if (!node)
+        return false;
+    node->replay = j;
+    /* each request is a queue of its own in the ring (numbers below zero: no table's) */
+    if (!enqueue(s, node, --s->next_replay, key)) {
+        free(node);
+        return false;
+    }
+    return true;
 }
 
 /* A connection opened on table id, which is not in memory: HALL_RELOAD_STARTED
@@ -414,6 +430,12 @@ void drain_done(server *s)
         if (n->reload) {
             reload_done(s, n->reload);
             free(n->reload);
+            free(n);
+            n = next;
+            continue;
+        }
+        if (n->replay) {
+            replay_job_done(s, n->replay);
             free(n);
             n = next;
             continue;
@@ -512,6 +534,8 @@ static void free_jobs(server *s, job_node *n)
         job_node *next = n->next;
         if (n->reload)
             hall_reload_release(&s->hall, n->reload);
+        else if (n->replay)
+            replay_job_free(s, n->replay);
         else
             table_job_release(&n->job);
         free(n->reload);
