@@ -76,7 +76,7 @@ static void usage(FILE *out)
             "  --open-table-expiry S  an open table nobody joined goes after S seconds (default 1800)\n"
             "  --idle-table-expiry S  an unfinished table nobody is connected to goes after S seconds (default 7200)\n"
             "  --max-spectators N  spectators of one table at most (default 100)\n"
-            "  --max-cycles N    a PSYCLE table's max_cycles at most (default %d): games end\n"
+            "  --max-cycles N    a PSYCLE table's max_cycles at most (default %d): no endless games\n"
             "  --max-turns N     an OCTAL or Time Masters table's max_turns at most (default %d)\n"
             "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
             "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
