@@ -28,7 +28,8 @@ static void queue_append(job_node **head, job_node **tail, job_node *n)
  * table's maker, or a replay's asker), and a worker takes the job of the
  * address that holds the fewest workers now, then of the one served longest
  * ago; within an address, its tables in turn. One address holds at most
- * bot_share workers (half of them, at least one: with two workers, one),
+ * bot_share workers (--max-bot-workers-per-address: by default half of
+ * them, at least one; with two workers, one),
  * so another address's move finds a worker free or waits for one move at
  * most; and it spends at most --bot-seconds-per-minute-per-address of
  * worker time, measured as spent: beyond it, its jobs wait until the
