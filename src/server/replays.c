@@ -284,9 +284,9 @@ static book_entry *build_started(server *s, int64_t id, json_t *source, char *te
 
 bool replays_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc)
 {
-    const char *rest;
+    const char *rest = "";
     int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
-    bool record = strcmp(rest, "/record") == 0;
+    bool record = id > 0 && strcmp(rest, "/record") == 0;
     if (r->post || id <= 0 || (!record && strcmp(rest, "/replay") != 0))
         return false;
     srv_error e;
