@@ -281,6 +281,10 @@ uint64_t http_wait(server *s, struct lws *wsi, http_req *r)
     uint64_t n = ++s->lookups_asked;
     s->looking[s->n_looking++] = (struct looking){n, wsi};
     r->lookup = n;
+    /* the library's own timeout on a request's headers (10 s) would close a
+     * request that waits longer (a long game's book being built on a busy
+     * server): it waits REPLY_STALL_S, as a reply being written does */
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, REPLY_STALL_S);
     return n;
 }
 
