@@ -50,7 +50,7 @@ class Engine:
 
     def close(self):
         self.ask({"cmd": "quit"})
-        self.proc.wait(10)
+        self.proc.wait(120)  # a sanitizer build checks its heap at the exit
 
 
 def long_record():
