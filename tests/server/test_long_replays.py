@@ -27,7 +27,7 @@ BINARY = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("ASOBI_BINARY", "b
 signal.alarm(880)  # the whole file, whatever happens (CTest: 900 s)
 PAGERS = 8
 SECONDS = 8
-BOUND_S = 0.5  # what /healthz may take at worst meanwhile (a step replayed on the loop took 2.3 s at p90)
+BOUND_S = 1.5  # what /healthz may take at p99 meanwhile: 0.04-0.08 s measured, 0.47 under ASan on a loaded machine; a step replayed on the loop made it 4.9 s
 
 
 def check(cond, *what):
