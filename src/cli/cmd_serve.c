@@ -26,6 +26,11 @@
 #define MESSAGES_PER_ADDRESS 200
 #define MESSAGES_PER_SEAT 20
 #define LOG_LINES 10
+/* A family playing 4 tables against searching bots at once stays under
+ * both: 4 tables' bots thinking without a pause use 240 s a minute. */
+#define SLOW_BOT_TABLES 8
+#define BOT_SECONDS_PER_MINUTE 300
+#define REPLAYS_PER_SECOND 20
 
 static void usage(FILE *out)
 {
@@ -39,7 +44,10 @@ static void usage(FILE *out)
             "                   [--table-burst-per-address N] [--max-bot-tables-per-address N]\n"
             "                   [--max-spectators-per-address N] [--messages-per-second-per-address R]\n"
             "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n"
+            "                   [--max-slow-bot-tables-per-address N] [--bot-seconds-per-minute-per-address S]\n"
+            "                   [--max-bot-workers-per-address N] [--replays-per-second-per-address R]\n"
             "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
+            "                   [--max-cycles %d] [--max-turns %d]\n"
             "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
@@ -73,6 +81,8 @@ static void usage(FILE *out)
             "  --open-table-expiry S  an open table nobody joined goes after S seconds (default 1800)\n"
             "  --idle-table-expiry S  an unfinished table nobody is connected to goes after S seconds (default 7200)\n"
             "  --max-spectators N  spectators of one table at most (default 100)\n"
+            "  --max-cycles N    a PSYCLE table's max_cycles at most (default %d): no endless games\n"
+            "  --max-turns N     an OCTAL or Time Masters table's max_turns at most (default %d)\n"
             "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
             "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
             "                    --max-connections if that is fewer)\n"
@@ -86,9 +96,17 @@ static void usage(FILE *out)
             "                    (default %d)\n"
             "  --log-lines-per-second-per-address R  log lines of its refusals, a burst of five seconds'\n"
             "                    worth (default %d; the rest are counted and summed up once a second)\n"
+            "  --max-slow-bot-tables-per-address N  unfinished tables with a searching bot (default %d)\n"
+            "  --max-bot-workers-per-address N  bot workers its bots and replays hold at once (default:\n"
+            "                    half the --workers, at least one)\n"
+            "  --bot-seconds-per-minute-per-address S  its bots' and replays' time on the workers, a burst\n"
+            "                    of one minute's worth (default %d)\n"
+            "  --replays-per-second-per-address R  replay steps and records asked for, a burst of three\n"
+            "                    seconds' worth (default %d)\n"
             "See docs/server.md (\"Limits\").\n",
-            ASOBI_WEB_DIR, CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS,
-            MESSAGES_PER_ADDRESS, MESSAGES_PER_SEAT, LOG_LINES);
+            SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_WEB_DIR, SERVER_MAX_CYCLES, SERVER_MAX_TURNS,
+            CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS, MESSAGES_PER_ADDRESS,
+            MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -162,6 +180,10 @@ int cli_serve(int argc, char **argv)
         {"messages-per-second-per-address", required_argument, NULL, 1005},
         {"messages-per-second-per-seat", required_argument, NULL, 1006},
         {"log-lines-per-second-per-address", required_argument, NULL, 1007},
+        {"max-slow-bot-tables-per-address", required_argument, NULL, 1008},
+        {"bot-seconds-per-minute-per-address", required_argument, NULL, 1009},
+        {"replays-per-second-per-address", required_argument, NULL, 1010},
+        {"max-bot-workers-per-address", required_argument, NULL, 1011},
         {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
         {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
@@ -169,6 +191,7 @@ int cli_serve(int argc, char **argv)
         {"idle-table-expiry", required_argument, NULL, 1104}, {"max-spectators", required_argument, NULL, 1105},
         {"public-url", required_argument, NULL, 1200},        {"node", required_argument, NULL, 1201},
         {"lease", required_argument, NULL, 1202},         {"trusted-proxy", required_argument, NULL, 1203},
+        {"max-cycles", required_argument, NULL, 1106},        {"max-turns", required_argument, NULL, 1107},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -187,13 +210,19 @@ int cli_serve(int argc, char **argv)
                    .spectators_per_address = SPECTATORS,
                    .messages_per_address = MESSAGES_PER_ADDRESS,
                    .messages_per_seat = MESSAGES_PER_SEAT,
-                   .log_lines_per_address = LOG_LINES},
+                   .log_lines_per_address = LOG_LINES,
+                   .slow_bot_tables_per_address = SLOW_BOT_TABLES,
+                   .bot_workers_per_address = -1, /* server.c: half the workers */
+                   .bot_seconds_per_minute = BOT_SECONDS_PER_MINUTE,
+                   .replays_per_second = REPLAYS_PER_SECOND},
         .bot_deadline_ms = SERVER_BOT_DEADLINE_MS,
         .max_bot_tables = SERVER_MAX_BOT_TABLES,
         .bot_table_pace_ms = SERVER_BOT_TABLE_PACE_MS,
         .open_expiry_ms = SERVER_OPEN_EXPIRY_MS,
         .idle_expiry_ms = SERVER_IDLE_EXPIRY_MS,
         .max_spectators = SERVER_MAX_SPECTATORS,
+        .max_cycles = SERVER_MAX_CYCLES,
+        .max_turns = SERVER_MAX_TURNS,
     };
     int c;
     long v;
@@ -275,23 +304,38 @@ int cli_serve(int argc, char **argv)
         case 1002:
         case 1003:
         case 1004:
-            if (!cli_parse_long(optarg, 0, c == 1003 ? LIMITS_BOT_TABLES_MAX : 1000000, longopts_name(longopts, c), &v))
+        case 1008:
+        case 1011:
+            if (!cli_parse_long(optarg, 0, c == 1003 || c == 1008 ? LIMITS_BOT_TABLES_MAX : 1000000,
+                                longopts_name(longopts, c), &v))
                 return 2;
             *(c == 1000   ? &cfg.limits.connections_per_address
               : c == 1002 ? &cfg.limits.table_burst
               : c == 1003 ? &cfg.limits.bot_tables_per_address
+              : c == 1008 ? &cfg.limits.slow_bot_tables_per_address
+              : c == 1011 ? &cfg.limits.bot_workers_per_address
                           : &cfg.limits.spectators_per_address) = (int)v;
             break;
         case 1001:
         case 1005:
         case 1006:
         case 1007:
+        case 1009:
+        case 1010:
             if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
                 return 2;
             *(c == 1001   ? &cfg.limits.tables_per_minute
               : c == 1005 ? &cfg.limits.messages_per_address
               : c == 1006 ? &cfg.limits.messages_per_seat
+              : c == 1009 ? &cfg.limits.bot_seconds_per_minute
+              : c == 1010 ? &cfg.limits.replays_per_second
                           : &cfg.limits.log_lines_per_address) = seconds;
+            break;
+        case 1106:
+        case 1107:
+            if (!cli_parse_long(optarg, 1, 1000000, longopts_name(longopts, c), &v))
+                return 2;
+            *(c == 1106 ? &cfg.max_cycles : &cfg.max_turns) = (int)v;
             break;
         case 'S':
             cfg.allow_chosen_seeds = true;

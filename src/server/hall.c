@@ -328,6 +328,42 @@ static json_t *resolve_card_sets(const hall *h, const json_t *body, srv_error *e
     return copy;
 }
 
+/* The game options that bound a game's length. A game lasts as long as
+ * they allow (mirrored PSYCLE ties: up to 100,000 actions at max_cycles
+ * 10000), and a long game is long to replay, to send and to keep: a table
+ * may not ask for more than the server's ceiling (--max-cycles,
+ * --max-turns), and one that names none gets the ceiling when the game's
+ * default is above it. 0: refused (e says why), the options as allowed. */
+static int length_capped(const hall *h, json_t *request, srv_error *e)
+{
+    static const struct {
+        const char *game, *option;
+        bool turns; /* max_turns (--max-turns), else max_cycles (--max-cycles) */
+    } caps[] = {{"psycle", "max_cycles", false}, {"octal", "max_turns", true}, {"timemasters", "max_turns", true}};
+    const char *game = json_string_value(json_object_get(request, "game"));
+    json_t *options = json_object_get(request, "options");
+    if (options && !json_is_object(options))
+        return 0; /* table_create refuses it */
+    for (size_t i = 0; game && i < sizeof caps / sizeof caps[0]; i++) {
+        int ceiling = caps[i].turns ? h->max_turns : h->max_cycles;
+        if (strcmp(game, caps[i].game) != 0 || ceiling <= 0)
+            continue;
+        const json_t *asked = json_object_get(options, caps[i].option);
+        if (json_is_integer(asked) && json_integer_value(asked) > ceiling)
+            return srv_fail(e, 400, "bad_option", "%s may be %d at most on this server (%s)", caps[i].option,
+                            ceiling, caps[i].turns ? "--max-turns" : "--max-cycles");
+        const asobi_game_def *def = asobi_game_find(game);
+        json_t *defaults = def ? asobi_game_options(def, NULL, NULL) : NULL;
+        if (!asked && json_integer_value(json_object_get(defaults, caps[i].option)) > ceiling) {
+            if (!json_is_object(options))
+                json_object_set_new(request, "options", options = json_object());
+            json_object_set_new(options, caps[i].option, json_integer(ceiling));
+        }
+        json_decref(defaults);
+    }
+    return 0;
+}
+
 /* Whoever chooses a table's seed knows every hand and the deck's order
  * (the seed decides them all): a client may choose one only on a server
  * started with --allow-chosen-seeds, for tests, benchmarks and research,
@@ -386,6 +422,10 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
     if (!resolved && json_is_object(body))
         return refuse(reply, e);
+    if (json_is_object(resolved) && length_capped(h, resolved, e) != 0) {
+        json_decref(resolved);
+        return refuse(reply, e);
+    }
     table_invites invites;
     table *t = table_create_invited(h->store, resolved, now_ms, &invites, e);
     json_decref(resolved);
@@ -400,6 +440,10 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
     srv_log("table %lld created: %s for %d%s%s", (long long)t->id,
             json_string_value(json_object_get(t->spec, "game")), t->players, t->private_table ? ", private" : "",
             t->seed_chosen ? ", seed chosen" : "");
+    if (h->maker) { /* its bots are the work of the address that made it (workers.c) */
+        memcpy(sl->owner, h->maker, sizeof sl->owner);
+        sl->owner_known = true;
+    }
     changed(h, sl);
     *reply = created_reply(t, &invites);
     hall_add_ws(h, *reply, t->id);
@@ -414,6 +458,15 @@ static void query_value(const char *query, const char *name, char *out, size_t c
     for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL)
         if (strncmp(p, name, n) == 0 && p[n] == '=')
             snprintf(out, cap, "%.*s", (int)strcspn(p + n + 1, "&"), p + n + 1);
+}
+
+void hall_request_secret(const char *query, const char *header, char *out, size_t cap)
+{
+    query_value(query, "code", out, cap);
+    if (!*out)
+        query_value(query, "token", out, cap);
+    if (!*out && header)
+        snprintf(out, cap, "%s", header);
 }
 
 /* GET /api/tables/ID and /api/tables/ID/record: from memory, or from the
@@ -460,9 +513,7 @@ static int get_table(hall *h, int64_t id, bool record_wanted, const char *secret
     return status;
 }
 
-/* The value of step= in a query ("step=12"): 0 and *step set (-1 when
- * absent), -1 when it is not an integer from 0 to max. */
-static int query_step(const char *query, int max, int *step)
+int hall_query_step(const char *query, int max, int *step)
 {
     *step = -1;
     for (const char *p = query; p && *p; p = strchr(p, '&') ? strchr(p, '&') + 1 : NULL) {
@@ -503,40 +554,85 @@ static void replay_entries(json_t *log, int i, int seat, const char *text, const
     json_decref(events);
 }
 
-/* The reply of a replay's step: the all-seeing view after the first step
- * actions of the record (the game is over: nothing is hidden any more) and
- * the last moves before it, each with its full text and its events. The
- * match is loaded at the first move shown and stepped forward from there,
- * so that each move's events are read off the states before and after it. */
-static json_t *replay_step(int64_t id, const json_t *record, int step, int steps, asobi_error *err)
+void hall_book_free(hall_book *b)
+{
+    for (int k = 0; k < b->n_snaps; k++)
+        asobi_state_free(b->snaps[k]);
+    free(b->snaps);
+    asobi_match_free(b->match);
+    free(b->record_text);
+    memset(b, 0, sizeof *b);
+}
+
+int hall_book_build(hall_book *b, int64_t id, json_t *record, asobi_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->table = id;
+    const json_t *actions = json_object_get(record, "actions");
+    b->steps = (int)json_array_size(actions);
+    b->record_text = json_dumps(record, JSON_COMPACT);
+    b->record_len = b->record_text ? strlen(b->record_text) : 0;
+    b->n_snaps = b->steps / HALL_BOOK_EVERY + 1;
+    b->snaps = calloc((size_t)b->n_snaps, sizeof *b->snaps);
+    b->match = asobi_match_load_prefix(record, 0, err);
+    int rc = b->record_text && b->snaps && b->match ? ASOBI_OK : ASOBI_E_NOMEM;
+    if (!b->match)
+        rc = err->code;
+    else if (rc != ASOBI_OK)
+        asobi_fail(err, rc, "out of memory");
+    for (int i = 0; rc == ASOBI_OK && i <= b->steps; i++) {
+        if (i % HALL_BOOK_EVERY == 0 && !(b->snaps[i / HALL_BOOK_EVERY] = asobi_state_clone(asobi_match_state(b->match))))
+            rc = asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        const json_t *a = json_array_get(actions, (size_t)i);
+        if (rc == ASOBI_OK && i < b->steps)
+            rc = asobi_match_act_text(b->match, (int)json_integer_value(json_object_get(a, "seat")),
+                                      json_string_value(json_object_get(a, "action")), err);
+    }
+    json_decref(record);
+    if (rc != ASOBI_OK)
+        hall_book_free(b);
+    return rc;
+}
+
+/* Play action i of the book's game on state (its text as the match keeps it). */
+static int book_apply(const hall_book *b, asobi_state *state, int i, asobi_error *err)
+{
+    int seat = asobi_match_action_seat(b->match, i), id = -1;
+    int rc = asobi_state_parse_action(state, seat, asobi_match_action_text(b->match, i), &id, err);
+    return rc != ASOBI_OK ? rc : asobi_state_apply(state, seat, id, err);
+}
+
+json_t *hall_book_step(const hall_book *b, int step, asobi_error *err)
 {
     int from = step > REPLAY_LOG_MAX ? step - REPLAY_LOG_MAX : 0;
-    asobi_match *m = asobi_match_load_prefix(record, from, err);
-    if (!m)
-        return NULL;
+    asobi_state *state = asobi_state_clone(b->snaps[from / HALL_BOOK_EVERY]);
     json_t *log = json_array();
-    for (int i = from; i < step; i++) {
-        const json_t *a = json_array_get(json_object_get(record, "actions"), (size_t)i);
-        int seat = (int)json_integer_value(json_object_get(a, "seat"));
-        asobi_state *before = asobi_state_clone(asobi_match_state(m));
-        if (!before || asobi_match_act_text(m, seat, json_string_value(json_object_get(a, "action")), err) != ASOBI_OK) {
-            asobi_state_free(before);
-            json_decref(log);
-            asobi_match_free(m);
-            return NULL;
-        }
-        replay_entries(log, i, seat, asobi_match_action_text(m, i), before, asobi_match_state(m));
+    int rc = state && log ? ASOBI_OK : asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+    for (int i = from - from % HALL_BOOK_EVERY; rc == ASOBI_OK && i < from; i++)
+        rc = book_apply(b, state, i, err);
+    for (int i = from; rc == ASOBI_OK && i < step; i++) {
+        asobi_state *before = asobi_state_clone(state);
+        rc = before ? book_apply(b, state, i, err) : asobi_fail(err, ASOBI_E_NOMEM, "out of memory");
+        if (rc == ASOBI_OK)
+            replay_entries(log, i, asobi_match_action_seat(b->match, i), asobi_match_action_text(b->match, i), before,
+                           state);
         asobi_state_free(before);
     }
-    json_t *reply = json_pack("{s:I, s:i, s:i, s:o, s:o}", "table", (json_int_t)id, "step", step, "steps", steps,
-                              "view", asobi_state_view(asobi_match_state(m), ASOBI_ALL_SEEING), "log", log);
-    asobi_match_free(m);
+    json_t *reply = rc != ASOBI_OK ? NULL
+                                   : json_pack("{s:I, s:i, s:i, s:o, s:O}", "table", (json_int_t)b->table, "step", step,
+                                               "steps", b->steps, "view",
+                                               asobi_state_view(state, ASOBI_ALL_SEEING), "log", log);
+    json_decref(log);
+    asobi_state_free(state);
     return reply;
 }
 
 /* GET /api/tables/ID/replay?step=K (issue 33): a finished game step by
  * step, for the table page's replay; without step= its last step.
- * Refused: game_not_over, not_found, bad_request (a step outside 0..N). */
+ * Refused: game_not_over, not_found, bad_request (a step outside 0..N).
+ * The socket side answers it off the loop from a cached book instead
+ * (replays.c); this is the same answer built at once (the tests, the fuzz
+ * targets, and what the socket side leaves to the hall: its refusals). */
 static int get_replay(hall *h, int64_t id, const char *query, const char *secret, json_t **reply, srv_error *e)
 {
     json_t *record = NULL;
@@ -546,14 +642,16 @@ static int get_replay(hall *h, int64_t id, const char *query, const char *secret
         return status;
     }
     int steps = (int)json_array_size(json_object_get(record, "actions")), step;
-    if (query_step(query, steps, &step) != 0) {
+    if (hall_query_step(query, steps, &step) != 0) {
         json_decref(record);
         srv_fail(e, 400, "bad_request", "step=K takes a step of the game, from 0 to %d", steps);
         return refuse(reply, e);
     }
     asobi_error err;
-    *reply = replay_step(id, record, step < 0 ? steps : step, steps, &err);
-    json_decref(record);
+    hall_book book;
+    *reply = hall_book_build(&book, id, record, &err) == ASOBI_OK ? hall_book_step(&book, step < 0 ? steps : step, &err)
+                                                                  : NULL;
+    hall_book_free(&book);
     if (!*reply) {
         srv_fail(e, 500, "internal", "the record did not replay: %s", err.message);
         return refuse(reply, e);
@@ -642,13 +740,8 @@ int hall_http(hall *h, bool post, const char *path, const char *body_text, size_
         srv_fail(e, 400, "bad_request", "before=ID takes a table's id (a positive integer)");
         return refuse(reply, e);
     }
-    /* a private table's secret: ?code=, ?token=, else the X-Asobi-Code header */
-    char secret[TOKEN_CHARS + 8] = "";
-    query_value(query ? query + 1 : NULL, "code", secret, sizeof secret);
-    if (!*secret)
-        query_value(query ? query + 1 : NULL, "token", secret, sizeof secret);
-    if (!*secret && h->secret)
-        snprintf(secret, sizeof secret, "%s", h->secret);
+    char secret[HALL_SECRET_CAP];
+    hall_request_secret(query ? query + 1 : NULL, h->secret, secret, sizeof secret);
     const char *rest = "";
     int64_t id = hall_path_id(path, "/api/tables/", &rest);
     bool is_tables = strcmp(path, "/api/tables") == 0;
@@ -730,6 +823,10 @@ static int rematch(hall *h, hall_slot *sl, int64_t now_ms, srv_error *e)
             return srv_fail(e, 500, "no_memory", "out of memory");
         }
         srv_log("table %lld: rematch at table %lld", (long long)old, (long long)t->id);
+        /* its bots are the work of the same address as the old table's */
+        const hall_slot *was = hall_slot_of(h, old);
+        memcpy(added->owner, was->owner, sizeof added->owner);
+        added->owner_known = was->owner_known;
         changed(h, added);
         sl = hall_slot_of(h, old); /* hall_add may have moved the slots */
     }

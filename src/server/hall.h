@@ -39,7 +39,18 @@ typedef struct hall_slot {
     int64_t paced_until_ms; /* a table only bots play starts no bot move before this */
     bool pace_waiting;      /* ... and has one waiting for it */
     int64_t quiet_ms;       /* since when nobody is connected (0: someone is) */
+    /* the socket side's: the client address that made the table (a rematch
+     * its table's), whose share of the workers its bots use (owner_known false: restored after a restart; then the table
+     * counts as an address of its own) */
+    unsigned char owner[LIMITS_KEY_BYTES];
+    bool owner_known;
 } hall_slot;
+
+/* A private table's secret in a request: ?code=, else ?token=, else the
+ * X-Asobi-Code header's (header may be NULL); "" for none. query is the
+ * part after '?' (or NULL). */
+#define HALL_SECRET_CAP (TOKEN_CHARS + 8)
+void hall_request_secret(const char *query, const char *header, char *out, size_t cap);
 
 typedef struct hall {
     store *store;
@@ -64,6 +75,10 @@ typedef struct hall {
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
     int64_t grace_ms;   /* `--grace`, told to every table it takes (their updates count it down; 0: none told) */
     int max_bot_tables; /* `--max-bot-tables`: unfinished tables only bots play, at most (0: no limit) */
+    int max_cycles, max_turns; /* `--max-cycles`, `--max-turns`: the game options bounding a game's length, at most */
+    /* The client address of the creation being answered (its limits key),
+     * or NULL: the new table's slot takes it as its owner. */
+    const unsigned char *maker;
     const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];
@@ -174,6 +189,33 @@ int hall_hello(hall *h, int64_t id, const char *text, size_t len, json_t **msg, 
  * the refusal (a new reference, or NULL). */
 int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, int64_t now_ms, json_t **msg_id,
                  srv_error *e);
+
+/* A finished game's replay, built once (the socket side caches it,
+ * replays.c): its record's text (GET .../record's reply), the match (every
+ * action's seat and text), and the all-seeing state after every
+ * HALL_BOOK_EVERY actions, so that a step replays at most that many actions
+ * and the log's, whatever the game's length (one at 100,000 actions replayed
+ * all of them: 150-190 ms a step). Built and read on any thread: a book
+ * touches nothing else. */
+#define HALL_BOOK_EVERY 1000
+typedef struct hall_book {
+    int64_t table;
+    int steps;                /* the game's actions */
+    char *record_text;        /* compact JSON, as GET .../record answers */
+    size_t record_len;
+    asobi_match *match;
+    asobi_state **snaps;      /* snaps[k]: after k * HALL_BOOK_EVERY actions */
+    int n_snaps;
+} hall_book;
+/* Build b from a finished table's record (taken: freed here). ASOBI_OK, or
+ * the error of a record that does not replay (b then holds nothing). */
+int hall_book_build(hall_book *b, int64_t id, json_t *record, asobi_error *err);
+/* The reply of GET .../replay?step=K for 0 <= step <= b->steps (NULL and err when out of memory). */
+json_t *hall_book_step(const hall_book *b, int step, asobi_error *err);
+void hall_book_free(hall_book *b);
+/* The value of step= in a query ("step=12"): 0 and *step set (-1 when
+ * absent), -1 when it is not an integer from 0 to max. */
+int hall_query_step(const char *query, int max, int *step);
 
 /* Bytes in one WebSocket message or HTTP body. */
 #define SERVER_MESSAGE_MAX (64 * 1024)

@@ -127,20 +127,24 @@ static void path_with_query(struct lws *wsi, const char *path, char *out, size_t
         n += (size_t)snprintf(out + n, cap - n, "%c%s", i ? '&' : '?', frag);
 }
 
-/* Does a creation request ask for a table of bots only? (Its players
- * default to the game's fewest, as table_create reads it; a request it
- * would refuse may say anything here.) */
-static bool asks_all_bots(const char *body, size_t len)
+/* What a creation request asks of bots: a table of bots only (*all; its
+ * players default to the game's fewest, as table_create reads it), and a
+ * searching bot in any seat (*slow). A request it would refuse may say
+ * anything here. */
+static void bots_asked(const char *body, size_t len, bool *all, bool *slow)
 {
     json_t *req = json_loadb(body ? body : "", len, 0, NULL);
     const asobi_game_def *def = asobi_game_find(json_string_value(json_object_get(req, "game")));
     const json_t *players = json_object_get(req, "players"), *bots = json_object_get(req, "bots");
     json_int_t n = json_is_integer(players) ? json_integer_value(players) : def ? asobi_game_min_players(def) : 0;
-    bool all = n > 0 && json_is_array(bots) && json_array_size(bots) == (size_t)n;
-    for (size_t i = 0; all && i < (size_t)n; i++)
-        all = json_is_string(json_array_get(bots, i));
+    *all = n > 0 && json_is_array(bots) && json_array_size(bots) == (size_t)n;
+    *slow = false;
+    for (size_t i = 0; i < json_array_size(bots); i++) {
+        const char *spec = json_string_value(json_array_get(bots, i));
+        *all &= spec != NULL;
+        *slow |= spec && table_bot_searches(spec);
+    }
     json_decref(req);
-    return all;
 }
 
 /* Does a table still play (for the all-bot tables an address holds)? */
@@ -152,19 +156,27 @@ static bool table_alive(void *ctx, int64_t id)
 
 /* POST /api/tables from address a: within its limits (0), or refused (the
  * status; r's reply is the refusal): --tables-per-minute-per-address and
- * --table-burst-per-address (429 rate_limited, with Retry-After), and
- * --max-bot-tables-per-address for a table of bots only. */
+ * --table-burst-per-address (429 rate_limited, with Retry-After),
+ * --max-bot-tables-per-address for a table of bots only and
+ * --max-slow-bot-tables-per-address for one with a searching bot (429
+ * too_many_bot_tables). */
 static int creation_refused(server *s, http_req *r, limits_address *a, json_t **reply, srv_error *e)
 {
     double retry_after = 0, now = now_s();
+    bool all, slow;
+    bots_asked(r->body, r->body_len, &all, &slow);
     if (!limits_create_table(&s->limits, a, now, &retry_after)) {
         r->retry_after = (int)retry_after + 1;
         srv_fail(e, 429, "rate_limited", "too many tables created from your address: try again in %d s",
                  r->retry_after);
-    } else if (asks_all_bots(r->body, r->body_len) && !limits_bot_table_allowed(&s->limits, a, table_alive, s, now)) {
+    } else if (all && !limits_bot_table_allowed(&s->limits, a, table_alive, s, now)) {
         r->retry_after = 10;
         srv_fail(e, 429, "too_many_bot_tables", "at most %d tables of bots only from one address at once "
                  "(--max-bot-tables-per-address)", s->limits.cfg.bot_tables_per_address);
+    } else if (slow && !limits_slow_table_allowed(&s->limits, a, table_alive, s, now)) {
+        r->retry_after = 10;
+        srv_fail(e, 429, "too_many_bot_tables", "at most %d unfinished tables with a searching bot from one "
+                 "address at once (--max-slow-bot-tables-per-address)", s->limits.cfg.slow_bot_tables_per_address);
     } else {
         return 0;
     }
@@ -172,16 +184,22 @@ static int creation_refused(server *s, http_req *r, limits_address *a, json_t **
     return e->status;
 }
 
-/* A table was created for address a: if bots alone play it, a holds it. */
+/* A table was created for address a (its bots are a's work: the hall made
+ * a its owner): it counts among a's tables of bots only or with a searching bot. */
 static void table_created(server *s, limits_address *a, const json_t *reply)
 {
     slot *sl = hall_slot_of(&s->hall, json_integer_value(json_object_get(reply, "table")));
     if (!sl)
         return;
-    for (int k = 0; k < sl->t->players; k++)
-        if (!sl->t->seat[k].bot)
-            return;
-    limits_bot_table_made(&s->limits, a, sl->t->id, now_s());
+    bool all = true, slow = false;
+    for (int k = 0; k < sl->t->players; k++) {
+        all &= sl->t->seat[k].bot != NULL;
+        slow |= sl->t->seat[k].bot && table_bot_searches(sl->t->seat[k].bot);
+    }
+    if (all)
+        limits_bot_table_made(&s->limits, a, sl->t->id, now_s());
+    if (slow)
+        limits_slow_table_made(&s->limits, a, sl->t->id, now_s());
 }
 
 /* Several nodes (PostgreSQL): a request about an unfinished table that
@@ -240,22 +258,34 @@ static bool look_up_first(server *s, struct lws *wsi, http_req *r)
     const char *rest;
     int64_t id = hall_path_id(r->path, "/api/tables/", &rest);
     if (r->looked_up || id <= 0 || hall_slot_of(&s->hall, id) ||
-        (*rest && strcmp(rest, "/join") && strcmp(rest, "/record")))
+        (*rest && strcmp(rest, "/join") && strcmp(rest, "/record") && strcmp(rest, "/replay")))
         return false;
+    uint64_t n = http_wait(s, wsi, r);
+    if (n && !store_lookup_start(s->store, id, false, (void *)(uintptr_t)n)) {
+        http_waiting(s, n); /* SQLite: read at once */
+        n = 0;
+    }
+    return n != 0;
+}
+
+uint64_t http_wait(server *s, struct lws *wsi, http_req *r)
+{
     if (s->n_looking == s->cap_looking) {
         size_t cap = s->cap_looking ? 2 * s->cap_looking : 16;
         struct looking *grown = realloc(s->looking, cap * sizeof *grown);
         if (!grown)
-            return false;
+            return 0;
         s->looking = grown;
         s->cap_looking = cap;
     }
     uint64_t n = ++s->lookups_asked;
-    if (!store_lookup_start(s->store, id, false, (void *)(uintptr_t)n))
-        return false;
     s->looking[s->n_looking++] = (struct looking){n, wsi};
     r->lookup = n;
-    return true;
+    /* the library's own timeout on a request's headers (10 s) would close a
+     * request that waits longer (a long game's book being built on a busy
+     * server): it waits REPLY_STALL_S, as a reply being written does */
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, REPLY_STALL_S);
+    return n;
 }
 
 /* The request no longer waits for a read (answered, or its connection is gone). */
@@ -268,6 +298,32 @@ static struct lws *stop_looking(server *s, uint64_t n)
             return wsi;
         }
     return NULL;
+}
+
+struct lws *http_waiting(server *s, uint64_t n)
+{
+    struct lws *wsi = stop_looking(s, n);
+    http_req *r = wsi ? lws_wsi_user(wsi) : NULL;
+    if (r)
+        r->lookup = 0;
+    return r ? wsi : NULL;
+}
+
+int http_answer(server *s, struct lws *wsi, http_req *r, int status, char *text, shared_text *shared)
+{
+    reply_drop(r);
+    r->reply = shared ? shared->text : text;
+    r->reply_len = shared ? shared->len : text ? strlen(text) : 0;
+    r->reply_shared = shared;
+    r->reply_sent = 0;
+    if (!r->reply)
+        return -1;
+    return send_reply(s, wsi, r, status, "application/json");
+}
+
+int http_refuse(server *s, struct lws *wsi, http_req *r, const srv_error *e)
+{
+    return reply_error(s, wsi, r, e);
 }
 
 static void found_drop(http_req *r)
@@ -337,6 +393,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
     int rc;
+    if (replays_answer(s, wsi, r, path, &rc))
+        return rc; /* a finished game's replay step or record, off the loop (replays.c) */
     if (look_up_first(s, wsi, r))
         return 0; /* answered by http_lookup_done */
     if (answer_elsewhere(s, wsi, r, path, &rc))
@@ -345,9 +403,11 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char secret[64] = ""; /* a private table's code or token, outside the URL (docs/server.md) */
     int secret_len = lws_hdr_custom_copy(wsi, secret, sizeof secret, "x-asobi-code:", 13);
     s->hall.secret = secret_len > 0 ? secret : NULL;
+    s->hall.maker = a ? a->key : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
     s->hall.secret = NULL;
+    s->hall.maker = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,

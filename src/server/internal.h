@@ -129,14 +129,30 @@ typedef struct http_req {
     size_t reply_sent;
 } http_req;
 
+/* The bot lane's work of one client address (under the lock): the workers
+ * are shared by address as well as by table (workers.c's take_job). */
+typedef struct bot_owner {
+    struct bot_owner *next;  /* in the server's list */
+    unsigned char key[LIMITS_KEY_BYTES]; /* the address that made the tables (or asked for the replay) */
+    int running;             /* its jobs on workers now: at most the server's bot_share */
+    int queued;              /* its jobs waiting in the rings */
+    uint64_t served;         /* the pool's count of takes when one of its jobs was last taken */
+    limits_bucket seconds;   /* --bot-seconds-per-minute-per-address: its workers' time, spent as measured */
+} bot_owner;
+
+struct replay_job; /* replays.c's */
+
 /* A worker's job: a bot's move, or (reload set) the replay of a finished
- * table that a connection brings back. */
+ * table that a connection brings back, or (replay set) a step or record of
+ * a finished game asked for over HTTP. */
 typedef struct job_node {
     struct job_node *next;
     table_job job;
     hall_reload *reload;
+    struct replay_job *replay;
+    bot_owner *owner;   /* the bot lane's jobs: whose work it is (NULL: the fast lane's, or let go when stuck) */
     bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
-    bool bots_only;     /* a move at a table only bots play (they share at most half the workers) */
+    bool bots_only;     /* a move at a table only bots play, or only bots and people away (at most half the workers) */
     int standin;        /* 0: the seat's own bot; 1: the heuristic standing in for an overdue one; 2: random */
     int64_t started_ms; /* when a worker took it (0: still queued) */
     bool abandoned;     /* past its deadline: its result is dropped when it comes (under the lock) */
@@ -148,7 +164,8 @@ typedef struct job_node {
  * tables' moves, never behind its own backlog. */
 typedef struct table_queue {
     struct table_queue *next;
-    int64_t table;
+    int64_t table;     /* its table (a replay's request: a number below zero of its own) */
+    bot_owner *owner;  /* whose work it is */
     job_node *head, *tail;
 } table_queue;
 
@@ -193,7 +210,10 @@ typedef struct server {
      * timeouts, handed seats, stand-ins for overdue bots: all quick) goes
      * first and has a thread of its own that bot searches never hold; the
      * bot lane is two rings of tables, those with people before those
-     * only bots play, which hold at most bots_only_max workers at once. */
+     * only bots play, which hold at most bots_only_max workers at once;
+     * in each, the address with the fewest workers (then the one served
+     * longest ago) goes first, and one address holds at most bot_share
+     * workers (take_job). */
     worker *workers; /* WORKER_ROOM per worker asked for: room for stuck ones' stand-ins */
     int n_workers;
     pthread_mutex_t lock;
@@ -201,6 +221,10 @@ typedef struct server {
     job_node *fast, *fast_tail, *done, *done_tail;
     ring people, bots_only;
     int bots_only_running, bots_only_max;
+    bot_owner *owners;  /* the addresses with work queued or running, or bot time to pay back */
+    int bot_share;      /* workers one address holds at most: half the --workers, at least one */
+    uint64_t takes;     /* jobs taken from the rings so far */
+    int64_t next_replay; /* the ring's key of the next replay request (below zero) */
     bool stopping;
     /* the connections that wait for a finished table being brought back
      * (hall_reloading) */
@@ -245,6 +269,7 @@ typedef struct server {
     uint64_t lookups_asked;
     uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
+    struct replay_cache *replays; /* finished games' books (replays.c; NULL until the first) */
 } server;
 
 
@@ -294,6 +319,8 @@ void drain_done(server *s);
 void stand_in_for_overdue_bots(server *s, int64_t now);
 /* Stop the workers; false when a stuck one was left running. */
 bool stop_workers(server *s);
+/* Queue a replay job on the bot lane, as the work of address key: false when out of memory. */
+bool queue_replay(server *s, struct replay_job *j, const unsigned char key[LIMITS_KEY_BYTES]);
 
 /* ---------------------------------------------------------------------------
  * admit.c
@@ -374,6 +401,31 @@ int http_writable(struct lws *wsi, http_req *r);
 void http_reset(http_req *r);
 void http_lookup_done(server *s, store_lookup *l);
 void http_lookup_forget(server *s, struct lws *wsi);
+/* The request waits for an answer made elsewhere (a worker's: replays.c):
+ * its number (0: out of memory). The wait ends with its connection. */
+uint64_t http_wait(server *s, struct lws *wsi, http_req *r);
+/* The request waiting under number n, which waits no more (NULL: its connection is gone). */
+struct lws *http_waiting(server *s, uint64_t n);
+/* Answer with JSON text (taken, freed with the reply) or a shared text (one reference taken), or refuse. */
+int http_answer(server *s, struct lws *wsi, http_req *r, int status, char *text, shared_text *shared);
+int http_refuse(server *s, struct lws *wsi, http_req *r, const srv_error *e);
+
+/* ---------------------------------------------------------------------------
+ * replays.c
+ * ------------------------------------------------------------------------- */
+/* GET /api/tables/ID/replay?step=K or .../record (path with its query) of
+ * a finished game: answered off the loop from a cached book (true, *rc
+ * lws's verdict), or false: the rest of the API answers (a table not
+ * finished or not found, or, PostgreSQL, its record still to be read). */
+bool replays_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+/* On a worker: build a book or a step's reply. */
+void replay_job_run(struct replay_job *j);
+/* On the loop: a worker's replay job is done. */
+void replay_job_done(server *s, struct replay_job *j);
+/* A job never run (the server stops). */
+void replay_job_free(server *s, struct replay_job *j);
+/* The cache's books (the workers are stopped). */
+void replays_free(server *s);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

@@ -1,4 +1,4 @@
-/* limits.c — what one client address may hold and do in `asobi serve`: connections, table creations, all-bot tables, spectators, messages. */
+/* limits.c — what one client address may hold and do in `asobi serve`: connections, table creations, bot tables, spectators, messages, replays. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 static const char *const kind_names[LIMIT_KINDS] = {
     "connections_per_address", "connections", "tables_per_address", "bot_tables_per_address",
-    "spectators_per_address", "messages_per_connection", "messages_per_seat", "messages_per_address",
+    "slow_bot_tables_per_address", "replays_per_address", "spectators_per_address", "messages_per_connection", "messages_per_seat", "messages_per_address",
     "log_lines_per_address",
 };
 
@@ -49,8 +49,23 @@ bool limits_bucket_take(limits_bucket *b, double rate, double burst, double now,
     return false;
 }
 
-/* Is the bucket full again (as if never used)? */
-static bool bucket_full(const limits_bucket *b, double rate, double burst, double now)
+void limits_bucket_spend(limits_bucket *b, double rate, double burst, double now, double amount)
+{
+    if (rate <= 0)
+        return;
+    bucket_refill(b, rate, burst, now);
+    b->tokens -= amount;
+}
+
+bool limits_bucket_left(limits_bucket *b, double rate, double burst, double now)
+{
+    if (rate <= 0)
+        return true;
+    bucket_refill(b, rate, burst, now);
+    return b->tokens > 0;
+}
+
+bool limits_bucket_full(const limits_bucket *b, double rate, double burst, double now)
 {
     return rate <= 0 || b->at == 0 || b->tokens + (now - b->at) * rate >= burst;
 }
@@ -61,6 +76,8 @@ void limits_init(limits *l, const limits_config *cfg, uint64_t hash_seed)
     l->cfg = *cfg;
     if (l->cfg.bot_tables_per_address > LIMITS_BOT_TABLES_MAX)
         l->cfg.bot_tables_per_address = LIMITS_BOT_TABLES_MAX;
+    if (l->cfg.slow_bot_tables_per_address > LIMITS_BOT_TABLES_MAX)
+        l->cfg.slow_bot_tables_per_address = LIMITS_BOT_TABLES_MAX;
     l->hash_seed = hash_seed;
 }
 
@@ -327,27 +344,63 @@ bool limits_create_table(limits *l, limits_address *a, double now, double *retry
     return false;
 }
 
+/* May a make one more of the tables in list (max of them at once; 0: no
+ * limit)? Those that no longer play are forgotten first. */
+static bool tables_allowed(limits *l, limits_address *a, limits_tables *list, int max, limits_kind kind,
+                           bool (*alive)(void *ctx, int64_t id), void *ctx, double now)
+{
+    int kept = 0;
+    for (int i = 0; i < list->n; i++)
+        if (alive(ctx, list->id[i]))
+            list->id[kept++] = list->id[i];
+    list->n = kept;
+    a->used_at = now;
+    if (max <= 0 || kept < max)
+        return true;
+    limits_refused(l, kind, a);
+    return false;
+}
+
+static void table_made(limits_address *a, limits_tables *list, int64_t id, double now)
+{
+    if (list->n < LIMITS_BOT_TABLES_MAX)
+        list->id[list->n++] = id;
+    a->used_at = now;
+}
+
 bool limits_bot_table_allowed(limits *l, limits_address *a, bool (*alive)(void *ctx, int64_t id), void *ctx,
                               double now)
 {
-    int kept = 0;
-    for (int i = 0; i < a->n_bot_tables; i++)
-        if (alive(ctx, a->bot_tables[i]))
-            a->bot_tables[kept++] = a->bot_tables[i];
-    a->n_bot_tables = kept;
-    a->used_at = now;
-    if (l->cfg.bot_tables_per_address <= 0 || kept < l->cfg.bot_tables_per_address)
-        return true;
-    limits_refused(l, LIMIT_BOT_TABLES, a);
-    return false;
+    return tables_allowed(l, a, &a->bot_tables, l->cfg.bot_tables_per_address, LIMIT_BOT_TABLES, alive, ctx, now);
 }
 
 void limits_bot_table_made(limits *l, limits_address *a, int64_t id, double now)
 {
     (void)l;
-    if (a->n_bot_tables < LIMITS_BOT_TABLES_MAX)
-        a->bot_tables[a->n_bot_tables++] = id;
+    table_made(a, &a->bot_tables, id, now);
+}
+
+bool limits_slow_table_allowed(limits *l, limits_address *a, bool (*alive)(void *ctx, int64_t id), void *ctx,
+                               double now)
+{
+    return tables_allowed(l, a, &a->slow_tables, l->cfg.slow_bot_tables_per_address, LIMIT_SLOW_BOT_TABLES, alive,
+                          ctx, now);
+}
+
+void limits_slow_table_made(limits *l, limits_address *a, int64_t id, double now)
+{
+    (void)l;
+    table_made(a, &a->slow_tables, id, now);
+}
+
+bool limits_replay(limits *l, limits_address *a, double now, double *retry_after)
+{
+    double rate = l->cfg.replays_per_second;
     a->used_at = now;
+    if (limits_bucket_take(&a->replays, rate, 3 * rate, now, retry_after))
+        return true;
+    limits_refused(l, LIMIT_REPLAYS, a);
+    return false;
 }
 
 bool limits_spectate(limits *l, limits_address *a, double now)
@@ -424,10 +477,11 @@ void limits_sweep(limits *l, double now)
     for (int i = 0; i < LIMITS_CHAINS; i++) {
         for (limits_address **p = &l->chain[i]; *p;) {
             limits_address *a = *p;
-            bool idle = !a->connections && !a->spectators && !a->n_bot_tables &&
-                        bucket_full(&a->tables, tables_rate, l->cfg.table_burst, now) &&
-                        bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now) &&
-                        bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now);
+            bool idle = !a->connections && !a->spectators && !a->bot_tables.n && !a->slow_tables.n &&
+                        limits_bucket_full(&a->replays, l->cfg.replays_per_second, 3 * l->cfg.replays_per_second, now) &&
+                        limits_bucket_full(&a->tables, tables_rate, l->cfg.table_burst, now) &&
+                        limits_bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now) &&
+                        limits_bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now);
             if (!idle) {
                 p = &a->next;
                 continue;

@@ -1,4 +1,4 @@
-/* limits.h — what one client address may hold and do in `asobi serve`: connections, table creations, all-bot tables, spectators, messages. */
+/* limits.h — what one client address may hold and do in `asobi serve`: connections, table creations, bot tables, spectators, messages, replays. */
 #ifndef ASOBI_SERVER_LIMITS_H
 #define ASOBI_SERVER_LIMITS_H
 
@@ -27,6 +27,14 @@ typedef struct limits_bucket {
 /* Take one token: true if there was one; else *retry_after (may be NULL)
  * receives the seconds until there is. rate <= 0: no limit. */
 bool limits_bucket_take(limits_bucket *b, double rate, double burst, double now, double *retry_after);
+/* Spend amount (any size: the bucket may go below zero, a debt paid back at
+ * rate), and whether anything is left to spend (above zero). rate <= 0: no
+ * limit (always something left). For what is measured only once spent,
+ * such as a bot's seconds of work. */
+void limits_bucket_spend(limits_bucket *b, double rate, double burst, double now, double amount);
+bool limits_bucket_left(limits_bucket *b, double rate, double burst, double now);
+/* Is the bucket full again (as if never used)? */
+bool limits_bucket_full(const limits_bucket *b, double rate, double burst, double now);
 
 #define LIMITS_KEY_BYTES 16
 
@@ -63,6 +71,12 @@ typedef struct limits_config {
     double tables_per_minute;    /* --tables-per-minute-per-address: the creation bucket's rate */
     int table_burst;             /* --table-burst-per-address: ... and its size */
     int bot_tables_per_address;  /* --max-bot-tables-per-address: all-bot tables playing at once */
+    int slow_bot_tables_per_address; /* --max-slow-bot-tables-per-address: unfinished tables with a searching bot */
+    int bot_workers_per_address; /* --max-bot-workers-per-address: workers its jobs hold at once (workers.c's;
+                                    below zero: half the --workers, at least one) */
+    double bot_seconds_per_minute; /* --bot-seconds-per-minute-per-address: its bots' time on the workers
+                                      (workers.c's bucket; a burst of one minute's worth) */
+    double replays_per_second;   /* --replays-per-second-per-address: GET .../replay and .../record (a burst of 3 s) */
     int spectators_per_address;  /* --max-spectators-per-address: spectators' sockets at once */
     double messages_per_address; /* --messages-per-second-per-address (a burst of two seconds' worth) */
     double messages_per_seat;    /* --messages-per-second-per-seat (a burst of one second's worth) */
@@ -77,6 +91,8 @@ typedef enum limits_kind {
     LIMIT_CONNECTIONS,
     LIMIT_TABLES,
     LIMIT_BOT_TABLES,
+    LIMIT_SLOW_BOT_TABLES,
+    LIMIT_REPLAYS,
     LIMIT_SPECTATORS,
     LIMIT_MESSAGES_CONNECTION,
     LIMIT_MESSAGES_SEAT,
@@ -87,7 +103,14 @@ typedef enum limits_kind {
 /* Its name in /metrics ({limit="..."}) and in the log. */
 const char *limits_kind_name(limits_kind k);
 
-#define LIMITS_BOT_TABLES_MAX 64 /* the most --max-bot-tables-per-address may be */
+#define LIMITS_BOT_TABLES_MAX 64 /* the most --max-bot-tables-per-address (and ...-slow-...) may be */
+
+/* Tables an address made that count against one of its limits while they
+ * play (forgotten once over: limits_tables_allowed asks). */
+typedef struct limits_tables {
+    int64_t id[LIMITS_BOT_TABLES_MAX];
+    int n;
+} limits_tables;
 
 /* One client address and what it holds. */
 typedef struct limits_address {
@@ -99,8 +122,9 @@ typedef struct limits_address {
     limits_bucket tables;
     limits_bucket messages;
     limits_bucket log_lines;
-    int64_t bot_tables[LIMITS_BOT_TABLES_MAX]; /* all-bot tables it created that may still play */
-    int n_bot_tables;
+    limits_bucket replays;
+    limits_tables bot_tables;    /* all-bot tables it created that may still play */
+    limits_tables slow_tables;   /* tables with a searching bot it created that may still play */
     double used_at;              /* last taken or let go of something */
     bool trusted_proxy;          /* a --trusted-proxy: its connections are its clients', not its own (admit.c) */
 } limits_address;
@@ -157,6 +181,13 @@ bool limits_create_table(limits *l, limits_address *a, double now, double *retry
 bool limits_bot_table_allowed(limits *l, limits_address *a, bool (*alive)(void *ctx, int64_t id), void *ctx,
                               double now);
 void limits_bot_table_made(limits *l, limits_address *a, int64_t id, double now);
+/* The same for tables with a slow (searching) bot: --max-slow-bot-tables-per-address. */
+bool limits_slow_table_allowed(limits *l, limits_address *a, bool (*alive)(void *ctx, int64_t id), void *ctx,
+                               double now);
+void limits_slow_table_made(limits *l, limits_address *a, int64_t id, double now);
+
+/* A replay's step or a record asked for by a: true, or false with *retry_after in seconds. */
+bool limits_replay(limits *l, limits_address *a, double now, double *retry_after);
 
 /* A spectator's socket from a: counted and true, or refused. */
 bool limits_spectate(limits *l, limits_address *a, double now);

@@ -584,6 +584,8 @@ int server_run(const server_config *cfg)
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
     s->hall.public_url = cfg->public_url;
     s->hall.max_bot_tables = cfg->max_bot_tables;
+    s->hall.max_cycles = cfg->max_cycles;
+    s->hall.max_turns = cfg->max_turns;
     s->hall.grace_ms = cfg->grace_ms;
     s->hall.changed = hall_changed;
     s->hall.ctx = s;
@@ -710,6 +712,11 @@ int server_run(const server_config *cfg)
     s->n_workers = WORKER_ROOM * (cfg->workers + 1);
     s->workers = calloc((size_t)s->n_workers, sizeof *s->workers);
     s->bots_only_max = (cfg->workers + 1) / 2;
+    /* one address's workers at most (workers.c): half of them, at least one, unless told */
+    s->bot_share = cfg->limits.bot_workers_per_address > 0    ? cfg->limits.bot_workers_per_address
+                   : cfg->limits.bot_workers_per_address == 0 ? cfg->workers
+                   : cfg->workers / 2 > 1                     ? cfg->workers / 2
+                                                              : 1;
     if (!s->workers)
         s->n_workers = 0;
     pthread_mutex_lock(&s->lock);
@@ -750,6 +757,8 @@ int server_run(const server_config *cfg)
     store_set_wake(s->store, NULL, NULL);
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
+    if (stopped)
+        replays_free(s);
     hall_close(&s->hall);
     shared_text_drop(s->lobby_text);
     shared_text_drop(s->list_text);

@@ -41,6 +41,10 @@ typedef struct server_config {
     int64_t open_expiry_ms;      /* --open-table-expiry: an open table nobody joined goes after this */
     int64_t idle_expiry_ms;      /* --idle-table-expiry: an unfinished table nobody is connected to goes after this */
     int max_spectators;          /* --max-spectators: spectators of one table at most */
+    /* The game options that bound a game's length, held to a ceiling (docs/server.md, "Limits"):
+     * a game as long as an option allows is as long to replay and to send. */
+    int max_cycles;              /* --max-cycles: PSYCLE's max_cycles at most */
+    int max_turns;               /* --max-turns: OCTAL's and Time Masters' max_turns at most */
 } server_config;
 
 /* The defaults of the options above (cmd_serve.c, docs/server.md). */
@@ -50,6 +54,8 @@ typedef struct server_config {
 #define SERVER_OPEN_EXPIRY_MS (30 * 60 * 1000)
 #define SERVER_IDLE_EXPIRY_MS (2 * 60 * 60 * 1000)
 #define SERVER_MAX_SPECTATORS 100
+#define SERVER_MAX_CYCLES 200  /* twice PSYCLE's default: a few thousand actions at most, even of ties */
+#define SERVER_MAX_TURNS 2000  /* twice OCTAL's default, Time Masters' own most */
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.
  * Returns the process exit status (after printing why on failure). */

@@ -840,6 +840,26 @@ bool table_bots_only(const table *t)
     return true;
 }
 
+bool table_bot_searches(const char *spec)
+{
+    static const char *const quick[] = {"random", "heuristic", "psycle-nash"};
+    size_t len = strcspn(spec, ":");
+    for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++)
+        if (len == strlen(quick[i]) && strncmp(spec, quick[i], len) == 0)
+            return false;
+    return true;
+}
+
+bool table_bots_alone(const table *t, int64_t now_ms)
+{
+    for (int s = 0; s < t->players; s++) {
+        const table_seat *ts = &t->seat[s];
+        if (!ts->bot && !ts->handed && !ts->left && (ts->connections > 0 || now_ms - ts->left_ms < TABLE_AWAY_MS))
+            return false;
+    }
+    return true;
+}
+
 bool table_joined(const table *t)
 {
     for (int s = 0; s < t->players; s++)

@@ -158,6 +158,16 @@ int table_due_jobs(table *t, int64_t now_ms, int64_t grace_ms, table_job *jobs, 
 int table_standin_job(table *t, const table_job *late, const char *spec, table_job *job);
 /* Is every seat a bot's (no person ever plays here)? */
 bool table_bots_only(const table *t);
+/* Does the bot of this spec search (ismcts: each move may take the server's
+ * whole time budget), rather than answer at once (random, heuristic,
+ * psycle-nash)? The tables with one are counted per address. */
+bool table_bot_searches(const char *spec);
+/* Do bots play here alone now: is every seat a bot's, handed or left, or
+ * its person away (no connection for TABLE_AWAY_MS: a page that is loading
+ * or reconnecting is not away)? The workers treat such a table as one only
+ * bots play: paced, and behind the tables where a person waits. */
+#define TABLE_AWAY_MS 10000
+bool table_bots_alone(const table *t, int64_t now_ms);
 /* Has a person taken a seat (or could none ever: a bots-only table)? */
 bool table_joined(const table *t);
 /* Compute a job's move (any thread: touches only the job). */

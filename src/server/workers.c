@@ -19,6 +19,64 @@ static void queue_append(job_node **head, job_node **tail, job_node *n)
     *tail = n;
 }
 
+/* Sharing the bot lane by address
+ * ------------------------------
+ * Taking the tables in turn is not enough: one address that made 60
+ * quick-play tables with searching bots had 60 turns for every other
+ * person's one, and held every worker (another person's random bot answered
+ * after a minute). So each queued job carries its address (bot_owner: the
+ * table's maker, or a replay's asker), and a worker takes the job of the
+ * address that holds the fewest workers now, then of the one served longest
+ * ago; within an address, its tables in turn. One address holds at most
+ * bot_share workers (--max-bot-workers-per-address: by default half of
+ * them, at least one; with two workers, one),
+ * so another address's move finds a worker free or waits for one move at
+ * most; and it spends at most --bot-seconds-per-minute-per-address of
+ * worker time, measured as spent: beyond it, its jobs wait until the
+ * bucket is above zero again. A stuck job stops counting (workers.c,
+ * stand_in_for_overdue_bots). */
+
+/* The per-minute bucket's rate and size (seconds of worker time). */
+static double seconds_per_minute(const server *s) { return s->cfg.limits.bot_seconds_per_minute; }
+
+/* The entry of an address (under the lock), made if missing; NULL when out of memory. */
+static bot_owner *owner_of(server *s, const unsigned char key[LIMITS_KEY_BYTES])
+{
+    for (bot_owner *o = s->owners; o; o = o->next)
+        if (memcmp(o->key, key, LIMITS_KEY_BYTES) == 0)
+            return o;
+    bot_owner *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    memcpy(o->key, key, LIMITS_KEY_BYTES);
+    o->next = s->owners;
+    s->owners = o;
+    return o;
+}
+
+/* Let go of the entries that hold nothing (under the lock): none running,
+ * none queued, no time to pay back. */
+static void owners_forget_idle(server *s, double now)
+{
+    double per_minute = seconds_per_minute(s);
+    for (bot_owner **p = &s->owners; *p;) {
+        bot_owner *o = *p;
+        if (o->running || o->queued || !limits_bucket_full(&o->seconds, per_minute / 60.0, per_minute, now)) {
+            p = &o->next;
+            continue;
+        }
+        *p = o->next;
+        free(o);
+    }
+}
+
+/* May the address take one more worker now (under its share, and with bot time left)? */
+static bool owner_may_take(server *s, bot_owner *o, double now)
+{
+    double per_minute = seconds_per_minute(s);
+    return o->running < s->bot_share && limits_bucket_left(&o->seconds, per_minute / 60.0, per_minute, now);
+}
+
 /* The table's queue in ring r, or NULL. */
 static table_queue *ring_find(ring *r, int64_t id)
 {
@@ -28,42 +86,56 @@ static table_queue *ring_find(ring *r, int64_t id)
     return NULL;
 }
 
-/* The first job of the ring's first table; that table goes to the back. */
-static job_node *ring_take(ring *r)
+/* The first job of the ring's table whose address goes first (above): the
+ * table goes to the back of the ring. NULL when no address may take one. */
+static job_node *ring_take(server *s, ring *r, double now)
 {
-    table_queue *q = r->head;
-    if (!q)
+    table_queue *best = NULL, *best_prev = NULL, *prev = NULL;
+    for (table_queue *q = r->head; q; prev = q, q = q->next) {
+        const bot_owner *o = q->owner, *b = best ? best->owner : NULL;
+        if (b && (o->running > b->running || (o->running == b->running && o->served >= b->served)))
+            continue; /* not before the best so far (an address's own tables: the first in the ring) */
+        if (!owner_may_take(s, q->owner, now))
+            continue;
+        best = q;
+        best_prev = prev;
+    }
+    if (!best)
         return NULL;
-    job_node *n = q->head;
-    q->head = n->next;
-    if (!q->head)
-        q->tail = NULL;
-    r->head = q->next;
-    if (!r->head)
-        r->tail = NULL;
-    if (q->head) { /* more moves of this table: behind every other table's */
-        q->next = NULL;
+    if (best_prev)
+        best_prev->next = best->next;
+    else
+        r->head = best->next;
+    if (r->tail == best)
+        r->tail = best_prev;
+    job_node *n = best->head;
+    best->head = n->next;
+    if (!best->head)
+        best->tail = NULL;
+    if (best->head) { /* more moves of this table: behind every other table's */
+        best->next = NULL;
         if (r->tail)
-            r->tail->next = q;
+            r->tail->next = best;
         else
-            r->head = q;
-        r->tail = q;
+            r->head = best;
+        r->tail = best;
     } else {
-        free(q);
+        free(best);
     }
     return n;
 }
 
-/* Append a bot job to its table's queue in ring r (under the lock); false
- * when out of memory. */
-static bool ring_append(ring *r, job_node *n)
+/* Append a job to its table's queue in ring r (under the lock), the queue
+ * being table_id's, of address o; false when out of memory. */
+static bool ring_append(ring *r, int64_t table_id, bot_owner *o, job_node *n)
 {
-    table_queue *q = ring_find(r, n->job.table);
+    table_queue *q = ring_find(r, table_id);
     if (!q) {
         q = calloc(1, sizeof *q);
         if (!q)
             return false;
-        q->table = n->job.table;
+        q->table = table_id;
+        q->owner = o;
         if (r->tail)
             r->tail->next = q;
         else
@@ -75,8 +147,8 @@ static bool ring_append(ring *r, job_node *n)
 }
 
 /* The next job for worker w (under the lock), or NULL: the fast lane first,
- * then tables with people, then tables only bots play while they hold
- * fewer than bots_only_max workers. */
+ * then tables with people, then tables bots play alone while they hold
+ * fewer than bots_only_max workers; in both, by address (above). */
 static job_node *take_job(server *s, const worker *w)
 {
     job_node *n = s->fast;
@@ -88,11 +160,31 @@ static job_node *take_job(server *s, const worker *w)
     }
     if (w->fast_only)
         return NULL;
-    if ((n = ring_take(&s->people)) != NULL)
-        return n;
-    if (s->bots_only_running < s->bots_only_max && (n = ring_take(&s->bots_only)) != NULL)
+    double now = now_s();
+    if ((n = ring_take(s, &s->people, now)) == NULL && s->bots_only_running < s->bots_only_max &&
+        (n = ring_take(s, &s->bots_only, now)) != NULL)
         s->bots_only_running++;
+    if (n) {
+        n->owner->running++;
+        n->owner->queued--;
+        n->owner->served = ++s->takes;
+    }
     return n;
+}
+
+/* A job of the bot lane is done or abandoned (under the lock): its address
+ * holds one worker less and has spent the time it held it. */
+static void owner_done(server *s, job_node *n, int64_t now)
+{
+    bot_owner *o = n->owner;
+    if (!o)
+        return;
+    n->owner = NULL;
+    o->running--;
+    double per_minute = seconds_per_minute(s);
+    limits_bucket_spend(&o->seconds, per_minute / 60.0, per_minute, now_s(), (double)(now - n->started_ms) / 1000.0);
+    owners_forget_idle(s, now_s());
+    pthread_cond_broadcast(&s->wake); /* another address's move may start now */
 }
 
 /* The threads of a lane that are not stuck (under the lock). */
@@ -135,8 +227,21 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&s->lock);
     for (;;) {
         job_node *n = NULL;
-        while (!s->stopping && !(n = take_job(s, w)))
-            pthread_cond_wait(&s->wake, &s->lock);
+        while (!s->stopping && !(n = take_job(s, w))) {
+            if (!s->owners) {
+                pthread_cond_wait(&s->wake, &s->lock);
+                continue;
+            }
+            /* jobs may be waiting for their address's bot time to come back: look again in a while */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 100 * 1000000L;
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&s->wake, &s->lock, &until);
+        }
         if (s->stopping) {
             if (n) /* taken just now: back to the front, for stop_workers to free */
                 queue_append(&s->done, &s->done_tail, n);
@@ -147,6 +252,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&s->lock);
         if (n->reload)
             hall_reload_replay(n->reload, s->store, now_ms());
+        else if (n->replay)
+            replay_job_run(n->replay);
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
@@ -157,6 +264,7 @@ static void *worker_main(void *arg)
             s->bots_only_running--;
             pthread_cond_broadcast(&s->wake); /* a bots-only move may start now */
         }
+        owner_done(s, n, now_ms());
         queue_append(&s->done, &s->done_tail, n);
         /* the loop picks it up; under the lock, which the loop takes to say
          * it is stopping before it destroys the context */
@@ -170,29 +278,50 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Queue a job in its lane; false when out of memory (the caller keeps it). */
-static bool enqueue(server *s, job_node *node)
+/* Queue a job in its lane (a bot lane's in the queue of table_id, as the work
+ * of address key); false when out of memory (the caller keeps it). */
+static bool enqueue(server *s, job_node *node, int64_t table_id, const unsigned char key[LIMITS_KEY_BYTES])
 {
     bool queued = true;
     pthread_mutex_lock(&s->lock);
-    if (node->fast || node->reload)
+    if (node->fast || node->reload) {
         queue_append(&s->fast, &s->fast_tail, node);
-    else
-        queued = ring_append(node->bots_only ? &s->bots_only : &s->people, node);
+    } else {
+        node->owner = owner_of(s, key);
+        queued = node->owner && ring_append(node->bots_only ? &s->bots_only : &s->people, table_id, node->owner, node);
+        if (queued)
+            node->owner->queued++;
+        else
+            node->owner = NULL; /* an entry made for nothing goes at the next sweep */
+    }
     if (queued)
         pthread_cond_broadcast(&s->wake);
     pthread_mutex_unlock(&s->lock);
     return queued;
 }
 
-/* Hand every bot move now due at this table to the workers. A table only
- * bots play starts its moves at most every --bot-table-pace: the tick
- * comes back for it (pace_waiting). */
+/* The address whose work a table's bots are: its maker's; a table whose
+ * maker is unknown (restored after a restart) counts as an address of its
+ * own (ff00::/8 is multicast: no client comes from there). */
+static void owner_key(const slot *sl, unsigned char key[LIMITS_KEY_BYTES])
+{
+    memcpy(key, sl->owner, LIMITS_KEY_BYTES);
+    if (!sl->owner_known) {
+        memset(key, 0, LIMITS_KEY_BYTES);
+        key[0] = 0xff;
+        memcpy(key + 8, &sl->id, sizeof sl->id);
+    }
+}
+
+/* Hand every bot move now due at this table to the workers. A table bots
+ * play alone (only bots, or its people away, handed or gone) starts its
+ * moves at most every --bot-table-pace: the tick comes back for it
+ * (pace_waiting). */
 void schedule_bots(server *s, slot *sl)
 {
     table *t = sl->t;
-    bool bots_only = table_bots_only(t);
     int64_t now = now_ms();
+    bool bots_only = table_bots_alone(t, now);
     if (bots_only && now < sl->paced_until_ms) {
         sl->pace_waiting = t->status == TABLE_PLAYING;
         return;
@@ -202,18 +331,34 @@ void schedule_bots(server *s, slot *sl)
     int n = table_due_jobs(t, now, s->cfg.grace_ms, jobs, ASOBI_MAX_SEATS);
     if (n && bots_only)
         sl->paced_until_ms = now + s->cfg.bot_table_pace_ms;
+    unsigned char key[LIMITS_KEY_BYTES];
+    owner_key(sl, key);
     for (int i = 0; i < n; i++) {
         job_node *node = malloc(sizeof *node);
         /* a person's seat (a timeout, a grace move, a handed seat) gets the
          * heuristic, quick: the fast lane; a bot's seat its own bot */
         if (node)
             *node = (job_node){.job = jobs[i], .fast = !t->seat[jobs[i].seat].bot, .bots_only = bots_only};
-        if (!node || !enqueue(s, node)) {
+        if (!node || !enqueue(s, node, t->id, key)) {
             t->seat[jobs[i].seat].busy = false;
             table_job_release(&jobs[i]);
             free(node);
         }
     }
+}
+
+bool queue_replay(server *s, struct replay_job *j, const unsigned char key[LIMITS_KEY_BYTES])
+{
+    job_node *node = calloc(1, sizeof *node);
+    if (!node)
+        return false;
+    node->replay = j;
+    /* each request is a queue of its own in the ring (numbers below zero: no table's) */
+    if (!enqueue(s, node, --s->next_replay, key)) {
+        free(node);
+        return false;
+    }
+    return true;
 }
 
 /* A connection opened on table id, which is not in memory: HALL_RELOAD_STARTED
@@ -229,7 +374,7 @@ static bool replay_queued(server *s, hall_reload *r)
         node->reload = r;
         node->fast = true;
     }
-    if (!node || !enqueue(s, node)) {
+    if (!node || !enqueue(s, node, 0, NULL)) {
         hall_reload_release(&s->hall, r);
         free(node);
         return false;
@@ -290,6 +435,12 @@ void drain_done(server *s)
             n = next;
             continue;
         }
+        if (n->replay) {
+            replay_job_done(s, n->replay);
+            free(n);
+            n = next;
+            continue;
+        }
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
         bool abandoned = n->abandoned;
@@ -332,7 +483,8 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
     for (int i = 0; i < s->n_workers && n < 64; i++) {
         worker *w = &s->workers[i];
         job_node *r = w->running;
-        if (!r || r->reload || r->abandoned || r->standin >= 2 || now - r->started_ms <= s->cfg.bot_deadline_ms)
+        if (!r || r->reload || r->replay || r->abandoned || r->standin >= 2 ||
+            now - r->started_ms <= s->cfg.bot_deadline_ms)
             continue;
         r->abandoned = true;
         /* what names the move (the worker writes the result's fields meanwhile; the state and spec stay its) */
@@ -347,6 +499,7 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
             r->bots_only = false;
             s->bots_only_running--;
         }
+        owner_done(s, r, now); /* nor against its address's share */
         if (lane_threads(s, w->fast_only) < lane_size(s, w->fast_only) && !add_worker(s, w->fast_only))
             srv_log("no thread can take the place of a stuck worker: %d are stuck", s->n_workers);
     }
@@ -362,7 +515,7 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
         job_node *node = malloc(sizeof *node);
         if (node) {
             *node = (job_node){.fast = true, .standin = standin[i]};
-            if (table_standin_job(sl->t, &late[i], spec, &node->job) != 0 || !enqueue(s, node)) {
+            if (table_standin_job(sl->t, &late[i], spec, &node->job) != 0 || !enqueue(s, node, 0, NULL)) {
                 table_job_release(&node->job);
                 free(node);
                 node = NULL;
@@ -382,6 +535,8 @@ static void free_jobs(server *s, job_node *n)
         job_node *next = n->next;
         if (n->reload)
             hall_reload_release(&s->hall, n->reload);
+        else if (n->replay)
+            replay_job_free(s, n->replay);
         else
             table_job_release(&n->job);
         free(n->reload);
@@ -426,6 +581,11 @@ bool stop_workers(server *s)
     free_jobs(s, s->done);
     free_ring(s, &s->people);
     free_ring(s, &s->bots_only);
+    while (s->owners) {
+        bot_owner *o = s->owners;
+        s->owners = o->next;
+        free(o);
+    }
     s->fast = s->done = NULL;
     free(s->workers);
     return true;

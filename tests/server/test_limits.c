@@ -187,9 +187,9 @@ static void test_bot_tables_that_ended_are_let_go(void **state)
     }
     assert_false(limits_bot_table_allowed(&l, a, odd_ids_alive, NULL, 1));
     assert_int_equal(l.refused[LIMIT_BOT_TABLES], 1);
-    a->bot_tables[0] = 2; /* that one ended */
+    a->bot_tables.id[0] = 2; /* that one ended */
     assert_true(limits_bot_table_allowed(&l, a, odd_ids_alive, NULL, 1));
-    assert_int_equal(a->n_bot_tables, 3);
+    assert_int_equal(a->bot_tables.n, 3);
     limits_free(&l);
 }
 

@@ -27,7 +27,8 @@ signal.alarm(280)  # the whole file, whatever happens
 # Every client here is 127.0.0.1: the limits per address (test_limits.py's) are off, these tests play the
 # server's own bounds.
 NO_ADDRESS_LIMITS = ["--tables-per-minute-per-address", "0", "--max-bot-tables-per-address", "0",
-                     "--max-spectators-per-address", "0"]
+                     "--max-spectators-per-address", "0", "--max-slow-bot-tables-per-address", "0",
+                     "--max-bot-workers-per-address", "0", "--bot-seconds-per-minute-per-address", "0"]
 
 
 def start_server(binary, args=(), db=None):
