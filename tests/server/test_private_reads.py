@@ -105,6 +105,10 @@ async def test_a_private_table_is_read_by_its_codes_only():
             same_as_missing(srv, t, missing, suffix)
         status, record = srv.request("GET", "/api/tables/%d/record?code=%s" % (t, watch))
         check(status == 200 and record["actions"], "the record with the watch code", status)
+        status, step = srv.request("GET", "/api/tables/%d/replay?step=1&code=%s" % (t, watch))
+        check(status == 200, "a replay step with the watch code", status, step)
+        for suffix in ("/record", "/replay", "/replay?step=1"): # the replay cache now holds it: still closed
+            same_as_missing(srv, t, missing, suffix)
         srv.stop(remove=False)
         again = Server(BINARY, db=srv.db, args=["--workers", "1"]).start()
         for suffix in ("", "/record", "/replay?step=2"):
@@ -112,6 +116,8 @@ async def test_a_private_table_is_read_by_its_codes_only():
         for key in (watch, codes[1], seats[0]):
             status, record = again.request("GET", "/api/tables/%d/record?code=%s" % (t, key))
             check(status == 200 and record["actions"], "the stored record with a code", status, record)
+        for suffix in ("/record", "/replay?step=2"): # built into the replay cache from the store: still closed
+            same_as_missing(again, t, missing, suffix)
         status, summary = again.request("GET", "/api/tables/%d?code=%s" % (t, watch))
         check(status == 200 and summary["status"] == "over" and "access" not in summary, status, summary)
         check(await stranger_watches(again, t) is None, "a stranger's socket is shown the finished table")
