@@ -28,6 +28,7 @@ typedef enum asobi_code {
     ASOBI_E_LINE_TOO_LONG,  /* "line_too_long": a protocol line over the size limit */
     ASOBI_E_BAD_BOT,        /* "bad_bot": a bot spec that names no bot or has bad parameters */
     ASOBI_E_INTERNAL,       /* "internal": a reply that could not be built (a bug, reported, never a crash) */
+    ASOBI_E_BAD_SAMPLE,     /* "bad_sample": a sample that was changed, made up, or is not of this run */
     ASOBI_CODE_COUNT
 } asobi_code;
 

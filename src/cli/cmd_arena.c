@@ -41,6 +41,7 @@ typedef struct arena {
     double wins[ARENA_MAX_BOTS], score[ARENA_MAX_BOTS], seconds[ARENA_MAX_BOTS];
     long seats_played[ARENA_MAX_BOTS], moves[ARENA_MAX_BOTS];
     long forfeits[ARENA_MAX_BOTS]; /* an external program's decisions played at random for it */
+    long stray[ARENA_MAX_BOTS];    /* its lines that answered no request */
 } arena;
 
 static int arena_bot_at(const arena *a, long game, int seat)
@@ -69,6 +70,7 @@ static void arena_done(const cli_game_report *r, void *ctx)
         a->seconds[b] += r->seconds[seat];
         a->moves[b] += r->moves[seat];
         a->forfeits[b] += r->forfeits[seat];
+        a->stray[b] += r->stray[seat];
         a->seats_played[b]++;
     }
 }
@@ -310,11 +312,12 @@ int cli_arena(int argc, char **argv)
     for (int i = 0; i < a->nbots; i++) {
         double n = (double)a->seats_played[i];
         double ms = a->moves[i] ? 1000.0 * a->seconds[i] / (double)a->moves[i] : 0;
-        json_array_append_new(bots, json_pack("{s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f, s:I, s:I}", "spec",
-                                              a->specs[i], "elo", elo[i], "elo_ci95", low[i], high[i], "wins",
-                                              a->wins[i], "games", (json_int_t)a->seats_played[i], "avg_score",
-                                              n > 0 ? a->score[i] / n : 0, "ms_per_move", ms, "decisions",
-                                              (json_int_t)a->moves[i], "forfeits", (json_int_t)a->forfeits[i]));
+        json_array_append_new(bots, json_pack("{s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f, s:I, s:I, s:I}",
+                                              "spec", a->specs[i], "elo", elo[i], "elo_ci95", low[i], high[i],
+                                              "wins", a->wins[i], "games", (json_int_t)a->seats_played[i],
+                                              "avg_score", n > 0 ? a->score[i] / n : 0, "ms_per_move", ms,
+                                              "decisions", (json_int_t)a->moves[i], "forfeits",
+                                              (json_int_t)a->forfeits[i], "stray", (json_int_t)a->stray[i]));
         if (!json)
             printf("%-28.28s %+6.0f  [%+5.0f, %+5.0f] %6.0f/%-6ld %6.1f%% %9.2f %9.3f\n", a->specs[i], elo[i],
                    low[i], high[i], a->wins[i], a->seats_played[i], n > 0 ? 100 * a->wins[i] / n : 0,
@@ -323,7 +326,8 @@ int cli_arena(int argc, char **argv)
     /* external programs: how often a random move stood in for them */
     for (int i = 0; !json && i < a->nbots; i++)
         if (cli_is_exec_spec(a->specs[i]))
-            printf("forfeits of %s: %ld of %ld decisions\n", a->specs[i], a->forfeits[i], a->moves[i]);
+            printf("forfeits of %s: %ld of %ld decisions, %ld stray line%s\n", a->specs[i], a->forfeits[i],
+                   a->moves[i], a->stray[i], a->stray[i] == 1 ? "" : "s");
     if (!json)
         printf("\n%-28s %-28s %7s %7s %7s %6s  %s\n", "a", "b", "games", "a wins", "b wins", "draws",
                "a's score, 95% CI");

@@ -14,6 +14,7 @@ typedef struct sim_totals {
     double seconds[ASOBI_MAX_SEATS];
     long moves[ASOBI_MAX_SEATS];
     long forfeits[ASOBI_MAX_SEATS]; /* an external program's decisions played at random for it */
+    long stray[ASOBI_MAX_SEATS];    /* its lines that answered no request */
     long games, actions, nobody;
 } sim_totals;
 
@@ -37,6 +38,7 @@ static void sim_done(const cli_game_report *r, void *ctx)
         t->seconds[i] += r->seconds[i];
         t->moves[i] += r->moves[i];
         t->forfeits[i] += r->forfeits[i];
+        t->stray[i] += r->stray[i];
     }
     if (k == 0)
         t->nobody++;
@@ -131,11 +133,11 @@ int cli_sim(int argc, char **argv)
         double lo, hi, rate = t.wins[i] / (double)t.games;
         cli_wilson95(t.wins[i], (double)t.games, &lo, &hi);
         double ms = t.moves[i] ? 1000.0 * t.seconds[i] / (double)t.moves[i] : 0;
-        json_array_append_new(seats, json_pack("{s:i, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I}", "seat", i,
-                                               "bot", t.specs[i], "wins", t.wins[i], "shared_wins",
+        json_array_append_new(seats, json_pack("{s:i, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I, s:I}", "seat",
+                                               i, "bot", t.specs[i], "wins", t.wins[i], "shared_wins",
                                                t.shared[i], "win_rate", rate, "ci95", lo, hi, "avg_score",
                                                t.score[i] / (double)t.games, "ms_per_move", ms, "forfeits",
-                                               (json_int_t)t.forfeits[i]));
+                                               (json_int_t)t.forfeits[i], "stray", (json_int_t)t.stray[i]));
         if (!json)
             printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i + 1, t.specs[i],
                    t.wins[i], 100 * rate, 100 * lo, 100 * hi, t.score[i] / (double)t.games, ms);
@@ -153,8 +155,8 @@ int cli_sim(int argc, char **argv)
         printf("\n");
         for (int i = 0; i < players; i++)
             if (cli_is_exec_spec(t.specs[i]))
-                printf("forfeits of seat %d (%s): %ld of %ld decisions\n", i + 1, t.specs[i], t.forfeits[i],
-                       t.moves[i]);
+                printf("forfeits of seat %d (%s): %ld of %ld decisions, %ld stray line%s\n", i + 1, t.specs[i],
+                       t.forfeits[i], t.moves[i], t.stray[i], t.stray[i] == 1 ? "" : "s");
     }
     json_decref(out);
     status = 0;

@@ -25,6 +25,7 @@ static const char *const code_names[ASOBI_CODE_COUNT] = {
     [ASOBI_E_LINE_TOO_LONG] = "line_too_long",
     [ASOBI_E_BAD_BOT] = "bad_bot",
     [ASOBI_E_INTERNAL] = "internal",
+    [ASOBI_E_BAD_SAMPLE] = "bad_sample",
 };
 
 const char *asobi_code_name(int code)
