@@ -100,7 +100,8 @@ static void *batch_worker(void *arg)
     cli_program_pool pool = {0};
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        long index = run->failed ? run->batch->games : run->next++;
+        bool stop = run->failed || (run->batch->stop && run->batch->stop(run->batch->ctx));
+        long index = stop ? run->batch->games : run->next++;
         pthread_mutex_unlock(&run->lock);
         if (index >= run->batch->games) {
             cli_program_pool_drain(&pool);

@@ -39,6 +39,9 @@ typedef struct cli_batch {
     const char *(*spec_of)(long game, int seat, void *ctx);
     /* called once per finished game, one call at a time (under a lock) */
     void (*done)(const cli_game_report *report, void *ctx);
+    /* optional, called under the same lock before each game starts: true
+     * when no more games should start (a sequential test has decided) */
+    bool (*stop)(void *ctx);
     void *ctx;
 } cli_batch;
 
