@@ -60,6 +60,10 @@ class Game:
         """The game as `asobi games --json` and the engine's "games" list it."""
         return json.loads(json.dumps(self._description))
 
+    def new_initial_state(self, players=None, seed=None, options=None):
+        """OpenSpiel's name: a new game of this Game (new_game's arguments)."""
+        return new_game(self.name, players=players, seed=seed, options=options)
+
     def num_distinct_actions(self):
         """The size of the fixed action space (OpenSpiel's name): ids are 0..n-1."""
         return self.max_actions
@@ -79,6 +83,11 @@ _MAX_ACTIONS = max(g.max_actions for g in _GAMES.values())
 def games():
     """The names of the games, in the library's order."""
     return list(_GAMES)
+
+
+def load_game(name):
+    """OpenSpiel's name for game(name)."""
+    return game(name)
 
 
 def game(name):
@@ -185,9 +194,15 @@ class State:
         return len(_SEATS[_turn(self._h)]) > 1
 
     # --- actions --------------------------------------------------------------
-    def legal_actions(self, seat):
+    def legal_actions(self, seat=None):
         """The legal action ids of seat, ascending; [] when it may not act.
-        IllegalAction bad_seat for a seat the game does not have."""
+        IllegalAction bad_seat for a seat the game does not have. Without a
+        seat (OpenSpiel's form), those of current_player(): [] at a
+        simultaneous node or once over."""
+        if seat is None:
+            seat = self.current_player()
+            if seat < 0:
+                return []
         if type(seat) is not int or seat >> 31:  # not a small non-negative int: check it
             seat = _seat_index(seat)
             if not _fits_c_int(seat):
@@ -254,6 +269,26 @@ class State:
         if _apply(self._h, seat, action, None):
             self._refuse(seat, action)
         self._history = (self._history, seat, action)
+
+    def apply_action(self, action):
+        """OpenSpiel's form: current_player() plays action. At a simultaneous
+        node use apply_actions; IllegalAction otherwise."""
+        seat = self.current_player()
+        if seat < 0:
+            raise IllegalAction("not_your_turn" if seat == SIMULTANEOUS else "game_over",
+                                "apply_action needs one player to move (simultaneous node: apply_actions)")
+        self.apply(seat, action)
+
+    def apply_actions(self, actions):
+        """OpenSpiel's joint action at a simultaneous node: actions[i] is
+        played for the i-th seat of current_players() (every seat, in
+        PSYCLE, in seat order)."""
+        seats = self.current_players()
+        if len(actions) != len(seats):
+            raise IllegalAction("illegal_action", "%d actions for the %d seats to move %r"
+                                % (len(actions), len(seats), seats))
+        for seat, action in zip(seats, actions):
+            self.apply(seat, action)
 
     def _checked_arguments(self, seat, action):
         """seat and action as C ints, or the refusal. The untyped C call
@@ -406,6 +441,22 @@ class State:
         a list of floats, or a numpy array when numpy is installed."""
         from . import encode
         return encode.as_array(encode.encode(self, seat))
+
+    def information_state_tensor(self, seat):
+        """OpenSpiel's name; here the observation_tensor: a seat's view holds
+        what the game lets it remember (the cards played, the scores), not
+        the whole history of its observations."""
+        return self.observation_tensor(seat)
+
+    def resample_from_infostate(self, seat, seed):
+        """OpenSpiel's name: a copy of this state with everything seat cannot
+        see drawn anew (determinize on a clone). seed: an int, or a
+        random.Random (its next 64 bits)."""
+        if hasattr(seed, "getrandbits"):
+            seed = seed.getrandbits(64)
+        copy = self.clone()
+        copy.determinize(seat, seed)
+        return copy
 
     def determinize(self, seat, seed):
         """Resample, in place, everything seat cannot see (other hands, deck

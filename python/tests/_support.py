@@ -53,3 +53,8 @@ def random_states(name, players, seed, every=1):
         random_step(state, rng)
         i += 1
     yield state
+
+
+def encode_numpy():
+    """Whether the observations are numpy arrays here (numpy installed)."""
+    return asobi.encode.numpy is not None
