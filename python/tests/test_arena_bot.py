@@ -16,7 +16,9 @@ class ExternalBotTest(unittest.TestCase):
         self.binary = os.environ.get("ASOBI_BINARY")
         if not self.binary:
             self.skipTest("ASOBI_BINARY is not set")
-        self.python_bot = "exec:cmd=%s %s" % (sys.executable, os.path.abspath(ARENA_BOT))
+        # startup=60: python3 can take seconds to start on a loaded machine, and a missed handshake
+        # forfeits every decision
+        self.python_bot = "exec:cmd=%s %s,startup=60" % (sys.executable, os.path.abspath(ARENA_BOT))
 
     def run_asobi(self, *args, timeout=120):
         return subprocess.run([self.binary, *args], capture_output=True, text=True, timeout=timeout)
@@ -34,7 +36,7 @@ class ExternalBotTest(unittest.TestCase):
         self.assertIn("exec:cmd=", done.stdout)
         self.assertIn("random", done.stdout)
         self.assertRegex(done.stdout,
-                         r"forfeits of exec:cmd=\S+ \S+arena_bot\.py: 0 of [1-9]\d* decisions, 0 stray lines")
+                         r"forfeits of exec:cmd=\S+ \S+arena_bot\.py,startup=60: 0 of [1-9]\d* decisions, 0 stray lines")
         bots = self.arena_json(self.python_bot + ",random")
         mine = bots[self.python_bot]
         self.assertEqual(mine["games"], 4)
@@ -90,7 +92,7 @@ class ExternalBotTest(unittest.TestCase):
                         "    elif r['cmd'] == 'quit':\n"
                         "        break\n")
             log = os.path.join(tmp, "requests")
-            spec = "exec:cmd=%s %s %s" % (sys.executable, script, log)
+            spec = "exec:cmd=%s %s %s,startup=60" % (sys.executable, script, log)
             # seat 1: the runner asks seat 0 first, so seat 0 always commits
             # its card while seat 1 is still to choose, face down
             done = self.run_asobi("sim", "psycle", "--bots", "random," + spec, "--games", "1", "--jobs", "1",
@@ -120,7 +122,7 @@ class ExternalBotTest(unittest.TestCase):
         path = os.path.join(tmp, name)
         with open(path, "w") as f:
             f.write(body)
-        return "exec:cmd=%s %s" % (sys.executable, path)
+        return "exec:cmd=%s %s,startup=60" % (sys.executable, path)
 
     def test_stray_lines_are_skipped_and_counted(self):
         """Issue 45 §2: a program that prints two stray lines before each answer (text, and JSON naming no
@@ -141,11 +143,11 @@ class ExternalBotTest(unittest.TestCase):
 
     def test_reuse_keeps_one_program_and_startup_is_not_a_decision(self):
         """Issue 45 §3: with reuse=1 one program plays every game of a thread ("new" and "over" between them);
-        a program that takes 1.5 s to start, with timeout=1, forfeits nothing, and its ms per move leaves the
+        a program that takes 2.5 s to start, with timeout=2, forfeits nothing, and its ms per move leaves the
         start-up out."""
         with tempfile.TemporaryDirectory() as tmp:
             pids = os.path.join(tmp, "pids")
-            spec = self.write_script(tmp, "slow.py", SLOW_BOT % pids) + ",timeout=1"
+            spec = self.write_script(tmp, "slow.py", SLOW_BOT % pids) + ",timeout=2"
             for reuse, programs in ((",reuse=1", 1), ("", 3)):
                 if os.path.exists(pids):
                     os.unlink(pids)
@@ -165,6 +167,7 @@ class ExternalBotTest(unittest.TestCase):
         decision."""
         with tempfile.TemporaryDirectory() as tmp:
             spec = self.write_script(tmp, "mute.py", "import sys, time\ntime.sleep(30)\n") + ",startup=0.3"
+            self.assertEqual(spec.count("startup="), 2)  # the later key wins
             self.check_every_decision_forfeited(spec)
 
     def test_bad_exec_specs_are_refused(self):
@@ -192,9 +195,9 @@ for line in sys.stdin:
         break
 """
 
-# Sleeps 1.5 s before its handshake; writes its pid to a file at each "new".
+# Sleeps 2.5 s before its handshake; writes its pid to a file at each "new".
 SLOW_BOT = """import json, os, sys, time
-time.sleep(1.5)
+time.sleep(2.5)
 for line in sys.stdin:
     r = json.loads(line)
     if r["cmd"] == "new":

@@ -93,7 +93,7 @@ class TestExamples(unittest.TestCase):
         binary = os.environ.get("ASOBI_BINARY")
         if not binary:
             self.skipTest("ASOBI_BINARY is not set")
-        bot = "exec:cmd=%s %s" % (sys.executable, os.path.join(os.path.abspath(EXAMPLES), "arena_bot.py"))
+        bot = "exec:cmd=%s %s,startup=60" % (sys.executable, os.path.join(os.path.abspath(EXAMPLES), "arena_bot.py"))
         for name in asobi.games():
             out = subprocess.run([binary, "arena", name, "--bots", bot + ",random", "--games", "2", "--jobs", "2"],
                                  capture_output=True, text=True, timeout=300)

@@ -51,7 +51,7 @@ class TestArenaSamples(unittest.TestCase):
                 f.write(CHECKER)
             for name in asobi.games():
                 log = os.path.join(tmp, name)
-                spec = "exec:cmd=%s %s %s,samples=5" % (sys.executable, script, log)
+                spec = "exec:cmd=%s %s %s,samples=5,startup=60" % (sys.executable, script, log)
                 done = subprocess.run([self.binary, "sim", name, "--bots", spec + ",random", "--games", "2",
                                        "--jobs", "1", "--json"], capture_output=True, text=True, timeout=300)
                 self.assertEqual(done.returncode, 0, done.stderr)
@@ -89,7 +89,7 @@ class TestArenaSamples(unittest.TestCase):
                         "        if r['cmd'] == 'choose':\n"
                         "            a['action'] = r['legal'][0]['id']\n"
                         "        print(json.dumps(a), flush=True)\n")
-            spec = "exec:cmd=%s %s %s" % (sys.executable, script, log)
+            spec = "exec:cmd=%s %s %s,startup=60" % (sys.executable, script, log)
             done = subprocess.run([self.binary, "sim", "psycle", "--bots", spec + ",random", "--games", "1",
                                    "--jobs", "1"], capture_output=True, text=True, timeout=120,
                                   env={k: v for k, v in os.environ.items() if k != "ASOBI_SAMPLE_KEY"})
