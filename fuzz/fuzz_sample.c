@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 6)
         return 0;
     const asobi_game_def *def = asobi_game_at(data[0] % asobi_game_count());
-    int players = asobi_game_min_players(def) + data[1] % (asobi_game_max_players(def) - asobi_game_min_players(def) + 1);
+    int low = asobi_game_min_players(def), players = low + data[1] % (asobi_game_max_players(def) - low + 1);
     asobi_state *real = asobi_state_new(def, players, NULL, data[2], &err);
     FUZZ_CHECK(real);
     asobi_rng rng;

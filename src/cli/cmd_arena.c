@@ -521,7 +521,8 @@ int cli_arena(int argc, char **argv)
         double n = (double)a->seats_played[i];
         double ms = a->moves[i] ? 1000.0 * a->seconds[i] / (double)a->moves[i] : 0;
         json_array_append_new(bots, json_pack("{s:s, s:s, s:f, s:[f,f], s:f, s:I, s:f, s:f, s:I, s:I, s:I}",
-                                              "label", a->labels[i], "spec", a->specs[i], "elo", elo[i], "elo_ci95", low[i], high[i],
+                                              "label", a->labels[i], "spec", a->specs[i], "elo", elo[i],
+                                              "elo_ci95", low[i], high[i],
                                               "wins", a->wins[i], "games", (json_int_t)a->seats_played[i],
                                               "avg_score", n > 0 ? a->score[i] / n : 0, "ms_per_move", ms,
                                               "decisions", (json_int_t)a->moves[i], "forfeits",

@@ -136,7 +136,8 @@ int cli_sim(int argc, char **argv)
         cli_wilson95(t.wins[i], (double)t.games, &lo, &hi);
         double ms = t.moves[i] ? 1000.0 * t.seconds[i] / (double)t.moves[i] : 0;
         json_array_append_new(seats, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I, s:I}",
-                                               "seat", i, "label", t.labels[i], "bot", t.specs[i], "wins", t.wins[i], "shared_wins",
+                                               "seat", i, "label", t.labels[i], "bot", t.specs[i], "wins",
+                                               t.wins[i], "shared_wins",
                                                t.shared[i], "win_rate", rate, "ci95", lo, hi, "avg_score",
                                                t.score[i] / (double)t.games, "ms_per_move", ms, "forfeits",
                                                (json_int_t)t.forfeits[i], "stray", (json_int_t)t.stray[i]));
