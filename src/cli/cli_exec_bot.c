@@ -65,20 +65,22 @@ static void make_sample_key(void)
     asobi_error err;
     for (int i = 0; i < 4; i++)
         if (asobi_fresh_seed(&words[i], &err) != ASOBI_OK)
-            return; /* no key: no samples are written, each choose says so */
+            return; /* no key: no sample can be signed, and each choose's "samples" is empty */
     for (int i = 0; i < 4; i++)
         snprintf(sample_key + 16 * i, 17, "%016llx", (unsigned long long)words[i]);
     snprintf(sample_key_env, sizeof sample_key_env, "ASOBI_SAMPLE_KEY=%s", sample_key);
 }
 
 /* environ, with ASOBI_SAMPLE_KEY set to this run's key (malloc'd array;
- * its strings are environ's and the key's). */
+ * its strings are environ's and the key's); NULL when out of memory. */
 static char **environ_with_key(void)
 {
     size_t n = 0;
     while (environ[n])
         n++;
     char **env = calloc(n + 2, sizeof *env);
+    if (!env)
+        return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (strncmp(environ[i], "ASOBI_SAMPLE_KEY=", 17) != 0)
@@ -318,6 +320,8 @@ cli_exec_bot *cli_exec_bot_start(const char *spec, asobi_error *err)
     if (parsed.samples > 0) {
         pthread_once(&key_once, make_sample_key);
         env = environ_with_key();
+        if (!env)
+            env = environ; /* out of memory: no key, so no sample loads; the game goes on */
     }
     pid_t pid;
     int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, env);
