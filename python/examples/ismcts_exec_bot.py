@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import asobi  # noqa: E402
 
 PLAYOUTS = int(os.environ.get("MC_PLAYOUTS", "4"))  # random playouts per action and sample
+WARNED = []  # a refused sample is said once on stderr
 
 
 def choose(request, seed):
@@ -31,7 +32,15 @@ def choose(request, seed):
     seat, legal = request["seat"], [a["id"] for a in request["legal"]]
     if len(legal) == 1 or not request.get("samples"):
         return legal[0]
-    states = [asobi.State.load_sample(s) for s in request["samples"]]
+    try:
+        states = [asobi.State.load_sample(s) for s in request["samples"]]
+    except asobi.AsobiError as refusal:
+        # bad_sample: this binding is not the arena's build (or ASOBI_SAMPLE_KEY is not its key)
+        if not WARNED:
+            print("ismcts_exec_bot: %s: %s (playing the first legal action)" % (refusal.code, refusal),
+                  file=sys.stderr)
+            WARNED.append(True)
+        return legal[0]
     best, best_value = legal[0], None
     for action in legal:
         total = 0.0
