@@ -100,6 +100,21 @@ class TestExamples(unittest.TestCase):
             self.assertEqual(out.returncode, 0, "%s: %s" % (name, out.stderr))
             self.assertRegex(out.stdout, r"forfeits of exec:\S+ \S+: 0 of [1-9]\d* decisions, 0 stray lines")
 
+    def test_the_searching_bot_plays_over_samples(self):
+        """ismcts_exec_bot.py (flat Monte Carlo over samples) plays every game as exec:...,samples=K with
+        reuse=1, without a forfeit, a stray line or a refused sample."""
+        binary = os.environ.get("ASOBI_BINARY")
+        if not binary:
+            self.skipTest("ASOBI_BINARY is not set")
+        bot = "mc=exec:cmd=%s %s,samples=2,reuse=1,startup=60,timeout=60" % (
+            sys.executable, os.path.join(os.path.abspath(EXAMPLES), "ismcts_exec_bot.py"))
+        for name in asobi.games():
+            out = subprocess.run([binary, "arena", name, "--bots", bot + ",random", "--games", "2", "--jobs", "2"],
+                                 capture_output=True, text=True, timeout=600, env=dict(os.environ, MC_PLAYOUTS="1"))
+            self.assertEqual(out.returncode, 0, "%s: %s" % (name, out.stderr))
+            self.assertRegex(out.stdout, r"forfeits of mc: 0 of [1-9]\d* decisions, 0 stray lines")
+            self.assertNotIn("bad_sample", out.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
