@@ -29,6 +29,7 @@ typedef enum asobi_code {
     ASOBI_E_BAD_BOT,        /* "bad_bot": a bot spec that names no bot or has bad parameters */
     ASOBI_E_INTERNAL,       /* "internal": a reply that could not be built (a bug, reported, never a crash) */
     ASOBI_E_UNDO_NOT_ALLOWED, /* "undo_not_allowed": no action of that seat may be taken back now */
+    ASOBI_E_BAD_SAMPLE,     /* "bad_sample": a sample that was changed, made up, or is not of this run */
     ASOBI_CODE_COUNT
 } asobi_code;
 

@@ -109,6 +109,13 @@ int asobi_state_players(const asobi_state *state);
 uint32_t asobi_state_to_move(const asobi_state *state);
 bool asobi_state_terminal(const asobi_state *state);
 
+/* The seats whose turn it is: to_move without those that may act now but
+ * need not (THE OCTAL's late Octo!, a race open to the seat that forgot
+ * while the next seat plays). A loop that plays for these seats only, one
+ * after the other, plays every game; the others' optional actions stay in
+ * their legal lists. Equal to to_move in every other game. */
+uint32_t asobi_state_turn(const asobi_state *state);
+
 /* ASOBI_OK if seat may act now; otherwise bad_seat, game_over or
  * not_your_turn, with a message. */
 int asobi_state_may_act(const asobi_state *state, int seat, asobi_error *err);
@@ -199,6 +206,17 @@ char *asobi_state_render(const asobi_state *state, int seat);
  * depends only on what viewer can see and on rng: two states with the same
  * view give byte-identical determinizations for the same rng. */
 void asobi_state_determinize(asobi_state *state, int viewer, asobi_rng *rng);
+
+/* Samples (docs/protocol.md, "Samples"): a whole state as one line of text,
+ * S1.GAME.PLAYERS.DATA.MAC, signed with HMAC-SHA256 under key (at least 16
+ * characters; `asobi arena` makes one per run and passes it to its external
+ * bots as ASOBI_SAMPLE_KEY). asobi_state_sample: the text (malloc'd), NULL
+ * if key is too short or memory ran out. asobi_state_from_sample: the state
+ * it holds, or NULL with bad_sample when the text was changed in any way,
+ * made up, written under another key or by another build: its bytes are
+ * used only once the MAC matched. The state has no record (no seed). */
+char *asobi_state_sample(const asobi_state *state, const char *key);
+asobi_state *asobi_state_from_sample(const char *text, size_t len, const char *key, asobi_error *err);
 
 /* Simultaneous choices (PSYCLE): a choice that other seats have committed but
  * viewer cannot see is, to viewer, the same as a choice not yet made. This

@@ -10,13 +10,14 @@
 docs/python.md is the manual."""
 from ._lib import path as library_path
 from .state import (AsobiError, Game, IllegalAction, SIMULTANEOUS, State, TERMINAL, game, games, load,
-                    new_game)
+                    load_game, new_game)
 from .bot import Bot, bot, bots
-from .env import AECEnv, env
+from .env import AECEnv, ParallelEnv, env, parallel_env
 from . import encode
 
 __version__ = "0.1.0"
 ALL_SEEING = None  # view(None): the all-seeing view
 
-__all__ = ["AsobiError", "IllegalAction", "Game", "State", "Bot", "AECEnv", "SIMULTANEOUS", "TERMINAL",
-           "games", "game", "new_game", "load", "bot", "bots", "env", "encode", "library_path"]
+__all__ = ["AsobiError", "IllegalAction", "Game", "State", "Bot", "AECEnv", "ParallelEnv", "SIMULTANEOUS",
+           "TERMINAL", "games", "game", "load_game", "new_game", "load", "bot", "bots", "env", "parallel_env",
+           "encode", "library_path"]

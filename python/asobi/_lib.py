@@ -101,6 +101,9 @@ state_events = _declare("asobi_state_events", P, P, c_int, c_int, P, c_int)
 state_determinize = _declare("asobi_state_determinize", None, P, c_int, POINTER(Rng))
 state_retract_unseen = _declare("asobi_state_retract_unseen", None, P, c_int)
 rng_seed = _declare("asobi_rng_seed", None, POINTER(Rng), c_uint64)
+state_random_playout = _declare("asobi_state_random_playout", ctypes.c_long, P, POINTER(Rng))
+state_sample = _declare("asobi_state_sample", c_void_p, P, c_char_p)
+state_from_sample = _declare("asobi_state_from_sample", P, c_char_p, c_size_t, c_char_p, PErr)
 
 # The calls of a playout, declared without argtypes: ctypes then converts
 # nothing in Python (a state is passed as its c_void_p object, seats and ids
@@ -108,6 +111,8 @@ rng_seed = _declare("asobi_rng_seed", None, POINTER(Rng), c_uint64)
 # seats and ids are Python ints first: untyped, a str would go as a pointer.
 fast_to_move = lib["asobi_state_to_move"]
 fast_to_move.restype = c_uint32
+fast_turn = lib["asobi_state_turn"]
+fast_turn.restype = c_uint32
 fast_legal = lib["asobi_state_legal"]
 fast_legal.restype = c_int
 fast_apply = lib["asobi_state_apply"]

@@ -3,7 +3,7 @@ from ctypes import byref
 
 from . import _lib
 from ._lib import Error
-from .state import AsobiError, State, _raise
+from .state import AsobiError, State, _raise, _seed64
 
 
 def bots():
@@ -36,7 +36,7 @@ class Bot:
             raise AsobiError("bad_bot", "there is no bot called %r (the bots: %s)"
                              % (name, ", ".join(known)))
         self.spec = spec
-        self.seed = seed
+        self.seed = _seed64(seed)  # refused rather than cut to 64 bits
         self._bots = {}
 
     def _bot_for(self, state, seat):

@@ -20,13 +20,17 @@ class Discrete:
         return not isinstance(x, bool) and hasattr(x, "__index__") and 0 <= x.__index__() < self.n
 
     def sample(self, mask=None):
-        """A uniform id; with a mask (0/1 per id), a uniform id where it is 1."""
+        """A uniform id; with a mask (0/1 per id), a uniform id where it is 1.
+        A numpy mask is searched by numpy (flatnonzero), not id by id."""
         if mask is None:
             return self._rng.randrange(self.n)
-        allowed = [i for i in range(self.n) if mask[i]]
-        if not allowed:
+        if encode.numpy is not None and isinstance(mask, encode.numpy.ndarray):
+            allowed = encode.numpy.flatnonzero(mask)
+        else:
+            allowed = [i for i in range(self.n) if mask[i]]
+        if not len(allowed):
             raise ValueError("the mask allows no action")
-        return self._rng.choice(allowed)
+        return int(allowed[self._rng.randrange(len(allowed))])
 
     def __repr__(self):
         return "Discrete(%d)" % self.n
@@ -113,6 +117,11 @@ class AECEnv:
         return self._action_space
 
     @property
+    def unwrapped(self):
+        """PettingZoo's base environment under any wrappers: this one."""
+        return self
+
+    @property
     def num_agents(self):
         return len(self.agents)
 
@@ -126,6 +135,8 @@ class AECEnv:
         next game of the generator seeded when the env was made."""
         if seed is not None:
             self._seeds = random.Random(seed)
+            # the action space's sample() too: the same seed, the same run
+            self._action_space.seed(self._seeds.getrandbits(63))
         self.game_state = new_game(self._game.name, players=self.players,
                                    seed=self._seeds.getrandbits(63), options=self.options)
         self.agents = list(self.possible_agents)
@@ -143,14 +154,28 @@ class AECEnv:
     def observe(self, agent):
         """agent's observation: {"observation": the fixed-size vector of its
         view, "action_mask": 1 for each id it may play now (all 0 when it is
-        not to move), "view": its JSON view as a dict}. Only what its seat sees."""
+        not the selected agent: in THE OCTAL the seat that may still call
+        Octo! late is not selected, and steps only when selected), "view":
+        its JSON view as a dict}. Only what its seat sees."""
         seat = self._seat[agent]
         view = self.game_state.view(seat)
-        mask = [0] * self._game.max_actions
-        for a in self.game_state.legal_actions(seat):
-            mask[a] = 1
         return {"observation": encode.as_array(encode.encode_view(self._game.name, self.players, view)),
-                "action_mask": encode.as_array(mask, "int8"), "view": view}
+                "action_mask": self._mask(seat if agent == self.agent_selection else None), "view": view}
+
+    def _mask(self, seat):
+        """The action mask of seat (None: all zeros), a numpy array set by
+        one fancy-index assignment when numpy is there."""
+        n = self._game.max_actions
+        ids = self.game_state.legal_actions(seat) if seat is not None and not self.game_state.is_terminal() else []
+        np = encode.numpy
+        if np is None:
+            mask = [0] * n
+            for a in ids:
+                mask[a] = 1
+            return mask
+        mask = np.zeros(n, dtype=np.int8)
+        mask[ids] = 1
+        return mask
 
     def last(self, observe=True):
         """(observation, reward, termination, truncation, info) of the
@@ -224,6 +249,89 @@ class AECEnv:
 
     def __repr__(self):
         return "<asobi.AECEnv %s, %d players>" % (self._game.name, self.players)
+
+
+class ParallelEnv:
+    """One asobi game in PettingZoo's Parallel API: every agent whose turn
+    it is acts in the same step(). Made for PSYCLE, where every seat
+    chooses its card at once each round; in the turn-based games one agent
+    acts per step (the others' masks are all zeros and their actions are
+    not read). Rewards and observations as AECEnv's; the agents all leave
+    together when the game ends."""
+
+    def __init__(self, name, players=None, options=None, seed=None, render_mode=None):
+        self.aec = AECEnv(name, players=players, options=options, seed=seed, render_mode=render_mode)
+        self.metadata = dict(self.aec.metadata, is_parallelizable=True)
+        self.possible_agents = list(self.aec.possible_agents)
+        self.render_mode = render_mode
+        self.agents = []
+
+    @property
+    def unwrapped(self):
+        return self
+
+    def observation_space(self, agent):
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.aec.action_space(agent)
+
+    @property
+    def game_state(self):
+        return self.aec.game_state
+
+    def _observations(self):
+        state, aec = self.aec.game_state, self.aec
+        turn = set(state.current_players())
+        out = {}
+        for agent in self.agents:
+            seat = aec._seat[agent]
+            view = state.view(seat)
+            out[agent] = {"observation": encode.as_array(encode.encode_view(aec._game.name, aec.players, view)),
+                          "action_mask": aec._mask(seat if seat in turn else None), "view": view}
+        return out
+
+    def reset(self, seed=None, options=None):
+        """(observations, infos) of a new game; a seed makes it the same game every time."""
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions):
+        """actions: {agent: id} for (at least) every agent whose turn it is.
+        (observations, rewards, terminations, truncations, infos). A refused
+        action raises IllegalAction; the actions of that step applied before
+        it stay applied (PSYCLE's choices are face down until all are in)."""
+        state, aec = self.aec.game_state, self.aec
+        for seat in state.current_players():
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise IllegalAction("illegal_action", "%s is to act: step() needs its action" % agent)
+            state.apply(seat, actions[agent])
+        done = state.is_terminal()
+        returns = state.returns() if done else [0.0] * aec.players
+        rewards = {a: float(returns[aec._seat[a]]) for a in self.agents}
+        observations = self._observations()
+        terminations = {a: done for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        infos = {a: {} for a in self.agents}
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self):
+        self.aec.close()
+
+    def __repr__(self):
+        return "<asobi.ParallelEnv %s, %d players>" % (self.aec._game.name, self.aec.players)
+
+
+def parallel_env(name, players=None, options=None, seed=None, render_mode=None):
+    """A Parallel API environment of game name (see ParallelEnv)."""
+    return ParallelEnv(name, players=players, options=options, seed=seed, render_mode=render_mode)
 
 
 def env(name, players=None, options=None, seed=None, render_mode=None):

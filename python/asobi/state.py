@@ -1,6 +1,7 @@
 """state.py — games, game states and records: the OpenSpiel-style state API over libasobi's flat C state."""
 import ctypes
 import json
+import os
 import random
 import threading
 from ctypes import byref, c_int, c_void_p, create_string_buffer
@@ -59,6 +60,10 @@ class Game:
         """The game as `asobi games --json` and the engine's "games" list it."""
         return json.loads(json.dumps(self._description))
 
+    def new_initial_state(self, players=None, seed=None, options=None):
+        """OpenSpiel's name: a new game of this Game (new_game's arguments)."""
+        return new_game(self.name, players=players, seed=seed, options=options)
+
     def num_distinct_actions(self):
         """The size of the fixed action space (OpenSpiel's name): ids are 0..n-1."""
         return self.max_actions
@@ -80,6 +85,11 @@ def games():
     return list(_GAMES)
 
 
+def load_game(name):
+    """OpenSpiel's name for game(name)."""
+    return game(name)
+
+
 def game(name):
     """The Game called name; AsobiError unknown_game if there is none."""
     try:
@@ -89,7 +99,7 @@ def game(name):
                          % (name, ", ".join(_GAMES))) from None
 
 
-_to_move, _legal, _apply = _lib.fast_to_move, _lib.fast_legal, _lib.fast_apply
+_to_move, _turn, _legal, _apply = _lib.fast_to_move, _lib.fast_turn, _lib.fast_legal, _lib.fast_apply
 
 
 def _seat_index(seat):
@@ -158,13 +168,21 @@ class State:
         return self._setup.game
 
     def current_players(self):
-        """The seats that must act now, ascending (a tuple; empty once over)."""
+        """The seats whose turn it is, ascending (a tuple; empty once over):
+        each must act, in any order. THE OCTAL's late Octo! is not a turn:
+        the seat that forgot may still declare it (legal_actions offers it,
+        may_act_players() lists the seat) while the next seat plays."""
+        return _SEATS[_turn(self._h)]
+
+    def may_act_players(self):
+        """Every seat that may act now: current_players() and a seat with an
+        optional action open (THE OCTAL's late Octo!)."""
         return _SEATS[_to_move(self._h)]
 
     def current_player(self):
-        """OpenSpiel's form: the one seat to move, SIMULTANEOUS (-2) when
-        several are, TERMINAL (-4) when the game is over."""
-        seats = _SEATS[_to_move(self._h)]
+        """OpenSpiel's form: the one seat whose turn it is, SIMULTANEOUS (-2)
+        when several choose at once (PSYCLE), TERMINAL (-4) once over."""
+        seats = _SEATS[_turn(self._h)]
         if len(seats) == 1:
             return seats[0]
         return SIMULTANEOUS if seats else TERMINAL
@@ -173,17 +191,31 @@ class State:
         return not _to_move(self._h)
 
     def is_simultaneous_node(self):
-        return len(_SEATS[_to_move(self._h)]) > 1
+        return len(_SEATS[_turn(self._h)]) > 1
 
     # --- actions --------------------------------------------------------------
-    def legal_actions(self, seat):
-        """The legal action ids of seat, ascending; [] when it may not act."""
+    def legal_actions(self, seat=None):
+        """The legal action ids of seat, ascending; [] when it may not act.
+        IllegalAction bad_seat for a seat the game does not have. Without a
+        seat (OpenSpiel's form), those of current_player(): [] at a
+        simultaneous node or once over."""
+        if seat is None:
+            seat = self.current_player()
+            if seat < 0:
+                return []
         if type(seat) is not int or seat >> 31:  # not a small non-negative int: check it
             seat = _seat_index(seat)
             if not _fits_c_int(seat):
-                return []
+                self._bad_seat(seat)
         buf = _ids_buffer()
-        return buf[:_legal(self._h, seat, buf)]
+        n = _legal(self._h, seat, buf)
+        if not n and not 0 <= seat < self._setup.players:  # checked only when empty: playouts pay nothing
+            self._bad_seat(seat)
+        return buf[:n]
+
+    def _bad_seat(self, seat):
+        raise IllegalAction("bad_seat", "seat %d does not exist: this game has seats 0 to %d"
+                            % (seat, self._setup.players - 1))
 
     def legal_actions_mask(self, seat):
         """A list of max_actions 0/1 flags: 1 where the id is legal for seat."""
@@ -237,6 +269,26 @@ class State:
         if _apply(self._h, seat, action, None):
             self._refuse(seat, action)
         self._history = (self._history, seat, action)
+
+    def apply_action(self, action):
+        """OpenSpiel's form: current_player() plays action. At a simultaneous
+        node use apply_actions; IllegalAction otherwise."""
+        seat = self.current_player()
+        if seat < 0:
+            raise IllegalAction("not_your_turn" if seat == SIMULTANEOUS else "game_over",
+                                "apply_action needs one player to move (simultaneous node: apply_actions)")
+        self.apply(seat, action)
+
+    def apply_actions(self, actions):
+        """OpenSpiel's joint action at a simultaneous node: actions[i] is
+        played for the i-th seat of current_players() (every seat, in
+        PSYCLE, in seat order)."""
+        seats = self.current_players()
+        if len(actions) != len(seats):
+            raise IllegalAction("illegal_action", "%d actions for the %d seats to move %r"
+                                % (len(actions), len(seats), seats))
+        for seat, action in zip(seats, actions):
+            self.apply(seat, action)
 
     def _checked_arguments(self, seat, action):
         """seat and action as C ints, or the refusal. The untyped C call
@@ -390,6 +442,22 @@ class State:
         from . import encode
         return encode.as_array(encode.encode(self, seat))
 
+    def information_state_tensor(self, seat):
+        """OpenSpiel's name; here the observation_tensor: a seat's view holds
+        what the game lets it remember (the cards played, the scores), not
+        the whole history of its observations."""
+        return self.observation_tensor(seat)
+
+    def resample_from_infostate(self, seat, seed):
+        """OpenSpiel's name: a copy of this state with everything seat cannot
+        see drawn anew (determinize on a clone). seed: an int, or a
+        random.Random (its next 64 bits)."""
+        if hasattr(seed, "getrandbits"):
+            seed = seed.getrandbits(64)
+        copy = self.clone()
+        copy.determinize(seat, seed)
+        return copy
+
     def determinize(self, seat, seed):
         """Resample, in place, everything seat cannot see (other hands, deck
         order, the generator of future shuffles) consistently with its view.
@@ -397,7 +465,7 @@ class State:
         its seed and history, so record() refuses it afterwards."""
         self._check_viewer(seat)
         rng = Rng()
-        _lib.rng_seed(byref(rng), seed & 0xFFFFFFFFFFFFFFFF)
+        _lib.rng_seed(byref(rng), _seed64(seed))
         _lib.state_determinize(self._h, self._viewer(seat), byref(rng))
         self._determinized = True
 
@@ -468,6 +536,63 @@ class State:
         self._history = node
         return taken
 
+    # --- playouts at C speed ---------------------------------------------------
+    def random_playout(self, seed):
+        """In place: play uniformly random legal actions for every seat to
+        the end, in C (the library's asobi_state_random_playout, about 100x
+        a Python loop); the number of actions played. Such a state no longer
+        has a record (its actions are not kept)."""
+        rng = Rng()
+        _lib.rng_seed(byref(rng), _seed64(seed))
+        self._determinized = True
+        return _lib.state_random_playout(self._h, byref(rng))
+
+    def playout_returns(self, n, seed):
+        """The mean returns() of n random playouts from this state (each on a
+        copy, in C), a list per seat: the value estimate of flat Monte Carlo."""
+        if type(n) is not int or n < 1:
+            raise AsobiError("bad_argument", "n is a positive int, not %r" % (n,))
+        rng = Rng()
+        _lib.rng_seed(byref(rng), _seed64(seed))
+        copy = State(_lib.state_clone(self._h), self._setup, None, True)
+        totals = [0.0] * self._setup.players
+        for _ in range(n):
+            _lib.state_copy(copy._h, self._h)
+            _lib.state_random_playout(copy._h, byref(rng))
+            for seat, value in enumerate(copy.returns()):
+                totals[seat] += value
+        return [t / n for t in totals]
+
+    # --- samples --------------------------------------------------------------
+    @staticmethod
+    def load_sample(sample, key=None):
+        """The state a sample holds: one of the "samples" of an external
+        bot's choose request (docs/protocol.md, "Samples"), a whole game
+        drawn for its seat. key defaults to the environment's
+        ASOBI_SAMPLE_KEY, which `asobi arena` gives the bots it starts.
+        AsobiError bad_sample if the text was changed in any way, made up,
+        or signed by another run or build: it never becomes a state then.
+        The state has no record (record() refuses it)."""
+        if key is None:
+            key = os.environ.get("ASOBI_SAMPLE_KEY", "")
+        if not isinstance(sample, str):
+            raise AsobiError("bad_sample", "a sample is a str, not %r" % (type(sample).__name__,))
+        data = sample.encode("utf-8")
+        err = Error()
+        h = _lib.state_from_sample(data, len(data), key.encode("utf-8"), byref(err))
+        if not h:
+            _raise(err)
+        name = _lib.game_name(_lib.state_game(h)).decode("utf-8")
+        return State(h, _Setup(game(name), _lib.state_players(h), None, None), None, True)
+
+    def to_sample(self, key):
+        """This state as a sample signed with key (at least 16 characters),
+        as `asobi arena` writes them."""
+        text = _lib.take_string(_lib.state_sample(self._h, key.encode("utf-8")))
+        if text is None:
+            raise AsobiError("bad_argument", "a sample key has at least 16 characters")
+        return text
+
     # --- records --------------------------------------------------------------
     def record(self):
         """The record {"game","players","options","seed","actions":[{"seat","action"}]}
@@ -497,8 +622,21 @@ class State:
 
     def __repr__(self):
         s = self._setup
-        return "<asobi.State %s, %d players, seed %d, to move %s>" % (
+        return "<asobi.State %s, %d players, seed %s, to move %s>" % (
             s.game.name, s.players, s.seed, list(self.current_players()))
+
+
+def _seed64(seed):
+    """A seed as the library's unsigned 64 bits: an integer in [-2^63, 2^64)
+    (a negative one is the two's complement that records write for seeds
+    above 2^63-1). Anything else is refused rather than cut to 64 bits,
+    which would make seed=2**70 silently the game of seed 0."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise AsobiError("bad_argument", "seed must be an integer, not %r" % (seed,))
+    seed = seed.__index__()
+    if not -(1 << 63) <= seed < 1 << 64:
+        raise AsobiError("bad_argument", "seed must be in [-2**63, 2**64), not %d" % seed)
+    return seed & 0xFFFFFFFFFFFFFFFF
 
 
 def _new_state(game_, players, seed, options_full):
@@ -524,11 +662,7 @@ def new_game(name, players=None, seed=None, options=None):
         players = g.min_players
     if type(players) is not int or not _fits_c_int(players):
         raise AsobiError("bad_players", "players must be a small integer, not %r" % (players,))
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(63)
-    if not isinstance(seed, int):
-        raise AsobiError("bad_argument", "seed must be an integer, not %r" % (seed,))
-    seed &= 0xFFFFFFFFFFFFFFFF
+    seed = random.SystemRandom().getrandbits(63) if seed is None else _seed64(seed)
     if options is not None and not isinstance(options, dict):
         raise AsobiError("bad_option", "options must be a dict, not %r" % (options,))
     err = Error()

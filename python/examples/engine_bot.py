@@ -62,15 +62,18 @@ def play_one(engine, bot, game, players, seat, opponent, seed):
     """One game; the Python bot's rank (1 is best) and whether it won."""
     reply = engine.ask(cmd="new", game=game, players=players, seed=seed)
     while not reply["terminal"]:
-        # Every seat listed moves now (several at once in PSYCLE: each
-        # commits face down, and the round resolves after the last).
-        for s in reply["to_move"]:
-            if s == seat:
-                view = engine.ask(cmd="view", seat=seat)["view"]
-                action = bot.choose(view, engine.ask(cmd="legal", seat=seat)["actions"])
-            else:
-                action = engine.ask(cmd="suggest", seat=s, bot=opponent, seed=seed * 31 + s)["action"]["id"]
-            reply = engine.ask(cmd="act", seat=s, action=action)
+        # The first seat listed acts, then the list is asked again: several
+        # may be listed at once (PSYCLE: each commits face down, the round
+        # resolves after the last; THE OCTAL: the seat that forgot to call
+        # Octo! may still do so while the next seat plays, and that play
+        # closes its chance).
+        s = reply["to_move"][0]
+        if s == seat:
+            view = engine.ask(cmd="view", seat=seat)["view"]
+            action = bot.choose(view, engine.ask(cmd="legal", seat=seat)["actions"])
+        else:
+            action = engine.ask(cmd="suggest", seat=s, bot=opponent, seed=seed * 31 + s)["action"]
+        reply = engine.ask(cmd="act", seat=s, action=action)
     result = engine.ask(cmd="result")
     return result["ranks"][seat], seat in result["winners"]
 

@@ -34,11 +34,11 @@ def player_counts():
 
 
 def random_step(state, rng):
-    """Every seat to move plays a random legal action. A seat whose turn an
-    earlier seat's action ended is skipped (THE OCTAL's late Octo! window: the
-    next player's placing closes it)."""
-    for seat in state.current_players():
-        if seat in state.current_players():
+    """Every seat that may act plays a random legal action, THE OCTAL's late
+    Octo! included (may_act_players). A seat whose chance an earlier seat's
+    action ended is skipped (the next player's placing closes that window)."""
+    for seat in state.may_act_players():
+        if seat in state.may_act_players():
             state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
@@ -53,3 +53,8 @@ def random_states(name, players, seed, every=1):
         random_step(state, rng)
         i += 1
     yield state
+
+
+def encode_numpy():
+    """Whether the observations are numpy arrays here (numpy installed)."""
+    return asobi.encode.numpy is not None

@@ -28,6 +28,32 @@ class TestGames(unittest.TestCase):
             self.assertEqual(caught.exception.code, code)
             self.assertTrue(str(caught.exception))
 
+    def test_seeds_beyond_64_bits_are_refused(self):
+        """Issue 45 §7: seed=2**70 was silently the game of seed 0."""
+        for seed in (2 ** 64, 2 ** 70, -2 ** 63 - 1, 1.5, "7", True):
+            with self.assertRaises(asobi.AsobiError) as caught:
+                asobi.new_game("psycle", players=2, seed=seed)
+            self.assertEqual(caught.exception.code, "bad_argument", seed)
+            with self.assertRaises(asobi.AsobiError):
+                asobi.new_game("psycle", players=2, seed=1).determinize(0, seed)
+            with self.assertRaises(asobi.AsobiError):
+                asobi.Bot("random", seed=seed)
+        # the edges of the range are seeds, a negative one the two's complement a record writes
+        self.assertEqual(asobi.new_game("psycle", players=2, seed=-1),
+                         asobi.new_game("psycle", players=2, seed=2 ** 64 - 1))
+        self.assertEqual(asobi.new_game("psycle", players=2, seed=-2 ** 63).record()["seed"], -2 ** 63)
+
+    def test_legal_actions_of_a_seat_that_does_not_exist_raise(self):
+        """Issue 45 §7: legal_actions(7) of a 2-player game returned []."""
+        s = asobi.new_game("psycle", players=2, seed=1)
+        for seat in (2, 7, -1, 2 ** 40):
+            with self.assertRaises(asobi.IllegalAction) as caught:
+                s.legal_actions(seat)
+            self.assertEqual(caught.exception.code, "bad_seat", seat)
+        s = asobi.new_game("octal", players=3, seed=1)
+        waiting = [k for k in range(3) if k not in s.current_players()]
+        self.assertEqual(s.legal_actions(waiting[0]), [])  # a seat that exists but waits: no actions
+
     def test_defaults_are_the_smallest_player_count_and_filled_options(self):
         s = asobi.new_game("octal", seed=4)
         self.assertEqual(s.num_players(), 3)
@@ -69,8 +95,9 @@ class TestMoves(unittest.TestCase):
         s = asobi.new_game("octal", players=3, seed=2)
         idle = [x for x in range(3) if x not in s.current_players()][0]
         self.assertEqual(s.legal_actions(idle), [])
-        self.assertEqual(s.legal_actions(17), [])
-        self.assertEqual(s.legal_actions(2 ** 40), [])
+        for seat in (17, 2 ** 40):  # issue 45 §7: no such seat is an error, not an empty list
+            with self.assertRaises(asobi.IllegalAction):
+                s.legal_actions(seat)
         with self.assertRaises(asobi.IllegalAction):
             s.legal_actions("0")
         self.assertEqual(s.legal_actions_mask(idle), [0] * asobi.game("octal").max_actions)

@@ -40,6 +40,12 @@ bool cli_merge_options(json_t **options, const char *json_text);
  * cap) or -1 after printing why. The specs are malloc'd strings. */
 int cli_parse_bot_list(const char *list, char **specs, int cap);
 
+/* A list item may carry a label, NAME=SPEC ("mc=exec:cmd=python3 mc.py",
+ * "h=heuristic": NAME of letters, digits, '_', '-', '.', then a bot spec):
+ * its label (malloc'd; the whole item when it has none) and the spec
+ * (pointing into item). */
+void cli_split_label(const char *item, char **label, const char **spec);
+
 /* The options every game-running subcommand shares: --players, --seed,
  * --opt, --options, --card-sets. cli_game_flag handles one of them (getopt
  * letters p, s, o, O, C); it returns 1 if it handled c, 0 if c is not one of

@@ -93,13 +93,38 @@ bool cli_merge_options(json_t **options, const char *json_text)
     return true;
 }
 
+/* The length of item's label ("mc" of "mc=exec:cmd=..." or "h=heuristic"):
+ * letters, digits, '_', '-' and '.' before an '=' that a bot spec follows
+ * (a bot's name, alone or before ':'; "exec:"). 0 when item has none. */
+static size_t label_length(const char *item)
+{
+    size_t n = strspn(item, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+    if (n == 0 || item[n] != '=')
+        return 0;
+    const char *rest = item + n + 1;
+    size_t name = strcspn(rest, ":");
+    if (name == 4 && strncmp(rest, "exec", 4) == 0 && rest[4] == ':')
+        return n;
+    for (const char *const *b = asobi_bot_names(); *b; b++)
+        if (strlen(*b) == name && strncmp(rest, *b, name) == 0)
+            return n;
+    return 0;
+}
+
+void cli_split_label(const char *item, char **label, const char **spec)
+{
+    size_t n = label_length(item);
+    *label = n ? strndup(item, n) : strdup(item);
+    *spec = n ? item + n + 1 : item;
+}
+
 int cli_parse_bot_list(const char *list, char **specs, int cap)
 {
     int n = 0;
     char *copy = strdup(list), *save = NULL;
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *colon = strchr(item, ':'), *eq = strchr(item, '=');
-        if (eq && (!colon || colon > eq) && n > 0) {
+        if (eq && (!colon || colon > eq) && n > 0 && !label_length(item)) {
             /* "c=0.7" after "ismcts:iters=500": a further parameter */
             size_t len = strlen(specs[n - 1]) + strlen(item) + 2;
             char *joined = malloc(len);

@@ -3,12 +3,42 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli_exec_bot.h"
 #include "cli_runner.h"
 
-bool cli_play_bot_game(const cli_batch *b, long index, cli_game_report *out, asobi_error *err)
+/* A program for spec: an idle one of the pool, or a new one. */
+static cli_exec_bot *take_program(cli_program_pool *pool, const char *spec, asobi_error *err)
+{
+    for (int i = 0; pool && i < pool->count; i++)
+        if (strcmp(cli_exec_bot_spec(pool->idle[i]), spec) == 0) {
+            cli_exec_bot *bot = pool->idle[i];
+            pool->idle[i] = pool->idle[--pool->count];
+            return bot;
+        }
+    return cli_exec_bot_start(spec, err);
+}
+
+/* Keep a program that may play again, else end it. */
+static void return_program(cli_program_pool *pool, cli_exec_bot *bot)
+{
+    int cap = (int)(sizeof pool->idle / sizeof pool->idle[0]);
+    if (pool && cli_exec_bot_reusable(bot) && pool->count < cap)
+        pool->idle[pool->count++] = bot;
+    else
+        cli_exec_bot_free(bot);
+}
+
+void cli_program_pool_drain(cli_program_pool *pool)
+{
+    while (pool->count > 0)
+        cli_exec_bot_free(pool->idle[--pool->count]);
+}
+
+bool cli_play_bot_game(const cli_batch *b, long index, cli_program_pool *pool, cli_game_report *out,
+                       asobi_error *err)
 {
     uint64_t seed = b->seed + (uint64_t)index;
     asobi_bot *bots[ASOBI_MAX_SEATS] = {0};
@@ -18,9 +48,11 @@ bool cli_play_bot_game(const cli_batch *b, long index, cli_game_report *out, aso
     for (int i = 0; ok && i < b->players; i++) {
         const char *spec = b->spec_of(index, i, b->ctx);
         uint64_t bot_seed = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i;
-        if (cli_is_exec_spec(spec))
-            ok = (programs[i] = cli_exec_bot_new(spec, index, b->players, i, bot_seed, err)) != NULL;
-        else
+        if (cli_is_exec_spec(spec)) {
+            ok = (programs[i] = take_program(pool, spec, err)) != NULL;
+            if (ok)
+                cli_exec_bot_begin(programs[i], index, b->players, i, bot_seed);
+        } else
             ok = (bots[i] = asobi_bot_new(spec, b->game, b->players, i, bot_seed, err)) != NULL;
     }
     *out = (cli_game_report){.index = index};
@@ -44,8 +76,9 @@ bool cli_play_bot_game(const cli_batch *b, long index, cli_game_report *out, aso
         asobi_bot_free(bots[i]);
         if (programs[i]) {
             out->external[i] = true;
-            out->forfeits[i] = cli_exec_bot_forfeits(programs[i]);
-            cli_exec_bot_finish(programs[i], ok ? s : NULL);
+            cli_exec_bot_take_counts(programs[i], &out->forfeits[i], &out->stray[i]);
+            cli_exec_bot_end(programs[i], ok ? s : NULL);
+            return_program(pool, programs[i]);
         }
     }
     asobi_state_free(s);
@@ -64,15 +97,19 @@ typedef struct batch_run {
 static void *batch_worker(void *arg)
 {
     batch_run *run = arg;
+    cli_program_pool pool = {0};
     for (;;) {
         pthread_mutex_lock(&run->lock);
-        long index = run->failed ? run->batch->games : run->next++;
+        bool stop = run->failed || (run->batch->stop && run->batch->stop(run->batch->ctx));
+        long index = stop ? run->batch->games : run->next++;
         pthread_mutex_unlock(&run->lock);
-        if (index >= run->batch->games)
+        if (index >= run->batch->games) {
+            cli_program_pool_drain(&pool);
             return NULL;
+        }
         cli_game_report report;
         asobi_error err;
-        bool ok = cli_play_bot_game(run->batch, index, &report, &err);
+        bool ok = cli_play_bot_game(run->batch, index, &pool, &report, &err);
         pthread_mutex_lock(&run->lock);
         if (!ok && !run->failed) {
             run->failed = true;

@@ -38,6 +38,8 @@ int cli_engine(int argc, char **argv)
         return 1;
     protocol_session *session = protocol_session_new();
     protocol_session_set_data_sets(session, sets);
+    /* an external bot's own engine: the key of the arena that started it */
+    protocol_session_set_sample_key(session, getenv("ASOBI_SAMPLE_KEY"));
     char *buf = NULL;
     size_t cap = 0, len = 0;
     int got;

@@ -8,12 +8,14 @@
 #include "cli_runner.h"
 
 typedef struct sim_totals {
-    char *specs[ASOBI_MAX_SEATS];
+    const char *specs[ASOBI_MAX_SEATS];
+    char *labels[ASOBI_MAX_SEATS]; /* NAME of NAME=SPEC, else the spec */
     int players;
     double wins[ASOBI_MAX_SEATS], shared[ASOBI_MAX_SEATS], score[ASOBI_MAX_SEATS];
     double seconds[ASOBI_MAX_SEATS];
     long moves[ASOBI_MAX_SEATS];
     long forfeits[ASOBI_MAX_SEATS]; /* an external program's decisions played at random for it */
+    long stray[ASOBI_MAX_SEATS];    /* its lines that answered no request */
     long games, actions, nobody;
 } sim_totals;
 
@@ -37,6 +39,7 @@ static void sim_done(const cli_game_report *r, void *ctx)
         t->seconds[i] += r->seconds[i];
         t->moves[i] += r->moves[i];
         t->forfeits[i] += r->forfeits[i];
+        t->stray[i] += r->stray[i];
     }
     if (k == 0)
         t->nobody++;
@@ -54,8 +57,9 @@ static void sim_usage(FILE *out)
             "the remaining seats; default random) and print each seat's win rate with its 95%%\n"
             "confidence interval (Wilson), average score, and games per second. A shared\n"
             "victory counts as a win for every winner. Game i uses seed S+i, so results do\n"
-            "not depend on --jobs (default: all cores). A spec exec:cmd=COMMAND[,timeout=S]\n"
-            "seats an external program (see asobi arena --help, docs/protocol.md).\n");
+            "not depend on --jobs (default: all cores). A spec exec:cmd=COMMAND[,timeout=S]...\n"
+            "seats an external program (see asobi arena --help, docs/protocol.md); a spec may\n"
+            "carry a label, NAME=SPEC, shown instead of it.\n");
 }
 
 int cli_sim(int argc, char **argv)
@@ -102,7 +106,7 @@ int cli_sim(int argc, char **argv)
         goto done;
     t.players = (int)players;
     for (int i = 0; i < players; i++) {
-        t.specs[i] = specs[i < nspecs ? i : nspecs - 1];
+        cli_split_label(specs[i < nspecs ? i : nspecs - 1], &t.labels[i], &t.specs[i]);
         if (cli_check_bot_spec(t.specs[i], game, &err) != ASOBI_OK) {
             fprintf(stderr, "asobi: bot \"%s\": %s\n", t.specs[i], err.message);
             goto done;
@@ -131,13 +135,14 @@ int cli_sim(int argc, char **argv)
         double lo, hi, rate = t.wins[i] / (double)t.games;
         cli_wilson95(t.wins[i], (double)t.games, &lo, &hi);
         double ms = t.moves[i] ? 1000.0 * t.seconds[i] / (double)t.moves[i] : 0;
-        json_array_append_new(seats, json_pack("{s:i, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I}", "seat", i,
-                                               "bot", t.specs[i], "wins", t.wins[i], "shared_wins",
+        json_array_append_new(seats, json_pack("{s:i, s:s, s:s, s:f, s:f, s:f, s:[f,f], s:f, s:f, s:I, s:I}",
+                                               "seat", i, "label", t.labels[i], "bot", t.specs[i], "wins",
+                                               t.wins[i], "shared_wins",
                                                t.shared[i], "win_rate", rate, "ci95", lo, hi, "avg_score",
                                                t.score[i] / (double)t.games, "ms_per_move", ms, "forfeits",
-                                               (json_int_t)t.forfeits[i]));
+                                               (json_int_t)t.forfeits[i], "stray", (json_int_t)t.stray[i]));
         if (!json)
-            printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i + 1, t.specs[i],
+            printf("%-4d  %-24.24s  %7.0f  %7.1f%%  [%5.1f%%, %5.1f%%]  %9.2f  %9.3f\n", i + 1, t.labels[i],
                    t.wins[i], 100 * rate, 100 * lo, 100 * hi, t.score[i] / (double)t.games, ms);
     }
     json_object_set_new(out, "seats", seats);
@@ -153,14 +158,16 @@ int cli_sim(int argc, char **argv)
         printf("\n");
         for (int i = 0; i < players; i++)
             if (cli_is_exec_spec(t.specs[i]))
-                printf("forfeits of seat %d (%s): %ld of %ld decisions\n", i + 1, t.specs[i], t.forfeits[i],
-                       t.moves[i]);
+                printf("forfeits of seat %d (%s): %ld of %ld decisions, %ld stray line%s\n", i + 1, t.labels[i],
+                       t.forfeits[i], t.moves[i], t.stray[i], t.stray[i] == 1 ? "" : "s");
     }
     json_decref(out);
     status = 0;
 done:
     for (int i = 0; i < nspecs; i++)
         free(specs[i]);
+    for (int i = 0; i < ASOBI_MAX_SEATS; i++)
+        free(t.labels[i]);
     json_decref(ga.options);
     return status;
 }

@@ -26,6 +26,7 @@ static const char *const code_names[ASOBI_CODE_COUNT] = {
     [ASOBI_E_BAD_BOT] = "bad_bot",
     [ASOBI_E_INTERNAL] = "internal",
     [ASOBI_E_UNDO_NOT_ALLOWED] = "undo_not_allowed",
+    [ASOBI_E_BAD_SAMPLE] = "bad_sample",
 };
 
 const char *asobi_code_name(int code)

@@ -74,6 +74,10 @@ struct asobi_game_def {
     /* Seats that must act now, as a bitmask; 0 when the game is over. */
     uint32_t (*to_move)(const void *st);
 
+    /* Optional: the seats of to_move whose turn it is, without those that
+     * may act but need not (asobi_state_turn); NULL: all of to_move. */
+    uint32_t (*turn)(const void *st);
+
     /* Legal ids of seat, ascending, into ids; return the count. Called only for
      * a seat in to_move. */
     int (*legal)(const void *st, int seat, int *ids);

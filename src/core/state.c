@@ -88,6 +88,11 @@ int asobi_state_players(const asobi_state *state) { return state->players; }
 uint32_t asobi_state_to_move(const asobi_state *state) { return state->def->to_move(state->data); }
 bool asobi_state_terminal(const asobi_state *state) { return asobi_state_to_move(state) == 0; }
 
+uint32_t asobi_state_turn(const asobi_state *state)
+{
+    return state->def->turn ? state->def->turn(state->data) : state->def->to_move(state->data);
+}
+
 /* The checks every action goes through before a game sees it. */
 int asobi_state_may_act(const asobi_state *s, int seat, asobi_error *err)
 {

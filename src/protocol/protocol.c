@@ -18,7 +18,9 @@
  * JSON request into library calls and a JSON reply. */
 
 struct protocol_session {
-    asobi_match *match; /* NULL until "new" or "load" */
+    asobi_match *match; /* NULL until "new" or "load" (or while a sample is loaded) */
+    asobi_state *sample; /* a loaded sample: a state without a record; NULL otherwise */
+    const char *sample_key; /* samples load only with the key they were signed with */
     bool quit;
     const asobi_bot_limits *bot_limits;
     const asobi_data_sets *sets; /* --card-sets: names a "new" may use */
@@ -67,9 +69,20 @@ json_t *protocol_errorf(int code, const char *fmt, ...)
 
 static json_t *ok_reply(void) { return json_pack("{s:b}", "ok", 1); }
 
-static json_t *to_move_reply(const asobi_match *m)
+/* The session's state: its match's, or the loaded sample. */
+static const asobi_state *current(const protocol_session *e)
 {
-    const asobi_state *s = asobi_match_state(m);
+    return e->sample ? e->sample : asobi_match_state(e->match);
+}
+
+/* May seat take back its last action? Never in a loaded sample (it has no history). */
+static bool can_undo(const protocol_session *e, int seat)
+{
+    return !e->sample && asobi_match_can_undo(e->match, seat);
+}
+
+static json_t *to_move_reply(const asobi_state *s)
+{
     json_t *r = attach(ok_reply(), "to_move", asobi_json_seats(asobi_state_to_move(s)));
     return attach(r, "terminal", json_boolean(asobi_state_terminal(s)));
 }
@@ -91,7 +104,7 @@ static bool get_seat(const protocol_session *e, const json_t *req, bool allow_al
         *reply = protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seat\" must be an integer");
         return false;
     }
-    int players = asobi_state_players(asobi_match_state(e->match));
+    int players = asobi_state_players(current(e));
     json_int_t k = json_integer_value(v);
     if (k < 0 || k >= players) {
         *reply = protocol_errorf(ASOBI_E_BAD_SEAT, "seat %lld does not exist (seats are 0 to %d)", (long long)k,
@@ -121,8 +134,10 @@ static json_t *cmd_games(protocol_session *e, const json_t *req)
 static json_t *started(protocol_session *e, asobi_match *m)
 {
     asobi_match_free(e->match);
+    asobi_state_free(e->sample);
+    e->sample = NULL;
     e->match = m;
-    json_t *r = to_move_reply(m);
+    json_t *r = to_move_reply(asobi_match_state(m));
     const asobi_state *s = asobi_match_state(m);
     r = attach(r, "game", json_string(asobi_game_name(asobi_state_game(s))));
     r = attach(r, "players", json_integer(asobi_state_players(s)));
@@ -170,11 +185,34 @@ static json_t *cmd_new(protocol_session *e, const json_t *req)
     return started(e, m);
 }
 
+/* {"cmd":"load","sample":S}: a whole state, as an external bot's choose
+ * request carries them (docs/protocol.md, "Samples"); refused unless its
+ * MAC matches under the session's key. */
+static json_t *load_sample(protocol_session *e, const json_t *sample)
+{
+    if (!json_is_string(sample))
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"sample\" must be a string");
+    asobi_error err;
+    asobi_state *s = asobi_state_from_sample(json_string_value(sample), json_string_length(sample),
+                                             e->sample_key, &err);
+    if (!s)
+        return protocol_error_from(&err);
+    asobi_match_free(e->match);
+    asobi_state_free(e->sample);
+    e->match = NULL;
+    e->sample = s;
+    json_t *r = to_move_reply(s);
+    r = attach(r, "game", json_string(asobi_game_name(asobi_state_game(s))));
+    return attach(r, "players", json_integer(asobi_state_players(s)));
+}
+
 static json_t *cmd_load(protocol_session *e, const json_t *req)
 {
-    const json_t *record = json_object_get(req, "record");
+    const json_t *record = json_object_get(req, "record"), *sample = json_object_get(req, "sample");
+    if (sample && !record)
+        return load_sample(e, sample);
     if (!json_is_object(record))
-        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"record\" (an object) is required");
+        return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"record\" (an object) or \"sample\" is required");
     asobi_error err;
     asobi_match *m = asobi_match_load(record, &err);
     if (!m)
@@ -230,20 +268,24 @@ static json_t *cmd_legal(protocol_session *e, const json_t *req)
     if (!get_seat(e, req, false, &seat, &reply))
         return reply;
     json_t *r = attach(ok_reply(), "seat", json_integer(seat));
-    r = attach(r, "actions", protocol_legal_actions(asobi_match_state(e->match), seat));
-    return attach(r, "undo", json_boolean(asobi_match_can_undo(e->match, seat)));
+    r = attach(r, "actions", protocol_legal_actions(current(e), seat));
+    return attach(r, "undo", json_boolean(can_undo(e, seat)));
 }
 
-int protocol_act_id(asobi_match *m, int seat, const json_t *action, int *id_out, asobi_error *err)
+/* The id of action (as protocol_act_id reads it) for seat in s, checked
+ * no further than its range; or the refusal. */
+static int action_id(const asobi_state *s, int seat, const json_t *action, int *id_out, asobi_error *err)
 {
-    const asobi_state *s = asobi_match_state(m);
     int id = -1;
+    /* {"id":N} or {"text":T}, as suggest replies and external bots write it */
+    if (json_is_object(action))
+        action = json_object_get(action, "id") ? json_object_get(action, "id") : json_object_get(action, "text");
     if (json_is_string(action)) {
         int rc = asobi_state_parse_action(s, seat, json_string_value(action), &id, err);
         if (rc != ASOBI_OK)
             return rc;
     } else if (!json_is_integer(action)) {
-        return asobi_fail(err, ASOBI_E_BAD_REQUEST, "\"action\" (a text or an integer id) is required");
+        return asobi_fail(err, ASOBI_E_BAD_REQUEST, "\"action\" (a text, an integer id, or {\"id\":N}) is required");
     } else {
         json_int_t given = json_integer_value(action);
         int max = asobi_game_max_actions(asobi_state_game(s));
@@ -257,7 +299,16 @@ int protocol_act_id(asobi_match *m, int seat, const json_t *action, int *id_out,
         }
         id = (int)given;
     }
-    int rc = asobi_match_act(m, seat, id, err);
+    *id_out = id;
+    return ASOBI_OK;
+}
+
+int protocol_act_id(asobi_match *m, int seat, const json_t *action, int *id_out, asobi_error *err)
+{
+    int id;
+    int rc = action_id(asobi_match_state(m), seat, action, &id, err);
+    if (rc == ASOBI_OK)
+        rc = asobi_match_act(m, seat, id, err);
     if (rc == ASOBI_OK && id_out)
         *id_out = id;
     return rc;
@@ -273,7 +324,7 @@ int protocol_act(asobi_match *m, int seat, const json_t *action, asobi_error *er
 static bool get_viewer(const protocol_session *e, const json_t *req, int seat, int *viewer, json_t **reply)
 {
     const json_t *v = json_object_get(req, "viewer");
-    int players = asobi_state_players(asobi_match_state(e->match));
+    int players = asobi_state_players(current(e));
     if (!v)
         *viewer = seat;
     else if (json_is_null(v))
@@ -297,17 +348,26 @@ static json_t *cmd_act(protocol_session *e, const json_t *req)
     json_t *reply;
     if (!get_seat(e, req, false, &seat, &reply) || !get_viewer(e, req, seat, &viewer, &reply))
         return reply;
-    asobi_state *before = asobi_state_clone(asobi_match_state(e->match));
+    asobi_state *before = asobi_state_clone(current(e));
     if (!before)
         return protocol_error_reply(ASOBI_E_NOMEM, "out of memory");
     asobi_error err;
-    if (protocol_act_id(e->match, seat, json_object_get(req, "action"), &id, &err) != ASOBI_OK) {
+    const json_t *action = json_object_get(req, "action");
+    int rc;
+    if (e->sample) { /* a sample has no record to add the action to */
+        rc = action_id(e->sample, seat, action, &id, &err);
+        if (rc == ASOBI_OK)
+            rc = asobi_state_apply(e->sample, seat, id, &err);
+    } else {
+        rc = protocol_act_id(e->match, seat, action, &id, &err);
+    }
+    if (rc != ASOBI_OK) {
         asobi_state_free(before);
         return protocol_error_from(&err);
     }
-    json_t *events = asobi_state_events(before, seat, id, asobi_match_state(e->match), viewer);
+    json_t *events = asobi_state_events(before, seat, id, current(e), viewer);
     asobi_state_free(before);
-    return attach(to_move_reply(e->match), "events", events);
+    return attach(to_move_reply(current(e)), "events", events);
 }
 
 static json_t *cmd_view(protocol_session *e, const json_t *req)
@@ -321,32 +381,37 @@ static json_t *cmd_view(protocol_session *e, const json_t *req)
                                                strcmp(json_string_value(format), "text") == 0)))
         return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"format\" is \"json\" (default) or \"text\"");
     if (format && strcmp(json_string_value(format), "text") == 0) {
-        char *text = asobi_state_render(asobi_match_state(e->match), seat);
+        char *text = asobi_state_render(current(e), seat);
         json_t *r = attach(ok_reply(), "text", text ? json_string(text) : NULL);
         free(text);
         return r;
     }
-    json_t *r = attach(ok_reply(), "view", asobi_state_view(asobi_match_state(e->match), seat));
-    return seat >= 0 ? attach(r, "undo", json_boolean(asobi_match_can_undo(e->match, seat))) : r;
+    json_t *r = attach(ok_reply(), "view", asobi_state_view(current(e), seat));
+    return seat >= 0 ? attach(r, "undo", json_boolean(can_undo(e, seat))) : r;
 }
 
 /* Take back seat's last action (docs/protocol.md, "Taking back"): the reply
- * says which, and who is to move now; undo_not_allowed changes nothing. */
+ * says which, and who is to move now; undo_not_allowed changes nothing. A
+ * loaded sample has no history: nothing in it is taken back. */
 static json_t *cmd_undo(protocol_session *e, const json_t *req)
 {
     int seat;
     json_t *reply;
     if (!get_seat(e, req, false, &seat, &reply))
         return reply;
+    asobi_error err;
+    if (e->sample) {
+        asobi_fail(&err, ASOBI_E_UNDO_NOT_ALLOWED, "a loaded sample has no history: nothing in it can be taken back");
+        return protocol_error_from(&err);
+    }
     int index = asobi_match_undo_index(e->match, seat);
     json_t *taken = index < 0 ? NULL
                               : json_pack("{s:i, s:s}", "seat", seat, "action", asobi_match_action_text(e->match, index));
-    asobi_error err;
     if (asobi_match_undo(e->match, seat, &err) != ASOBI_OK) {
         json_decref(taken);
         return protocol_error_from(&err);
     }
-    return attach(to_move_reply(e->match), "taken_back", taken);
+    return attach(to_move_reply(current(e)), "taken_back", taken);
 }
 
 json_t *protocol_result(const asobi_state *s)
@@ -365,7 +430,7 @@ json_t *protocol_result(const asobi_state *s)
 static json_t *cmd_result(protocol_session *e, const json_t *req)
 {
     (void)req;
-    json_t *r = ok_reply(), *res = protocol_result(asobi_match_state(e->match));
+    json_t *r = ok_reply(), *res = protocol_result(current(e));
     if (!r || !res || json_object_update(r, res) != 0) {
         json_decref(r);
         json_decref(res);
@@ -378,6 +443,9 @@ static json_t *cmd_result(protocol_session *e, const json_t *req)
 static json_t *cmd_record(protocol_session *e, const json_t *req)
 {
     (void)req;
+    if (e->sample)
+        return protocol_error_reply(ASOBI_E_BAD_RECORD, "a loaded sample has no record: its hidden cards were "
+                                                        "drawn for a seat, not dealt from a seed");
     return attach(ok_reply(), "record", asobi_match_record(e->match));
 }
 
@@ -394,7 +462,7 @@ static json_t *cmd_suggest(protocol_session *e, const json_t *req)
         return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"bot\" must be a bot spec string");
     if (seed && !json_is_integer(seed))
         return protocol_error_reply(ASOBI_E_BAD_REQUEST, "\"seed\" must be an integer");
-    const asobi_state *s = asobi_match_state(e->match);
+    const asobi_state *s = current(e);
     asobi_error err;
     if (asobi_state_may_act(s, seat, &err) != ASOBI_OK)
         return protocol_error_from(&err);
@@ -459,7 +527,7 @@ json_t *protocol_handle_line(protocol_session *e, const char *line, size_t len)
         const protocol_command *c = find_command(json_string_value(cmd));
         if (!c)
             reply = protocol_errorf(ASOBI_E_UNKNOWN_CMD, "unknown command \"%.60s\"", json_string_value(cmd));
-        else if (c->needs_game && !e->match)
+        else if (c->needs_game && !e->match && !e->sample)
             reply = protocol_error_reply(ASOBI_E_NO_GAME, "no game yet: send \"new\" or \"load\" first");
         else
             reply = c->run(e, req);
@@ -494,6 +562,8 @@ void protocol_session_set_data_sets(protocol_session *e, const asobi_data_sets *
 {
     e->sets = sets;
 }
+
+void protocol_session_set_sample_key(protocol_session *e, const char *key) { e->sample_key = key; }
 
 int protocol_read_line(FILE *in, char **buf, size_t *cap, size_t *len)
 {
@@ -533,6 +603,7 @@ void protocol_session_free(protocol_session *e)
     if (!e)
         return;
     asobi_match_free(e->match);
+    asobi_state_free(e->sample);
     free(e);
 }
 

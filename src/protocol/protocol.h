@@ -37,6 +37,11 @@ void protocol_session_set_bot_limits(protocol_session *session, const asobi_bot_
  * the session. */
 void protocol_session_set_data_sets(protocol_session *session, const asobi_data_sets *sets);
 
+/* The key that samples must be signed with to load ({"cmd":"load",
+ * "sample":S}); NULL (the default): every sample is refused, bad_sample.
+ * Not owned. `asobi engine` passes ASOBI_SAMPLE_KEY; the server none. */
+void protocol_session_set_sample_key(protocol_session *session, const char *key);
+
 /* Read one request line of at most PROTOCOL_LINE_MAX bytes from in into
  * *buf (grown as needed, at most to the limit; *cap its size). Returns 0 at
  * the end of input, 1 for a line (*len bytes, without the newline), -1 for
@@ -65,7 +70,7 @@ json_t *protocol_legal_actions(const asobi_state *state, int seat);
  * updates carry it. */
 struct asobi_vw;
 void protocol_vw_legal(struct asobi_vw *w, const char *key, const asobi_state *state, int seat);
-/* Play action (a text or an integer id) for seat; on refusal err says why
+/* Play action (a text, an integer id, or {"id":N} / {"text":T}) for seat; on refusal err says why
  * and the match is unchanged. */
 int protocol_act(asobi_match *match, int seat, const json_t *action, asobi_error *err);
 /* The same, telling the id played in *id (for asobi_state_events). */

@@ -203,6 +203,37 @@ check "arena needs two bots" test $? -eq 2
 "$asobi" arena psycle --players 4 --bots random,heuristic --games 8 --json >"$tmp/arena4"
 check "arena with fewer bots than seats" contains "$tmp/arena4" '"games":16'
 
+# issue 45 §4: labels, a gauntlet, Elo intervals of a sweep, a sequential test
+"$asobi" arena psycle --bots "h=heuristic,r=random" --games 20 --json >"$tmp/label"
+check "arena --json gives a label and its spec" contains "$tmp/label" '"label":"h","spec":"heuristic"'
+check "arena pairs are named by label" contains "$tmp/label" '"a":"h","b":"r"'
+"$asobi" arena psycle --bots "h=heuristic,r=random" --games 20 >"$tmp/labeltext"
+check "arena tables show the label" grep -Eq '^h +\+[0-9]+ ' "$tmp/labeltext"
+# heuristic wins all 20 (PSYCLE's target card): the interval is not one point
+check "a sweep's Elo interval has width" grep -Eq '^h +\+([0-9]+) +\[ *\+[0-9]+, +\+[0-9]+\]' "$tmp/labeltext"
+check "a sweep's Elo interval is not one point" bash -c "! grep -Eq '\[ *([+-][0-9]+), +\\1\]' '$tmp/labeltext'"
+"$asobi" arena psycle --bots "a=random,a=heuristic" --games 2 >/dev/null 2>"$tmp/err"
+check "arena refuses a label listed twice" contains "$tmp/err" 'listed twice'
+"$asobi" arena psycle --bots "random,ismcts:iters=20,c=0.7,r2=random" --gauntlet h=heuristic --games 12 --json \
+  >"$tmp/gauntlet"
+check "a gauntlet names its bot" contains "$tmp/gauntlet" '"gauntlet":"h"'
+check "a gauntlet plays its bot against each other bot" test "$(grep -o '"a":"h"' "$tmp/gauntlet" | wc -l)" -eq 3
+check "a gauntlet plays no other pair" test "$(grep -o '"a":"' "$tmp/gauntlet" | wc -l)" -eq 3
+"$asobi" arena psycle --bots heuristic,random --sprt 0,100,0.05,0.05 --games 1000 --jobs 1 --json >"$tmp/sprt1"
+"$asobi" arena psycle --bots heuristic,random --sprt 0,100,0.05,0.05 --games 1000 --jobs 2 --json >"$tmp/sprt2"
+check "an SPRT accepts H1 for a stronger bot" contains "$tmp/sprt1" '"result":"H1"'
+check "an SPRT counts the games up to its decision" grep -Eq '"sprt":\{[^}]*"games":[1-9][0-9]?,' "$tmp/sprt1"
+check "an SPRT starts no game after its decision" grep -Eq '"sprt":\{[^}]*"played":[1-9][0-9]?,' "$tmp/sprt2"
+check "an SPRT's decision does not depend on jobs" bash -c \
+  "diff <(grep -o '\"sprt\":.*' '$tmp/sprt1' | sed 's/\"played\":[0-9]*//') \
+        <(grep -o '\"sprt\":.*' '$tmp/sprt2' | sed 's/\"played\":[0-9]*//') >/dev/null"
+"$asobi" arena psycle --bots r1=random,r2=random --sprt 0,150,0.05,0.05 --games 3000 >"$tmp/sprt0"
+check "an SPRT accepts H0 between equals" contains "$tmp/sprt0" 'H0 accepted (r1 is not +150 Elo stronger)'
+"$asobi" arena psycle --bots heuristic,random --sprt 50,0,0.05,0.05 >/dev/null 2>"$tmp/err"
+check "a bad --sprt is refused" contains "$tmp/err" 'ELO0 < ELO1'
+"$asobi" arena psycle --bots heuristic,random,h2=heuristic --sprt 0,50,0.05,0.05 >/dev/null 2>"$tmp/err"
+check "an SPRT needs two bots" contains "$tmp/err" 'tests two bots'
+
 # external bots (exec:cmd=COMMAND, docs/protocol.md): bad specs refused; a
 # program answering garbage (cat echoes each request) forfeits every decision
 "$asobi" arena psycle --bots exec:timeout=3,random --games 2 >/dev/null 2>"$tmp/err"
@@ -212,7 +243,7 @@ check "exec: without cmd says why" contains "$tmp/err" "needs cmd=COMMAND"
 check "sim refuses a zero exec timeout" test $? -eq 2
 "$asobi" arena psycle --bots exec:cmd=cat,random --games 2 >"$tmp/arenacat"
 check "arena with a garbage program finishes" test $? -eq 0
-check "arena counts the garbage program's forfeits" grep -Eq '^forfeits of exec:cmd=cat: ([1-9][0-9]*) of \1 decisions$' "$tmp/arenacat"
+check "arena counts the garbage program's forfeits" grep -Eq '^forfeits of exec:cmd=cat: ([1-9][0-9]*) of \1 decisions, [0-9]+ stray lines?$' "$tmp/arenacat"
 "$asobi" sim psycle --bots random,exec:cmd=cat --games 2 --json >"$tmp/simcat"
 check "sim --json counts forfeits" grep -Eq '"seat":1,[^}]*"forfeits":[1-9]' "$tmp/simcat"
 "$asobi" arena psycle --players 3 --bots random,heuristic --games 6 --json >"$tmp/arena3"

@@ -182,6 +182,30 @@ static void test_act_tells_the_events(void **unused)
     free_session(&s);
 }
 
+/* issue 45 §2: act reads {"id":N} and {"text":T} as external bots' replies write them. */
+static void test_act_takes_an_action_object(void **unused)
+{
+    (void)unused;
+    const char *lines[] = {
+        "{\"cmd\":\"new\",\"game\":\"psycle\",\"players\":2,\"seed\":7}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":{}}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":{\"id\":\"x\"}}",
+        "{\"cmd\":\"act\",\"seat\":0,\"action\":{\"id\":3,\"text\":\"ignored\"}}",
+        "{\"cmd\":\"act\",\"seat\":1,\"action\":{\"text\":\"play 2\"}}",
+        "{\"cmd\":\"record\"}",
+    };
+    session s;
+    run_engine(lines, NULL, 6, &s);
+    assert_int_equal(s.count, 6);
+    expect_error(&s, 1, "bad_request");
+    expect_error(&s, 2, "illegal_action"); /* read as its text, as "action":"x" is */
+    expect_ok(&s, 3);
+    expect_ok(&s, 4);
+    assert_true(json_is(json_object_get(json_object_get(s.replies[5], "record"), "actions"),
+                        "[{\"seat\":0,\"action\":\"play 3\"},{\"seat\":1,\"action\":\"play 2\"}]"));
+    free_session(&s);
+}
+
 /* issue 2 §5: a record loads back to the same game. */
 static void test_load_replays_a_record(void **unused)
 {
@@ -412,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_as_specified),
         cmocka_unit_test(test_act_tells_the_events),
+        cmocka_unit_test(test_act_takes_an_action_object),
         cmocka_unit_test(test_load_replays_a_record),
         cmocka_unit_test(test_errors_leave_the_game_untouched),
         cmocka_unit_test(test_game_over_and_quit),

@@ -216,6 +216,8 @@ void octal_apply(void *st, int seat, int id);
 /* exchange: twin mode exchanges a question equal to the other (option twin_same_condition). */
 void octal_setup(octal_state *s, bool exchange);
 uint32_t octal_to_move(const void *st);
+/* The seat whose turn it is: to_move without the late Octo!'s seat. */
+uint32_t octal_turn(const void *st);
 void octal_result(const void *st, asobi_result *out);
 
 /* ---- text (octal_actions.c) ----------------------------------------------- */

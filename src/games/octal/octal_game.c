@@ -148,6 +148,7 @@ const asobi_game_def asobi_game_octal = {
     .option_count = 4,
     .init = octal_init,
     .to_move = octal_to_move,
+    .turn = octal_turn,
     .legal = octal_legal,
     .random_action = octal_random_action,
     .apply = octal_apply,

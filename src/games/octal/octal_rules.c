@@ -1111,3 +1111,11 @@ uint32_t octal_to_move(const void *st)
         return 0;
     return (1u << s->seat) | (s->octo_late >= 0 ? 1u << s->octo_late : 0u);
 }
+
+/* The late Octo! is a race the forgetful seat may win or not: the turn is
+ * the next seat's alone (asobi_state_turn). */
+uint32_t octal_turn(const void *st)
+{
+    const octal_state *s = st;
+    return s->over ? 0u : 1u << s->seat;
+}
