@@ -159,8 +159,10 @@ async function quickPlay(browser, base) {
   check(await page.evaluate(id => localStorage.getItem(`asobi.token.${id}`) !== null, id), 'quick play: the seat\'s token is kept');
   // the name is remembered: the next lobby starts from it
   await page.goto(base + '/');
-  check(await page.inputValue('input[name=player_name]') === 'Quick' && await page.inputValue('input[name=name]') === 'Quick',
-    'the name is remembered on this device');
+  check(await page.inputValue('input[name=player_name]') === 'Quick', 'the name is remembered on this device');
+  // issue 43: one name field for the whole lobby ("Your name" once)
+  const names = await page.$$eval('label', ls => ls.filter(l => /Your name|あなたの名前/.test(l.textContent)).length);
+  check(names === 1 && await page.locator('input[name=name]').count() === 0, `"Your name" once in the lobby (${names})`);
   await ctx.close();
   return id;
 }

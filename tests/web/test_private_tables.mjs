@@ -53,7 +53,7 @@ async function privateTable(browser, base) {
   check(!(await page.isVisible('input[name=private]')), 'one person and a bot: nobody to invite, no private box');
   await page.selectOption('select[name=bot1]', '');
   check(await page.isVisible('input[name=private]'), 'two people again: the box is back');
-  await page.fill('input[name=name]', 'Aki');
+  await page.fill('input[name=player_name]', 'Aki');
   await page.click('button[type=submit]');
   await page.waitForURL(/\/t\/\d+/);
   const id = Number(page.url().match(/\/t\/(\d+)/)[1]);

@@ -17,11 +17,28 @@ function lastAction(last, { t, tf, name }) {
     (last.penalty ? ` · ${tf('octal.penalty', { who: name(last.penalty_seat ?? last.seat), n: last.penalty })}` : '');
 }
 
+/** The result's score of seat S in THE OCTAL's terms, agreeing with the ranks: a finisher's score; the
+ * others "did not finish" (they share the next place), or after a capped game the cards they still held
+ * (fewer ranked better). */
+export function scoreText(v, s, score, { t, count }) {
+  const p = v.players.find(x => x.seat === s);
+  if (!p || p.finished_rank) return score;
+  return v.capped ? count(p.hand_size, 'octal.cards_left') : t('octal.not_finished');
+}
+
+/** What to do now: play on a question (or pass), pass when nothing fits, or discard. */
+export function prompt(v, { t, legal }) {
+  const play = legal.some(a => /^(play|lay|override) /.test(a)), pass = legal.includes('pass');
+  if (play) return t(pass ? 'prompt.octal.play_pass' : 'prompt.octal.play');
+  if (legal.some(a => a.startsWith('discard'))) return t('prompt.octal.discard');
+  return pass ? t('prompt.octal.pass') : null;
+}
+
 export function render(v, ctx) {
   const { el, t, tf, count } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const questions = el('div', { class: 'questions' }, v.questions.map((q, i) => ctx.actionable(
-    el('div', { class: 'question', 'aria-label': `${t('octal.question')} ${i + 1}` },
+    el('div', { class: 'question' },
       el('h3', {}, `${t('octal.question')} ${i + 1}`),
       el('p', { class: 'condition' }, `${t('octal.condition')}: `, el('b', {}, q.condition), ' → ',
         el('span', { class: 'rule' }, q.reference === null ? t('octal.rule.all') : tf(`octal.rule.${q.condition}`, { n: q.reference }))),

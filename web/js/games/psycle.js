@@ -2,18 +2,30 @@
 const STARS = [0, 3, 3, 2, 1, 1];                       // docs/rules/psycle.md, reconstructed data
 const BEATS = [[], [0, 5], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 2, 3, 4]];
 
+/** A card face. Its name is its visible text, with words for the symbols read in place (★★★: "3 stars", ">":
+ * "beats"): no aria-label that differs from what is seen (WCAG 2.5.3, Label in Name: speech input users say what
+ * they see); the whole sentence stays in the tooltip. */
 function card(ctx, n, extra = {}) {
-  const { el, t, tf } = ctx;
+  const { el, t, tf, count } = ctx;
   const label = tf('psycle.card_label', { n, stars: STARS[n], beats: BEATS[n].join(' ') || '—' });
-  return el('div', { class: `card psycle-card c${n}`, 'data-c': `psycle-${n}`, 'aria-label': label, title: label, ...extra },
+  const said = text => el('span', { class: 'sr-only' }, text);
+  return el('div', { class: `card psycle-card c${n}`, 'data-c': `psycle-${n}`, title: label, ...extra },
     el('span', { class: 'num' }, n),
-    el('span', { class: 'stars' }, '★'.repeat(STARS[n]) || '—'),
-    el('span', { class: 'cost' }, `${t('psycle.cost')} ${n}◆`),
-    el('span', { class: 'beats' }, `> ${BEATS[n].join(' ') || '—'}`));
+    el('span', { class: 'stars' }, el('span', { 'aria-hidden': 'true' }, '★'.repeat(STARS[n]) || '—'), said(` ${count(STARS[n], 'psycle.stars_n')} `)),
+    el('span', { class: 'cost' }, el('span', { class: 'word' }, t('psycle.cost')), ` ${n}◆`),
+    el('span', { class: 'beats' }, el('span', { 'aria-hidden': 'true' }, '>'), said(` ${t('psycle.beats')}`), ` ${BEATS[n].join(' ') || '—'}`));
 }
 
 function tile(ctx, kind, value) {
   return ctx.el('div', { class: `tile ${kind}` }, ctx.el('small', {}, ctx.t(`psycle.${kind}`)), ctx.el('b', {}, value === null || value === undefined ? '—' : kind === 'bonus' ? `+${value}★` : value));
+}
+
+/** What to do now: "Your turn: choose a card 0-5 (you hold 7 gems)." (the cards this seat can pay for). */
+export function prompt(v, { tf, count, legal, seat }) {
+  const cards = legal.filter(a => a.startsWith('play ')).map(a => Number(a.slice(5))).sort((a, b) => a - b);
+  const me = v.players.find(p => p.seat === seat);
+  if (!cards.length || !me) return null;
+  return tf('prompt.psycle', { lo: cards[0], hi: cards[cards.length - 1], gems: count(me.gems, 'psycle.gems') });
 }
 
 export function render(v, ctx) {
