@@ -145,12 +145,13 @@ async function quickPlay(browser, base) {
   check(s.status === 'playing', `quick play: the game has begun (${s.status})`);
   // the person plays from the list whenever it is their turn (a start player names the trump, then opens first);
   // every other action is a bot's: they must come
-  await page.waitForSelector('.legal button[data-action]', { timeout: 15000 });
+  // (what is shown: a phone folds the buttons of what a card offers, issue 43, and the card is clicked)
+  await page.waitForSelector('[data-action]:visible', { timeout: 15000 });
   let clicks = 0, actions = 0, clickedAt = -1;
   for (let i = 0; i < 150 && actions - clicks < 1; i++) {
     actions = (await getJson(`${base}/api/tables/${id}`)).actions;
-    if (actions !== clickedAt && await page.locator('.legal button[data-action]').count() > 0) {
-      await page.locator('.legal button[data-action]').first().click();
+    if (actions !== clickedAt && await page.locator('[data-action]:visible').count() > 0) {
+      await page.locator('[data-action]:visible').first().click().catch(() => {});   // redrawn meanwhile: the next round
       clicks++; clickedAt = actions;   // the next click once the count moved on
     }
     await page.waitForTimeout(100);

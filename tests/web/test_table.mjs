@@ -654,7 +654,7 @@ async function playUntil(page, fn, what, ms = 30000) {
     const v = await page.evaluate(fn);
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    const act = page.locator('.legal [data-action]');
+    const act = page.locator('[data-action]:visible');   // what is shown (a phone folds what a card offers)
     if (await act.count()) await act.first().click({ timeout: 1000 }).catch(() => {});
     await page.waitForTimeout(100);
   }

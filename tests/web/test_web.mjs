@@ -398,7 +398,7 @@ async function lobby(browser, base) {
   await page.waitForSelector(`#tables a[href="/t/${table}?join=0"]`, { timeout: 5000 });
   check(sockets.some(u => u.endsWith('/ws/lobby')), `the lobby listens on /ws/lobby (${sockets})`);
   const listed = await page.textContent(`#tables li:has(a[href="/t/${table}?join=0"])`);
-  check(listed.includes('Seat 2: bot: random moves'), `the open table's bot seat in words: ${listed}`);
+  check(listed.includes('Seat 2: bot: easy (random moves)'), `the open table's bot seat in words: ${listed}`);
   await page.screenshot({ path: path.join(outDir, 'web_lobby.png'), fullPage: true });
   await ctx.close();
   await scanJoinCode(browser, base);

@@ -8,7 +8,7 @@ import { announce, cue, soundSwitch } from './announce.js';
 import { seatsBar, seatName, ticking } from './seats.js';
 import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
-import { waitingSection, noticesSection, awayNotices, handoverText } from './waiting.js';
+import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
 
 const app = document.getElementById('app');
@@ -99,7 +99,9 @@ function show(step) {
   for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
   announceHandovers(before, m);
   yourTurn(m, step.entries, step.last !== false && pacer.waiting === 0);
-  if (m.status === 'over' && !page.summary) loadSummary();
+  // the summary: a finished table's, and a waiting one's (its "ws" says the --public-url the join links use)
+  if ((m.status === 'over' || m.status === 'open') && !page.summary) loadSummary();
+  if (m.status === 'playing' && page.summary?.status === 'open') page.summary = null;
   draw();
 }
 
@@ -255,10 +257,11 @@ function boardAndLog(ctx, g) {
  * (style.css: the side's parts around the board, the replay's controls just above it, the log below). */
 function tableArea(ctx, g, last) {
   const { board, dock, prompt, log } = boardAndLog(ctx, g);
-  const seatWords = last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`;
+  // (not "watching" to someone the join form asks for a name)
+  const seatWords = last.seat !== null ? `${t('your_seat')}: ${last.seat + 1}` : joiningNow(page) ? '' : t('spectator');
   return el('div', { class: 'table-area' },
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
-    el('div', { class: 'side' }, el('p', { class: 'who' }, seatWords), seatsBar(last, lastMover(page.log)),
+    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log));
 }
 
@@ -304,7 +307,7 @@ async function draw() {
   document.body.dataset.waiting = pacer.waiting;
   document.body.classList.toggle('docked', last.status === 'playing' && last.seat !== null && !replay.shown);
   app.replaceChildren(header(g), joinSection(page, seated),
-    ...noticesSection(last), ...awayNotices(last, name),
+    ...noticesSection(page), ...awayNotices(last, name),
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
     waitingSection(page), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
   refocus();
