@@ -4,8 +4,11 @@
 function card(ctx, id, extra = {}) {
   const { el, t } = ctx;
   const m = id.match(/^(\d)(.)(.)$/u) || [id, id, '', ''];
-  return el('div', { class: `card octal-card n${m[1]}`, 'data-c': id, 'aria-label': [m[1], m[2] && t(`cond.${m[2]}`), m[3] && t(`octal.arrow.${m[3]}`)].filter(Boolean).join(' '), ...extra },
-    el('span', { class: 'num' }, m[1]), el('span', { class: 'cond' }, m[2]), el('span', { class: 'arrow' }, m[3]));
+  // named by what it shows, the condition and the arrow read in words after it (WCAG 2.5.3, Label in Name)
+  const words = [m[2] && t(`cond.${m[2]}`), m[3] && t(`octal.arrow.${m[3]}`)].filter(Boolean).join(', ');
+  return el('div', { class: `card octal-card n${m[1]}`, 'data-c': id, title: [m[1], words].filter(Boolean).join(' '), ...extra },
+    el('span', { class: 'num' }, m[1]), el('span', { class: 'cond' }, m[2]),
+    el('span', { class: 'arrow' }, m[3], words ? el('span', { class: 'sr-only' }, ` (${words})`) : ''));
 }
 
 const mentions = id => a => a.split(' ').includes(id);
