@@ -373,7 +373,16 @@ async function rightWords() {
       const tmBoard = text(tm.render(tmView, ctx));
       // an event told to another seat: no points (docs/protocol.md)
       const taken = i18n.eventPhrase('timemasters', { kind: 'event', text: 'x', event: { type: 'card_taken', seat: 1, level: 3, card: null, hidden: true } }, name);
-      return { octalResult, why, ninjaBoard, tmBoard, taken };
+      // PSYCLE's panel: the net score after the gem penalty (point 8)
+      const psycleView = { game: 'psycle', cycle: 1, round: 2, target: 3, bonus: 2, revealed: [], supply: 20, to_move: [0], last_round: null,
+        players: [{ seat: 0, gems: 7, points: 4, victory_tiles: 0, hand: ['0', '1'], choice: null, chosen: false }] };
+      const psycleBoard = text((await import('/js/games/psycle.js')).render(psycleView, ctx));
+      // an away seat with a clock: one countdown, the one that acts first (point 8)
+      const seats = await import('/js/seats.js');
+      const bar = (grace, clock) => text(seats.seatsBar({ status: 'playing', seat: 0, received: performance.now(), view: { to_move: [1] },
+        clock: { remaining_ms: [60000, clock], running: [1] },
+        seats: [{ seat: 0, name: 'Aki', connected: true }, { seat: 1, name: 'Ben', connected: false, grace_left_ms: grace }] }, null)).split('2. Ben')[1];
+      return { octalResult, why, ninjaBoard, tmBoard, taken, psycleBoard, graceFirst: bar(10000, 15000), clockFirst: bar(110000, 15000) };
     });
     const all = Object.values(said).join('\n');
     check(!BROKEN.test(all), `words ${lang}: no "undefined", "NaN" or "[object": ${all.match(BROKEN)?.[0]} in ${all.replace(/\n/g, ' / ').slice(0, 300)}`);
@@ -387,6 +396,10 @@ async function rightWords() {
       check(/wood 4 木/.test(said.ninjaBoard), `words en: the last trick's chips named in English: ${said.ninjaBoard.replace(/\n/g, ' / ')}`);
     }
     check(!BROKEN.test(said.taken) && /3/.test(said.taken), `words ${lang}: a card taken, told without points: ${said.taken}`);
+    check((lang === 'en' ? /net -3/ : /差し引き-3点/).test(said.psycleBoard), `words ${lang}: PSYCLE's panel gives the net score after the gems: ${said.psycleBoard.replace(/\n/g, ' / ')}`);
+    const countdowns = x => (x.match(/\d+:\d\d/g) ?? []).length + (x.match(/(in|あと)\s?\d+\s?(s|秒)/g) ?? []).length;
+    check(countdowns(said.graceFirst) === 1 && countdowns(said.clockFirst) === 1 && /0:15/.test(said.clockFirst) && !/0:15/.test(said.graceFirst),
+      `words ${lang}: an away seat with a clock shows the countdown that acts first, alone: ${said.graceFirst} | ${said.clockFirst}`);
     // Japanese breaks between words: no word of a narrow table page broken across two lines
     if (lang === 'ja') {
       const style = await page.evaluate(() => [getComputedStyle(document.body).wordBreak, getComputedStyle(document.body).lineBreak]);

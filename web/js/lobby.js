@@ -246,7 +246,14 @@ async function loadMine() {
   if (old) old.replaceWith(mineSection());
 }
 
+/** Leaving asks once more: the first click turns the button into "Really leave? …" (no browser dialog), the
+ * second leaves. */
 async function leave(id, button) {
+  if (!button.dataset.confirm) {
+    button.dataset.confirm = 'yes';
+    button.textContent = `${t('leave_sure')} ${button.textContent}`;
+    return;
+  }
   button.disabled = true;
   const line = document.getElementById(`mine-error-${id}`);
   try {

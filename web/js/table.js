@@ -184,7 +184,8 @@ function context(view, live) {
 /** A button that performs legal action A: its words in the page's language, the text itself in data-action
  * (what is sent) and in the tooltip. */
 function actionButton(a) {
-  return el('button', { 'data-action': a, title: a, onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
+  // while the connection is down a move cannot go out: the button says so by being disabled
+  return el('button', { 'data-action': a, title: a, disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
 }
 
 /** The legal actions as buttons. On a phone the buttons of what a drawn thing offers (a tapped card opens its
@@ -245,7 +246,8 @@ function boardAndLog(ctx, g) {
   const hand = board.querySelector('.hand');
   if (hand && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
   // what to do now, or whom the table waits for: first in the dock while the seat plays, else above the board
-  const prompt = live ? promptLine(page.last, games[g], c) : '';
+  const prompt = !live ? '' : page.conn !== 'connected' && c.legal.length
+    ? el('p', { class: 'prompt offline', 'data-prompt': 'offline', role: 'status' }, t('offline_acts')) : promptLine(page.last, games[g], c);
   const dock = hand || playing
     ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? prompt : '', hand ?? '', playing ? legalList(c) : '') : '';
   return { board, dock, prompt: playing ? '' : prompt, log: logSection(view.game, shown ? shown.log : page.log, name) };
@@ -304,6 +306,7 @@ async function draw() {
   if (ctx.legal.length) document.title = `▶ ${t('your_move')} · ${t('table')} ${id} — asobi`;
   document.body.dataset.index = page.log.length ? page.log[page.log.length - 1].index : -1;
   document.body.dataset.status = last.status;
+  document.body.dataset.conn = page.conn;   // reconnecting: the playable things look and are inert (style.css)
   document.body.dataset.waiting = pacer.waiting;
   document.body.classList.toggle('docked', last.status === 'playing' && last.seat !== null && !replay.shown);
   app.replaceChildren(header(g), joinSection(page, seated),

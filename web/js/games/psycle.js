@@ -39,7 +39,8 @@ export function render(v, ctx) {
   const lr = v.last_round;
   const others = v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
-    el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${count(p.gems, 'psycle.gems')} · ${count(p.points, 'psycle.points')} · ${count(p.victory_tiles, 'psycle.vt')}`),
+    // the net score: a cycle ends with a point lost per gem held (§9)
+    el('p', {}, el('span', { class: 'gem' }, '◆'), ` ${count(p.gems, 'psycle.gems')} · ${count(p.points, 'psycle.points')} (${ctx.tf('psycle.net', { n: p.points - p.gems })}) · ${count(p.victory_tiles, 'psycle.vt')}`),
     el('div', { class: 'slot' },
       p.choice !== null && p.choice !== undefined ? card(ctx, Number(p.choice), { class: `card psycle-card c${p.choice} chosen`, 'data-choice': p.choice })
         : p.chosen ? el('div', { class: 'card back' }, t('psycle.chosen'))
