@@ -16,7 +16,8 @@ export function promptLine(last, game, ctx) {
   if (last.status !== 'playing') return '';
   if (ctx.legal.length) {
     const said = game?.prompt?.(last.view, ctx) || t('prompt.act');
-    return el('p', { class: 'prompt', 'data-prompt': 'act' }, said);
+    // the soft cue of a new turn: once per turn (its key: the last entry shown)
+    return el('p', { class: 'prompt', 'data-prompt': 'act', 'data-moment': `turn ${document.body.dataset.index}` }, said);
   }
   const waiting = waitingWords(last, ctx.name);
   return waiting ? el('p', { class: 'prompt', 'data-prompt': 'wait' }, waiting) : '';

@@ -10,6 +10,7 @@ import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
+import { playMoments } from './moments.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -314,6 +315,8 @@ async function draw() {
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
     waitingSection(page), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
   refocus();
+  playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
+  page.drawnOnce = true;
 }
 
 /** Seated by the join form: the socket reopens under the seat's token. */

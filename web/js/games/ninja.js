@@ -72,7 +72,8 @@ export function render(v, ctx) {
   const shown = v.trick.length || !v.last_trick ? v.trick : v.last_trick.cards;
   const done = !v.trick.length && v.last_trick;
   const trick = el('div', { class: `trick${done ? ' done' : ''}` }, el('h3', {}, done ? t('ninja.last_trick') : t('ninja.trick')),
-    shown.map(c => el('div', { class: `played${done && c.seat === v.last_trick.winner ? ' won' : ''}` },
+    shown.map(c => el('div', { class: `played${done && c.seat === v.last_trick.winner ? ' won' : ''}`,
+      'data-moment': done && c.seat === v.last_trick.winner ? `sweep ${v.round}.${v.tricks_played}` : null },
       el('small', {}, who(ctx, v, c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
     v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
       v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${miniCard(t, c.card)}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),

@@ -45,7 +45,9 @@ export function render(v, ctx) {
       el('h3', {}, `${t('octal.question')} ${i + 1}`),
       el('p', { class: 'condition' }, `${t('octal.condition')}: `, el('b', {}, q.condition), ' → ',
         el('span', { class: 'rule' }, q.reference === null ? t('octal.rule.all') : tf(`octal.rule.${q.condition}`, { n: q.reference }))),
-      el('div', { class: 'stack' }, q.cards.map((c, k) => card(ctx, c, k === q.condition_card ? { class: 'card octal-card condition-card' } : {})))),
+      el('div', { class: 'stack' }, q.cards.map((c, k) => card(ctx, c, {
+        ...(k === q.condition_card ? { class: 'card octal-card condition-card' } : {}),
+        ...(k === q.cards.length - 1 ? { 'data-moment': `slide ${i}.${q.cards.length}.${c}` } : {}) })))),
     a => a.endsWith(` on ${i + 1}`) && a.startsWith('play ALL'))));
   const info = el('p', { class: 'round' }, `${t('octal.mode')}: ${t(`mode.octal.${v.mode}`)} · ${t('octal.deck')} ${v.deck_size} · ${t('octal.discards')} ${v.discard_size} · ${t('octal.passes')} ${v.passes_in_a_row}`,
     v.last ? ` · ${lastAction(v.last, ctx)}` : '');

@@ -45,7 +45,7 @@ export function render(v, ctx) {
       p.choice !== null && p.choice !== undefined ? card(ctx, Number(p.choice), { class: `card psycle-card c${p.choice} chosen`, 'data-choice': p.choice })
         : p.chosen ? el('div', { class: 'card back' }, t('psycle.chosen'))
           : v.to_move.includes(p.seat) ? el('div', { class: 'card empty' }, t('psycle.thinking')) : '',
-      lr ? el('div', { class: 'reveal' }, el('small', {}, t('psycle.reveal')), card(ctx, Number(lr.cards[p.seat])),
+      lr ? el('div', { class: 'reveal', 'data-moment': `reveal ${v.cycle}.${v.round}.${p.seat}.${v.revealed.length}` }, el('small', {}, t('psycle.reveal')), card(ctx, Number(lr.cards[p.seat])),
         el('small', {}, `${count(lr.points[p.seat], 'psycle.points', true)} · ${lr.gems[p.seat] >= 0 ? '+' : ''}${lr.gems[p.seat]}◆`)) : '')));
   const lastRound = lr ? el('p', { class: 'last' }, `${t('psycle.reveal')}: ${t('psycle.target')} ${lr.target}, ${t('psycle.bonus')} +${lr.bonus}`) : '';
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')), me.hand.map(c =>

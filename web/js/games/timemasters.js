@@ -58,7 +58,7 @@ export function render(v, ctx) {
   const spheres = el('div', { class: 'spheres' }, el('h3', {}, t('tm.spheres')), v.spheres.map(s => ctx.actionable(
     el('div', { class: `sphere l${s.level}`, title: `${t('tm.sphere')} ${s.level}` },
       el('b', { class: 'level' }, s.level), el('small', {}, `${t('tm.level')} ${s.level}`),
-      s.top ? card(ctx, s.top) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
+      s.top ? card(ctx, s.top, { 'data-moment': `taken ${s.level}.${s.size}` }) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
     a => a === `take ${s.level}` || a === `take ${s.level} second`)));
   const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${t(`phase.timemasters.${v.phase}`)} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
     v.spell_zone.length ? v.spell_zone.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))) : t('none'),
