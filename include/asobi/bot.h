@@ -18,6 +18,11 @@ asobi_bot *asobi_bot_new(const char *spec, const asobi_game_def *game, int playe
                          uint64_t seed, asobi_error *err);
 void asobi_bot_free(asobi_bot *bot);
 const char *asobi_bot_spec(const asobi_bot *bot);
+
+/* A bot's strength in words people understand, from its spec (docs/server.md,
+ * "level"): "easy" for random moves, "strong" for a search (ismcts, whatever
+ * its budget), "medium" for every other bot; never the spec itself. */
+const char *asobi_bot_level(const char *spec);
 int asobi_bot_seat(const asobi_bot *bot);
 
 /* Choose the bot's action in state (its seat must be to move). The bot's own

@@ -189,6 +189,16 @@ void asobi_bot_free(asobi_bot *bot)
 }
 
 const char *asobi_bot_spec(const asobi_bot *bot) { return bot->spec; }
+
+const char *asobi_bot_level(const char *spec)
+{
+    size_t n = strcspn(spec, ":");
+    if (n == 6 && strncmp(spec, "random", 6) == 0)
+        return "easy";
+    if (n == 6 && strncmp(spec, "ismcts", 6) == 0)
+        return "strong";
+    return "medium";
+}
 int asobi_bot_seat(const asobi_bot *bot) { return bot->seat; }
 
 int asobi_bot_choose(asobi_bot *bot, const asobi_state *state, asobi_error *err)

@@ -31,7 +31,7 @@ static void play_usage(FILE *out)
             "  --opt KEY=VALUE a game option (see 'asobi games'); --options takes a JSON object\n"
             "  --record FILE   write the game's record there when it ends or you quit\n"
             "  --quiet         with --seat none: print only the result\n"
-            "At your prompt: the number (or letter) of a listed action or its text; 'view'\n"
+            "At your prompt: the number or letter of a listed action or its text; 'view'\n"
             "prints your view as JSON, 'record' the game so far as you saw it, 'help' or\n"
             "'rules' the commands and a short legend of the game, 'quit' leaves.\n");
 }
@@ -92,11 +92,14 @@ static menu_labels choose_labels(const asobi_state *s, int seat, int n)
 }
 
 /* The menu line an entry names (0-based), or -1 if it names none. A
- * number out of range is reported, and *refused set. */
+ * number out of range is reported, and *refused set. A letter names a line
+ * in a numbered menu too (issue 43: someone fresh from PSYCLE's lettered
+ * menu typed "a" in NINJA's), where the menu is short enough for letters. */
 static int menu_pick(const char *p, menu_labels labels, int n, bool *refused)
 {
     *refused = false;
-    if (labels == LABEL_LETTERS && p[0] >= 'a' && p[0] <= 'z' && p[1] == '\0') {
+    bool letters = labels == LABEL_LETTERS || (labels == LABEL_NUMBERS && n <= 16);
+    if (letters && p[0] >= 'a' && p[0] <= 'z' && p[1] == '\0') {
         if (p[0] - 'a' < n)
             return p[0] - 'a';
         printf("There is no action %s: choose from a to %c.\n", p, 'a' + n - 1);
@@ -515,8 +518,11 @@ int cli_play(int argc, char **argv)
             printf(", seed %llu", (unsigned long long)seed);
         printf(".");
         for (int i = 0; i < players; i++)
-            printf(" seat %d: %s%s", i + 1, bots[i] ? asobi_bot_spec(bots[i]) : several ? "a person" : "you",
-                   i + 1 < players ? "," : "\n");
+            if (bots[i]) /* a strength people understand; the spec a detail */
+                printf(" seat %d: %s bot (%s)%s", i + 1, asobi_bot_level(asobi_bot_spec(bots[i])),
+                       asobi_bot_spec(bots[i]), i + 1 < players ? "," : "\n");
+            else
+                printf(" seat %d: %s%s", i + 1, several ? "a person" : "you", i + 1 < players ? "," : "\n");
         if (!spectate)
             printf("Type 'help' at the prompt for the commands.\n");
     }

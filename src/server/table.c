@@ -1013,19 +1013,6 @@ static void write_clock(asobi_vw *w, const char *key, const table *t, int64_t no
     vw_object_end(w);
 }
 
-/* A bot's strength in words people understand (docs/server.md, "level"):
- * random moves are "easy", the rules of thumb and PSYCLE's one-round
- * equilibrium "medium", a search "strong"; never the engine's spec. */
-static const char *bot_level(const char *spec)
-{
-    size_t n = strcspn(spec, ":");
-    if (n == 6 && strncmp(spec, "random", 6) == 0)
-        return "easy";
-    if (n == 6 && strncmp(spec, "ismcts", 6) == 0)
-        return "strong";
-    return "medium";
-}
-
 /* When the person of seat s, away, is to move: the milliseconds left before
  * a bot moves for them (--grace, counted as due_spec counts it); -1 when
  * nothing is counting down. */
@@ -1057,7 +1044,7 @@ static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t no
             vw_null(w, "name");
         if (ts->bot) {
             vw_str(w, "bot", ts->bot);
-            vw_str(w, "level", bot_level(ts->bot));
+            vw_str(w, "level", asobi_bot_level(ts->bot));
         } else {
             vw_null(w, "bot");
             vw_null(w, "level");

@@ -139,7 +139,19 @@ check "ninja: the last trick is cleared at a new round" bash -c "[ \"\$(awk '/^N
 
 # the default opponents: the strongest practical bot (issue 6)
 echo quit | "$asobi" play psycle --players 3 --seed 2 >"$tmp/default" 2>&1
-check "default bots are ismcts at a second a move" contains "$tmp/default" "seat 2: ismcts:time=1"
+check "default bots are ismcts at a second a move" contains "$tmp/default" "seat 2: strong bot (ismcts:time=1)"
+# issue 43: the seat list says a strength; the spec is a detail after it
+check "the seat list says a bot's strength" contains "$tmp/default" "seat 3: strong bot ("
+echo quit | "$asobi" play ninja --players 3 --bots random,heuristic --seed 2 >"$tmp/strengths" 2>&1
+check "random is easy, heuristic medium" contains "$tmp/strengths" "seat 2: easy bot (random), seat 3: medium bot (heuristic)"
+
+# issue 43: letters name a numbered menu's lines too (PSYCLE's menu is lettered, NINJA's numbered): "a" in NINJA
+# is line 1, as "1" is; a letter past the menu is refused with the menu's range
+yes a | head -2000 | "$asobi" play ninja --bots random --seed 2 --players 3 >"$tmp/ninja_letters" 2>&1
+check "ninja played by letters to the end" contains "$tmp/ninja_letters" "Result:"
+check "ninja: a letter is never refused as an action text" bash -c "! grep -q 'Not accepted' '$tmp/ninja_letters'"
+printf 'z\nquit\n' | "$asobi" play ninja --bots random --seed 2 --players 3 >"$tmp/ninja_z" 2>&1
+check "ninja: a letter past the menu is refused" contains "$tmp/ninja_z" "There is no action z: choose from a to"
 
 # two people at one terminal (hot seat): both seats prompt in turn
 yes 1 | head -3000 | "$asobi" play psycle --bots random --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
@@ -149,7 +161,7 @@ check "hot seat prompts the second seat" contains "$tmp/hotseat" "Your move, sea
 "$asobi" play psycle --bots random --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
 # People count seats from 1 in all they read: the board, prompts, bots' moves, records at the prompt, replays
 # and results (options, records and the engine protocol keep 0: --seat 0 is "seat 1"). Issue 29, point 3.
-for f in watch replay tm_all tm_seat leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu; do
+for f in watch replay tm_all tm_seat leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu strengths ninja_letters ninja_z; do
   check "no 'seat 0' in what people read ($f)" bash -c "! grep -qiE 'seat 0\b' '$tmp/$f'"
 done
 "$asobi" replay "$tmp/octal.json" --seat 0 --at 5 >"$tmp/replay_first"

@@ -19,8 +19,23 @@ export async function until(page, fn, arg, ms = 10000, what = 'a condition') {
 /** Whether the hand's first card and the first action button are inside the screen without scrolling. */
 export const onScreen = page => page.evaluate(() => {
   const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
-  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(document.querySelector('.dock .legal [data-action]')),
+  // the first action shown: a phone folds the buttons of what a card offers (issue 43), and the card is the way
+  const shown = sel => [...document.querySelectorAll(sel)].find(e => e.getClientRects().length > 0);
+  return { card: inside(document.querySelector('.dock [data-card]')), action: inside(shown('.dock .legal [data-action]') ?? shown('.dock .can')),
     hasCard: Boolean(document.querySelector('[data-card]')) };
+});
+
+/** Issue 43's one screen: whether the hand's first card, the first way to act (an action button, else a playable
+ * card: a phone folds the buttons of what a card offers) and the log's newest line (its list's top, where the
+ * newest comes; the line itself when there is one) are all inside the screen without scrolling. */
+export const oneScreen = page => page.evaluate(() => {
+  const inside = e => { if (!e) return false; const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.width > 0; };
+  const shown = sel => [...document.querySelectorAll(sel)].find(e => e.getClientRects().length > 0);
+  const line = document.querySelector('.log li');
+  return { card: inside(document.querySelector('.dock [data-card]')),
+    action: inside(shown('.dock .legal [data-action]') ?? shown('.dock .can')),
+    log: inside(line ?? document.querySelector('.log ol')) || (!line && inside(document.querySelector('.log h2'))),
+    scrolled: scrollY };
 });
 
 /** axe-core's serious and critical violations on the page as it is, each in a line. */

@@ -146,12 +146,13 @@ async function quickPlay(browser, base) {
   check(s.status === 'playing', `quick play: the game has begun (${s.status})`);
   // the person plays from the list whenever it is their turn (a start player names the trump, then opens first);
   // every other action is a bot's: they must come
-  await page.waitForSelector('.legal button[data-action]', { timeout: 15000 });
+  // (what is shown: a phone folds the buttons of what a card offers, issue 43, and the card is clicked)
+  await page.waitForSelector('[data-action]:visible', { timeout: 15000 });
   let clicks = 0, actions = 0, clickedAt = -1;
   for (let i = 0; i < 150 && actions - clicks < 1; i++) {
     actions = (await getJson(`${base}/api/tables/${id}`)).actions;
-    if (actions !== clickedAt && await page.locator('.legal button[data-action]').count() > 0) {
-      await page.locator('.legal button[data-action]').first().click();
+    if (actions !== clickedAt && await page.locator('[data-action]:visible').count() > 0) {
+      await page.locator('[data-action]:visible').first().click().catch(() => {});   // redrawn meanwhile: the next round
       clicks++; clickedAt = actions;   // the next click once the count moved on
     }
     await page.waitForTimeout(100);
@@ -160,8 +161,10 @@ async function quickPlay(browser, base) {
   check(await page.evaluate(id => localStorage.getItem(`asobi.token.${id}`) !== null, id), 'quick play: the seat\'s token is kept');
   // the name is remembered: the next lobby starts from it
   await page.goto(base + '/');
-  check(await page.inputValue('input[name=player_name]') === 'Quick' && await page.inputValue('input[name=name]') === 'Quick',
-    'the name is remembered on this device');
+  check(await page.inputValue('input[name=player_name]') === 'Quick', 'the name is remembered on this device');
+  // issue 43: one name field for the whole lobby ("Your name" once)
+  const names = await page.$$eval('label', ls => ls.filter(l => /Your name|あなたの名前/.test(l.textContent)).length);
+  check(names === 1 && await page.locator('input[name=name]').count() === 0, `"Your name" once in the lobby (${names})`);
   await ctx.close();
   return id;
 }
@@ -216,6 +219,10 @@ async function myTables(browser, base, quickId) {
   await axe(page, 'the lobby with My tables');
   await page.screenshot({ path: path.join(outDir, 'lobby_my_tables_en_390.png'), fullPage: true });
   const leaveAt = async id => {
+    // issue 43: leaving asks once more (the button itself, no dialog)
+    await page.click(`li.my-table[data-table="${id}"] button.leave`);
+    check(/Really leave\?/.test(await page.textContent(`li.my-table[data-table="${id}"] button.leave`)) && await getJson(`${base}/api/tables/${id}`).then(x => x.status !== undefined),
+      `leave ${id}: the first click asks once more`);
     await page.click(`li.my-table[data-table="${id}"] button.leave`);
     await page.waitForSelector(`li.my-table[data-table="${id}"]`, { state: 'detached' });
     check(await page.evaluate(id => localStorage.getItem(`asobi.token.${id}`), id) === null, `table ${id}: the left seat's token is forgotten`);

@@ -19,9 +19,9 @@ let failures = 0, checks = 0;
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
 
 /** `asobi serve` on a free loopback port (seeds allowed, for the chosen deal's notice); resolves to its base URL. */
-function startServer() {
-  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, 'web.db'), '--web', webDir,
-    '--workers', '1', '--allow-chosen-seeds'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(extra = [], db = 'web.db') {
+  const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dbDir, db), '--web', webDir,
+    '--workers', '1', '--allow-chosen-seeds', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   srv.stderr.on('data', () => {});
   return new Promise((resolve, reject) => {
     let out = '';
@@ -55,7 +55,7 @@ async function privateTable(browser, base) {
   check(!(await page.isVisible('input[name=private]')), 'one person and a bot: nobody to invite, no private box');
   await page.selectOption('select[name=bot1]', '');
   check(await page.isVisible('input[name=private]'), 'two people again: the box is back');
-  await page.fill('input[name=name]', 'Aki');
+  await page.fill('input[name=player_name]', 'Aki');
   await page.click('button[type=submit]');
   await page.waitForURL(/\/t\/\d+/);
   const id = Number(page.url().match(/\/t\/(\d+)/)[1]);
@@ -63,6 +63,9 @@ async function privateTable(browser, base) {
   const link = await page.getAttribute('.waiting li.invite a', 'href');
   check(new RegExp(`^${base}/t/${id}\\?join=1#invite=[0-9a-f]{32}$`).test(link), `the free seat's link carries its code (${link})`);
   check(await page.locator('.waiting svg.qr').count() === 1, 'and its QR code');
+  // issue 43: on a loopback address the links reach no phone: the page says so, and how to serve on the network
+  const warn = await page.textContent('.waiting [data-warn=loopback]').catch(() => '');
+  check(/127\.0\.0\.1/.test(warn) && warn.includes('--host 0.0.0.0') && warn.includes('--public-url'), `the loopback address is said, with how to serve on the network: ${warn}`);
   check((await page.textContent('.notice.private'))?.includes('private table'), 'the page says the table is private');
   const listed = (await getJson(`${base}/api/tables`)).tables.map(x => x.table);
   check(!listed.includes(id), `the private table is in no list (${listed})`);
@@ -92,6 +95,16 @@ async function privateTable(browser, base) {
   const friend = await pageAnswering(browser, 'ja-JP', 'ベン');
   await friend.page.goto(link);
   check(!friend.page.url().includes('invite='), `the code leaves the address bar at once (${friend.page.url()})`);
+  // issue 43: the invited friend's page says one thing: type your name and sit at seat 2 (not "watching", not
+  // "share the join links", not "the links are on the creator's page")
+  await friend.page.waitForSelector('form.join input[name=name]');
+  await friend.page.waitForSelector('.board');
+  const one = await friend.page.textContent('form.join h2');
+  check(one === '名前を入力して、2番の席に座ってください。', `the friend's page says what to do: ${one}`);
+  const rest = await friend.page.textContent('main');
+  check(!/観戦|参加リンクを送る|作った人の画面|招待コード付きのリンクから参加します/.test(rest) && await friend.page.locator('.waiting').count() === 0,
+    `and nothing else of the kind: ${rest.slice(0, 200)}`);
+  await friend.page.screenshot({ path: path.join(outDir, 'web_private_friend.png') });
   await friend.page.answerJoin();
   await friend.page.waitForSelector('body[data-status=playing]');
   const summary = await getJson(`${base}/api/tables/${id}`, watch);
@@ -100,6 +113,23 @@ async function privateTable(browser, base) {
   check(!friend.page.url().includes('invite='), `the code leaves the address bar (${friend.page.url()})`);
   await friend.ctx.close();
   await ctx.close();
+}
+
+/** Issue 43: a server given --public-url builds the invite links from it (a phone reaches the table there), and
+ * no loopback warning is shown. */
+async function publicUrl(browser) {
+  const { srv: other, base: local } = await startServer(['--public-url', 'http://phone.example:8080'], 'public.db');
+  try {
+    const { ctx, page } = await pageAnswering(browser, 'en-US', 'Aki');
+    await page.goto(local + '/');
+    await page.click('[data-quick=friends]');
+    await page.waitForSelector('.waiting li.invite a');
+    const link = await page.getAttribute('.waiting li.invite a', 'href');
+    check(/^http:\/\/phone\.example:8080\/t\/\d+\?join=1#invite=[0-9a-f]{32}$/.test(link), `the invite link is built from --public-url (${link})`);
+    check(await page.locator('[data-warn=loopback]').count() === 0, 'no loopback warning with --public-url');
+    await page.screenshot({ path: path.join(outDir, 'web_private_public_url.png') });
+    await ctx.close();
+  } finally { other.kill('SIGTERM'); }
 }
 
 async function chosenDeal(browser, base) {
@@ -125,6 +155,7 @@ browser.newContext = options => plainContext({ reducedMotion: 'reduce', ...optio
 try {
   await privateTable(browser, base);
   await chosenDeal(browser, base);
+  await publicUrl(browser);
 } catch (e) {
   failures++; console.error(e);
 } finally {

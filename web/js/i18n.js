@@ -71,6 +71,58 @@ const LOBBY = {
   },
 };
 
+/* The table's words of issue 43 (round two): ties, empty lists, the shadow's early end. */
+const ROUND2 = {
+  en: {
+    'psycle.stars_n': '{n} stars', 'psycle.stars_n.one': '{n} star',
+    'prompt.act': 'Your turn: choose an action.', 'prompt.thinking': '{who} is thinking…', 'prompt.waiting': 'Waiting for {who}.',
+    'prompt.psycle': 'Your turn: choose a card {lo}-{hi} (you hold {gems}).',
+    'prompt.ninja.trump': 'Name the trump suit.', 'prompt.ninja.open': 'Open a card of your hand.',
+    'prompt.ninja.scroll': 'Lay a scroll tile on one of your open cards.', 'prompt.ninja.flip': 'Turn up one of your scroll tiles.',
+    'prompt.ninja.lead': 'Lead the trick: play any card.', 'prompt.ninja.follow': 'Play a card: follow the led suit ({suit}) if you can.',
+    'prompt.octal.play': 'Play a card on a dragon\'s question.', 'prompt.octal.play_pass': 'Play a card on a dragon\'s question, or pass.',
+    'prompt.octal.pass': 'No card of yours fits a question: pass.', 'prompt.octal.discard': 'Discard a card.',
+    'prompt.tm.pay': 'Pay {n} Kè: choose gold or ephemeral.', 'prompt.tm.choose': 'Choose {what}.',
+    'prompt.tm.timer': 'Activate or delay your full timers, then the main phase begins.',
+    'prompt.tm.main': 'Play cards or pass; then end the phase.',
+    'prompt.tm.access': 'Take cards from the spheres ({n} access points), then end the phase.',
+    'prompt.tm.pass_phase': 'Keep each full timer with a card face down under it, or drop it.',
+    'hint.tm.pass': 'Pass: play nothing; all your Kè turns gold.',
+    'hint.tm.done': 'End the phase: take from the spheres, one card per spell cast.',
+    join_what: 'Type your name and sit at seat {n}.', leave_sure: 'Really leave?',
+    'psycle.net': 'net {n}', offline_acts: 'Reconnecting: your moves can be made again once the table is back.',
+    loopback: 'These links point to this computer ({host}): a phone cannot open them. To play on other devices, start the server on the network (scripts/serve.sh --host 0.0.0.0) and open this page at the computer\'s network address, or give it the address others reach (--public-url http://ADDRESS:PORT).',
+    all_moves: 'All moves ({n})', fold_moves: 'Fewer moves',
+    none: 'none', placed_tied: 'You tied for {n} of {m}.', rank_tied: 'tied {n}',
+    'over.ninja.shadow': 'The shadow came first at the end of round {round}, which ends the game at once.',
+    'octal.not_finished': 'did not finish', 'octal.cards_left': '{n} cards left', 'octal.cards_left.one': '{n} card left',
+  },
+  ja: {
+    'psycle.stars_n': '★{n}',
+    'prompt.act': 'あなたの番: 行動を選んでください。', 'prompt.thinking': '{who}が考えています…', 'prompt.waiting': '{who}を待っています。',
+    'prompt.psycle': 'あなたの番: カード{lo}〜{hi}から1枚選んでください({gems})。',
+    'prompt.ninja.trump': '切り札のスートを決めてください。', 'prompt.ninja.open': '手札から1枚公開してください。',
+    'prompt.ninja.scroll': '公開したカードに巻物タイルを置いてください。', 'prompt.ninja.flip': '巻物タイルを1枚めくってください。',
+    'prompt.ninja.lead': 'リードです: 好きなカードを出してください。', 'prompt.ninja.follow': 'カードを出してください: 出せるならリードのスート({suit})を。',
+    'prompt.octal.play': '竜の問いにカードを出してください。', 'prompt.octal.play_pass': '竜の問いにカードを出すか、パスしてください。',
+    'prompt.octal.pass': '問いに合うカードがありません: パスしてください。', 'prompt.octal.discard': 'カードを1枚捨ててください。',
+    'prompt.tm.pay': 'Kè {n}を払います: 金か一時的なKèかを選んでください。', 'prompt.tm.choose': '{what}を選んでください。',
+    'prompt.tm.timer': '満杯のタイマーを活性化するか遅延させてください。そのあとメインフェイズです。',
+    'prompt.tm.main': 'カードを出すか、パスしてください。',
+    'prompt.tm.access': 'スフィアからカードを取ってください(アクセスポイント{n})。終わったらフェイズを終えます。',
+    'prompt.tm.pass_phase': '満杯のタイマーごとに、手札1枚を裏向きに置いて残すか、捨ててください。',
+    'hint.tm.pass': 'パス: 何もせず、Kèが全部金に戻る。',
+    'hint.tm.done': 'フェイズを終える: 唱えたスペルの数だけスフィアから取る。',
+    join_what: '名前を入力して、{n}番の席に座ってください。', leave_sure: '本当に抜けますか?',
+    'psycle.net': '差し引き{n}点', offline_acts: '再接続中です。テーブルに戻ると、また手を選べます。',
+    loopback: 'これらのリンクはこのコンピューター({host})を指しているため、スマートフォンでは開けません。ほかの端末で遊ぶには、サーバーをネットワークで起動し(scripts/serve.sh --host 0.0.0.0)、このページをコンピューターのネットワークアドレスで開くか、ほかの端末から届くアドレスを指定してください(--public-url http://アドレス:ポート)。',
+    all_moves: 'すべての手({n})', fold_moves: '手をたたむ',
+    none: 'なし', placed_tied: '{m}人中{n}タイでした。', rank_tied: '{n}タイ',
+    'over.ninja.shadow': '第{round}ラウンドの終わりに影が1位になり、ゲームはその場で終わりました。',
+    'octal.not_finished': '上がれず', 'octal.cards_left': '残り{n}枚',
+  },
+};
+
 const messages = {
   en: {
     ...LOBBY.en,
@@ -115,7 +167,7 @@ const messages = {
     'opt.timemasters.cards.ours': 'our own set', 'opt.timemasters.cards.file': 'from a file…',
     'opt.timemasters.max_turns': 'Turn limit',
     'opt.timemasters.max_turns.help': 'A safety cap: the game ends after this many turns (all players together) and is scored as usual.',
-    'bot.random': 'random moves', 'bot.heuristic': 'heuristic (rules of thumb)', 'bot.ismcts': 'ISMCTS (search, the strongest)',
+    'bot.random': 'random moves', 'bot.heuristic': 'rules of thumb', 'bot.ismcts': 'ISMCTS search',
     'bot.psycle-nash': 'Nash equilibrium',
     won: 'You won!', won_shared: 'You share the win!', placed: 'You placed {n} of {m}.',
     'ord.one': 'st', 'ord.two': 'nd', 'ord.few': 'rd', 'ord.other': 'th',
@@ -243,9 +295,9 @@ const messages = {
     'opt.timemasters.cards.ours': 'オリジナルセット', 'opt.timemasters.cards.file': 'ファイルから…',
     'opt.timemasters.max_turns': '手番の上限',
     'opt.timemasters.max_turns.help': '安全のための上限: この手番数(全員の合計)で終わり、通常どおり得点を数えます。',
-    'bot.random': 'ランダム', 'bot.heuristic': '定石(ヒューリスティック)', 'bot.ismcts': '探索(ISMCTS、最強)',
+    'bot.random': 'ランダム', 'bot.heuristic': '定石', 'bot.ismcts': 'ISMCTSの探索',
     'bot.psycle-nash': 'ナッシュ均衡',
-    won: 'あなたの勝ち!', won_shared: 'あなたも勝者です(同点)!', placed: '{m}人中{n}位でした。',
+    won: 'あなたの勝ち!', won_shared: 'あなたも勝者です(同点)!', placed: '{m}人中{n}でした。',
     connecting: '接続中…', connected: '接続済み', reconnecting: '再接続中…', bot: 'ボット', away: '離席',
     waiting: '参加者を待っています。参加リンクを送るか、スマートフォンでコードを読み取ってください:', qr_of: '参加リンクのQRコード:', copy: 'コピー', choose: '行動を選ぶ',
     cancel: 'やめる', language: 'English', error: '拒否されました', name_default: 'プレイヤー',
@@ -335,7 +387,7 @@ const tableMessages = {
     'psycle.card_label': 'Card {n}: cost {n} gems, {stars} stars, beats {beats}',
     rules_link: 'Rules of this game', sit_here: 'Sit here', sit_at: 'Sit at seat {n}', name_remembered: 'remembered on this device',
     seat_taken: 'Seat {n} is already taken.', watch_instead: 'Watch the game', take_seat: 'Take seat {n}',
-    join_failed: 'Could not sit down: {why}', joining_as: 'Join this table',
+    join_failed: 'Could not sit down: {why}',
     bot_named: 'Bot {n} ({level})',   // level.easy|medium|strong: with the lobby's words
     away_for: 'away', grace_left: 'a bot plays for them in {s} s', handed_to_bot: 'a bot plays for them until they return',
     handed_notice: '{who} is away: a bot plays their seat until they come back.',
@@ -399,7 +451,8 @@ const tableMessages = {
     'ev.timemasters.card_removed': (e, N) => `${N(e.seat)} removes ${e.card} from the game.`,
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}'s timer ${e.timer} goes off: ${list(e.spells)} released.`,
     'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)} discards timer ${e.timer} (${e.card})${e.spells?.length ? ` with ${list(e.spells)}` : ''}.`,
-    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)} takes ${e.card ?? 'the hidden second card'} from sphere ${e.level} (${e.points} points).`,
+    // points: the taker's, told to the taker only until the game is over (docs/protocol.md)
+    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)} takes ${e.card ?? 'the hidden second card'} from sphere ${e.level}${e.points === undefined ? '' : ` (${e.points} points)`}.`,
     'ev.timemasters.sphere_top': e => `Sphere ${e.level} now shows ${e.card}.`,
     'ev.timemasters.sphere_emptied': e => `Sphere ${e.level} is empty (${e.empty} empty).`,
     'ev.timemasters.turn_start': (e, N) => `Turn ${e.turn}: ${N(e.seat)} plays.`,
@@ -408,7 +461,7 @@ const tableMessages = {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
     rules_link: 'このゲームのルール', sit_here: 'ここに座る', sit_at: '{n}番の席に座る', name_remembered: 'この端末に記憶されます',
     seat_taken: '{n}番の席はもう埋まっています。', watch_instead: '観戦する', take_seat: '{n}番の席に座る',
-    join_failed: '座れませんでした: {why}', joining_as: 'このテーブルに参加',
+    join_failed: '座れませんでした: {why}',
     bot_named: 'ボット{n}({level})',
     away_for: '離席中', grace_left: 'あと{s}秒でボットが代わりに打ちます', handed_to_bot: '戻るまでボットが代わりに打ちます',
     handed_notice: '{who}が離席中: 戻るまでボットが代わりに打ちます。',
@@ -470,14 +523,14 @@ const tableMessages = {
     'ev.timemasters.card_removed': (e, N) => `${N(e.seat)}が${e.card}をゲームから除外した。`,
     'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells)}が解放された。`,
     'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)}がタイマー${e.timer}(${e.card})を捨てた${e.spells?.length ? `(${listJa(e.spells)}も)` : ''}。`,
-    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ?? '裏向きの2枚目'}を取った(${e.points}点)。`,
+    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ?? '裏向きの2枚目'}を取った${e.points === undefined ? '' : `(${e.points}点)`}。`,
     'ev.timemasters.sphere_top': e => `スフィア${e.level}の一番上は${e.card}になった。`,
     'ev.timemasters.sphere_emptied': e => `スフィア${e.level}が空になった(空は${e.empty}つ)。`,
     'ev.timemasters.turn_start': (e, N) => `手番${e.turn}: ${N(e.seat)}の番。`,
   },
 };
-Object.assign(messages.en, tableMessages.en);
-Object.assign(messages.ja, tableMessages.ja);
+Object.assign(messages.en, tableMessages.en, ROUND2.en);
+Object.assign(messages.ja, tableMessages.ja, ROUND2.ja);
 
 const stored = localStorage.getItem('asobi.lang');
 export let lang = stored || ((navigator.languages || [navigator.language]).find(l => /^(ja|en)/.test(l)) || 'en').slice(0, 2);
@@ -499,9 +552,13 @@ export function count(n, key, signed = false) {
 
 /** A place among M, for the result: "You placed 2nd of 3." / "3人中2位でした。" (English ordinals by the
  * language's own rules, Intl.PluralRules). */
-export function placed(n, m) {
-  const suffix = lang === 'en' ? t(`ord.${new Intl.PluralRules('en', { type: 'ordinal' }).select(n)}`) : '';
-  return tf('placed', { n: `${n}${suffix}`, m });
+export function placed(n, m, tied = false) {
+  return tf(tied ? 'placed_tied' : 'placed', { n: ordinal(n), m });
+}
+
+/** A place in words: "2nd" in English, "2位" in Japanese. */
+export function ordinal(n) {
+  return lang === 'en' ? `${n}${t(`ord.${new Intl.PluralRules('en', { type: 'ordinal' }).select(n)}`)}` : `${n}位`;
 }
 
 /** A log event in words: "Aki plays 3" / "Akiが3を出した". TEXT is the action as the server told this

@@ -70,7 +70,7 @@ export function joinSection(page, onSeated) {
   // otherwise lose the click (the press on one drawing's button, the release on the next one's)
   const button = req.button ??= el('button', { type: 'submit', class: 'primary' });
   button.textContent = tf('sit_at', { n: req.seat + 1 });
-  return el('form', { class: 'join', onsubmit: submit }, el('h2', {}, t('joining_as')),
+  return el('form', { class: 'join', onsubmit: submit }, el('h2', {}, tf('join_what', { n: req.seat + 1 })),
     el('label', { for: 'join-name' }, t('your_name')), ' ', input, ' ', button,
     el('small', {}, ` (${t('name_remembered')})`), problemPart(page, req));
 }

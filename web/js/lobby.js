@@ -24,6 +24,14 @@ const setName = v => { form.name = v; localStorage.setItem(nameKey, v); };
  * carries that seat's invite code, so a stranger reading the lobby cannot take a friend's seat. */
 const withFriends = () => Array.from({ length: form.players }, (_, i) => form.bots[i] || null).filter(b => b === null).length > 1;
 
+/** A bot by its strength, the algorithm a detail after it: "Bot: strong (ISMCTS, search)" (docs/server.md,
+ * `level`: random moves easy, a search strong, the others medium). */
+function botWords(spec) {
+  const name = spec.split(':')[0];
+  const level = name === 'random' ? 'easy' : name === 'ismcts' ? 'strong' : 'medium';
+  return `${t('bot')}: ${t(`level.${level}`)} (${t(`bot.${name}`, name)})`;
+}
+
 function gameInfo(name) { return catalog.games.find(g => g.name === name); }
 
 function gamesSection() {
@@ -87,7 +95,7 @@ function createSection() {
       onchange: e => { form.bots[i] = e.target.value || null; document.getElementById('private-choice').hidden = !withFriends(); } },
       el('option', { value: '' }, t('person')),
       catalog.bots.filter(b => b.name !== 'psycle-nash' || (form.game === 'psycle' && form.players === 2))
-        .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, `${t('bot')}: ${t(`bot.${b.name}`, b.name)}`)));
+        .map(b => el('option', { value: b.name, selected: form.bots[i] === b.name }, botWords(b.name))));
     seats.push(el('label', {}, `${t('seat')} ${i + 1} `, sel));
   }
   // shown while there are friends to invite (a change of the seats shows or hides it without redrawing the form)
@@ -120,7 +128,6 @@ function createSection() {
         el('select', { name: 'clock', 'aria-label': t('clock'), onchange: e => { form.clock = e.target.value; draw(); } },
           ['none', 'move', 'fischer'].map(k => el('option', { value: k, selected: form.clock === k }, t(`clock_${k}`)))), clockInputs),
       caps.length ? el('details', { class: 'more-options' }, el('summary', {}, t('more_options')), caps) : '',
-      el('label', {}, `${t('your_name')} `, el('input', { name: 'name', maxlength: 24, value: form.name, placeholder: t('name_default'), autocomplete: 'nickname', oninput: e => setName(e.target.value) })),
       el('button', { type: 'submit', class: 'primary' }, t('sit')),
       el('p', { class: 'error', id: 'create-error' })));
 }
@@ -222,7 +229,7 @@ function startSection() {
       el('p', { class: 'error', id: 'friends-error', role: 'alert' })),
     el('p', { class: 'who' }, el('label', {}, el('span', {}, t('your_name')), el('input', { name: 'player_name', maxlength: 24,
       value: form.name, placeholder: t('name_default'), autocomplete: 'nickname',
-      oninput: e => { setName(e.target.value); const other = document.querySelector('input[name=name]'); if (other) other.value = e.target.value; } }))));
+      oninput: e => setName(e.target.value) }))));
 }
 
 /** My tables: the seats this device holds (its stored tokens), each with its table's state, a way back, and a way
@@ -241,7 +248,14 @@ async function loadMine() {
   if (old) old.replaceWith(mineSection());
 }
 
+/** Leaving asks once more: the first click turns the button into "Really leave? …" (no browser dialog), the
+ * second leaves. */
 async function leave(id, button) {
+  if (!button.dataset.confirm) {
+    button.dataset.confirm = 'yes';
+    button.textContent = `${t('leave_sure')} ${button.textContent}`;
+    return;
+  }
   button.disabled = true;
   const line = document.getElementById(`mine-error-${id}`);
   try {
@@ -299,7 +313,7 @@ function tablesSection() {
     tb.seed_chosen ? el('span', { class: 'badge seed-chosen', title: t('seed_chosen') }, `${t('seed_chosen_short')} `) : '',
     el('a', { href: `/t/${tb.table}` }, t('watch')),
     el('ul', {}, tb.seats.map(s => el('li', {}, `${t('seat')} ${s.seat + 1}: `,
-      s.bot ? `${t('bot')}: ${t(`bot.${s.bot}`, s.bot)}` : s.name ? s.name
+      s.bot ? botWords(s.bot) : s.name ? s.name
         : el('a', { href: `/t/${tb.table}?join=${s.seat}`, class: 'join' }, `${t('join')} (${t('join_link')})`))))))
     : [el('li', {}, t('none_open'))];
   return el('section', { class: 'tables' }, el('h2', {}, t('open_tables')), el('ul', { id: 'tables' }, list),

@@ -22,10 +22,10 @@ function clockText(ms) {
 
 /** What a seat's chip says of a person who left: away, the grace left on their turn, or that a bot plays
  * for them until they return (handed). */
-function leaverBadge(s, received) {
+function leaverBadge(s, received, clockFirst) {
   if (s.handed) return el('span', { class: 'badge handed' }, ` · ${t(s.left ? 'left_badge' : 'handed_to_bot')}`);
   if (s.bot || s.connected || !s.name) return '';
-  const grace = s.grace_left_ms ?? null;
+  const grace = clockFirst ? null : s.grace_left_ms ?? null;
   const seconds = grace === null ? 0 : Math.max(0, Math.ceil(since(grace, received) / 1000));
   return el('span', { class: 'badge away' }, ` · ${t('away_for')}`, grace === null ? ''
     : el('span', { class: 'grace', 'data-seat': s.seat }, ` · ${tf('grace_left', { s: seconds })}`));
@@ -39,10 +39,14 @@ export function seatsBar(last, lastMover) {
     const turn = toMove.includes(s.seat) && last.status === 'playing';
     let remaining = c ? c.remaining_ms[s.seat] : null;
     if (c && c.running.includes(s.seat)) remaining = since(remaining, last.received);
+    // an away seat with a clock shows one countdown, the one that acts first (a grace and a clock disagreed)
+    const grace = s.grace_left_ms === undefined || s.grace_left_ms === null ? null : since(s.grace_left_ms, last.received);
+    const clockFirst = remaining !== null && grace !== null && remaining <= grace;
+    if (grace !== null && !clockFirst && !s.connected && !s.bot) remaining = null;
     const classes = ['seatchip', turn && 'turn', s.seat === last.seat && 'me', s.seat === lastMover && 'just-moved'];
     return el('li', { class: classes.filter(Boolean).join(' '), 'data-seat': s.seat },
       `${s.seat + 1}. ${seatName(last.seats, s.seat)}`, s.seat === last.seat ? ` (${t('you')})` : '',
-      turn ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '', leaverBadge(s, last.received),
+      turn ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '', leaverBadge(s, last.received, clockFirst),
       remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ${t('clock')} ${clockText(remaining)}`) : '');
   }));
 }

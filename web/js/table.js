@@ -8,7 +8,9 @@ import { announce, cue, soundSwitch } from './announce.js';
 import { seatsBar, seatName, ticking } from './seats.js';
 import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
-import { waitingSection, noticesSection, awayNotices, handoverText } from './waiting.js';
+import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
+import { promptLine } from './prompt.js';
+import { playMoments } from './moments.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -107,7 +109,9 @@ function show(step) {
   for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
   announceHandovers(before, m);
   yourTurn(m, step.entries, step.last !== false && pacer.waiting === 0);
-  if (m.status === 'over' && !page.summary) loadSummary();
+  // the summary: a finished table's, and a waiting one's (its "ws" says the --public-url the join links use)
+  if ((m.status === 'over' || m.status === 'open') && !page.summary) loadSummary();
+  if (m.status === 'playing' && page.summary?.status === 'open') page.summary = null;
   draw();
 }
 
@@ -163,14 +167,16 @@ function act(text) {
 function context(view, live) {
   const last = page.last;
   const legal = live && last.status === 'playing' ? last.legal.map(a => a.text) : [];
+  const onThings = new Set();   // the actions a drawn thing offers (a card, a question): a phone folds their buttons
   return {
-    t, tf, count, el, legal, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
+    t, tf, count, el, legal, onThings, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
     label: a => actionLabel(view?.game, a),
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
      * several → the click opens a menu of them (each a data-action button). */
     actionable(node, match) {
       const acts = legal.filter(match);
       if (!acts.length) return node;
+      if (node.tagName !== 'BUTTON') for (const a of acts) onThings.add(a);   // a board's Pass button stays in the list
       node.classList.add('can');
       node.tabIndex = 0; node.setAttribute('role', 'button');
       if (acts.length === 1) node.dataset.action = acts[0];
@@ -188,12 +194,21 @@ function context(view, live) {
 /** A button that performs legal action A: its words in the page's language, the text itself in data-action
  * (what is sent) and in the tooltip. */
 function actionButton(a) {
-  return el('button', { 'data-action': a, title: a, onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
+  // while the connection is down a move cannot go out: the button says so by being disabled
+  return el('button', { 'data-action': a, title: a, disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
 }
 
+/** The legal actions as buttons. On a phone the buttons of what a drawn thing offers (a tapped card opens its
+ * moves) are folded under "All moves (N)" (style.css), so the dock leaves the board in sight; the others (Pass,
+ * Octo!, End the phase) stay. */
 function legalList(ctx) {
-  return el('section', { class: 'legal' }, el('h2', {}, t('legal')),
-    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', {}, actionButton(a)))) : el('p', {}, t('no_legal')));
+  const folded = ctx.legal.filter(a => ctx.onThings.has(a)).length;
+  const fold = folded
+    ? el('button', { class: 'fold', type: 'button', 'aria-expanded': String(Boolean(page.unfolded)),
+      onclick: () => { page.unfolded = !page.unfolded; draw(); } }, tf(page.unfolded ? 'fold_moves' : 'all_moves', { n: ctx.legal.length })) : '';
+  return el('section', { class: `legal${page.unfolded ? ' unfolded' : ''}` }, el('h2', {}, t('legal')),
+    ctx.legal.length ? el('ul', {}, ctx.legal.map(a => el('li', { class: ctx.onThings.has(a) ? 'on-thing' : '' }, actionButton(a))), fold ? el('li', { class: 'fold-item' }, fold) : '')
+      : el('p', {}, t('no_legal')));
 }
 
 /** Rematch (docs/server.md): ask the server; it makes one new table where everyone keeps their seat under the
@@ -226,7 +241,7 @@ function header(game) {
 }
 
 /** The board and the log: the live table's, or a replay's step once the game is over. */
-function boardAndLog(ctx, game) {
+function boardAndLog(ctx, g) {
   const shown = replay.shown;
   const view = shown ? shown.view : page.last.view;
   const live = !shown;
@@ -240,9 +255,26 @@ function boardAndLog(ctx, game) {
   const playing = live && page.last.status === 'playing' && page.last.seat !== null;
   const hand = board.querySelector('.hand');
   if (hand && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
+  // what to do now, or whom the table waits for: first in the dock while the seat plays, else above the board
+  const prompt = !live ? '' : page.conn !== 'connected' && c.legal.length
+    ? el('p', { class: 'prompt offline', 'data-prompt': 'offline', role: 'status' }, t('offline_acts')) : promptLine(page.last, games[g], c);
   const dock = hand || playing
-    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, hand ?? '', playing ? legalList(c) : '') : '';
-  return [board, dock, logSection(view.game, shown ? shown.log : page.log, name)];
+    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? prompt : '', hand ?? '', playing ? legalList(c) : '') : '';
+  return { board, dock, prompt: playing ? '' : prompt, log: logSection(view.game, shown ? shown.log : page.log, name) };
+}
+
+/** The table laid out for the screen (issue 43): the board and the dock (hand, actions) in one column, and
+ * beside it on a wide screen the side (your seat, the seats, the result, the replay's controls, the log), so
+ * the hand, the first action and the newest log line are on one screen; a phone takes them one under another
+ * (style.css: the side's parts around the board, the replay's controls just above it, the log below). */
+function tableArea(ctx, g, last) {
+  const { board, dock, prompt, log } = boardAndLog(ctx, g);
+  // (not "watching" to someone the join form asks for a name)
+  const seatWords = last.seat !== null ? `${t('your_seat')}: ${last.seat + 1}` : joiningNow(page) ? '' : t('spectator');
+  return el('div', { class: 'table-area' },
+    el('div', { class: 'play' }, menuSection(), prompt, board, dock),
+    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
+      resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log));
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
@@ -255,7 +287,14 @@ function focusPlace() {
     : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
       : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]`
         : focused?.id ? `#${CSS.escape(focused.id)}` : null;
-  return () => { if (refocus) document.querySelector(refocus)?.focus(); };
+  // the same part of the page (the dock's Pass, not the board's): focusing the other one scrolled a phone's
+  // page 600 px away from the dragon's questions; and a redraw never scrolls (preventScroll)
+  const part = focused?.closest?.('.dock, .board, .side')?.classList[0];
+  return () => {
+    if (!refocus) return;
+    const again = (part && document.querySelector(`.${part} ${refocus}`)) || document.querySelector(refocus);
+    again?.focus({ preventScroll: true });
+  };
 }
 
 async function draw() {
@@ -277,16 +316,16 @@ async function draw() {
   if (ctx.legal.length) document.title = `▶ ${t('your_move')} · ${t('table')} ${id} — asobi`;
   document.body.dataset.index = page.log.length ? page.log[page.log.length - 1].index : -1;
   document.body.dataset.status = last.status;
+  document.body.dataset.conn = page.conn;   // reconnecting: the playable things look and are inert (style.css)
   document.body.dataset.waiting = pacer.waiting;
   document.body.classList.toggle('docked', last.status === 'playing' && last.seat !== null && !replay.shown);
   app.replaceChildren(header(g), joinSection(page, seated),
-    el('p', { class: 'who' }, last.seat === null ? t('spectator') : `${t('your_seat')}: ${last.seat + 1}`),
-    ...noticesSection(last), ...awayNotices(last, name),
+    ...noticesSection(page), ...awayNotices(last, name),
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
-    seatsBar(last, lastMover(page.log)), waitingSection(page), resultSection(last, games[g], ctx, rematch),
-    last.status === 'over' ? replaySection(replay) : '', menuSection(),
-    el('p', { class: 'error', role: 'alert' }, page.error), ...boardAndLog(ctx, g));
+    waitingSection(page), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
   refocus();
+  playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
+  page.drawnOnce = true;
 }
 
 /** Seated by the join form: the socket reopens under the seat's token. */

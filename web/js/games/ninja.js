@@ -2,12 +2,23 @@
 const SUITS = { fire: '火', water: '水', wood: '木', metal: '金', earth: '土' };
 /** The suit's name in the page's language, where it is not the kanji already shown (in Japanese it is). */
 const suitName = (t, suit) => (t(suit) === SUITS[suit] ? '' : t(suit));
+/** A suit in words with its kanji: "water 水" in English, "水" in Japanese. */
+const suitWords = (t, suit) => `${suitName(t, suit)} ${SUITS[suit] || suit}`.trim();
+/** A small card in a line of text: "wood 4 木" in English, "木4" in Japanese. */
+const miniCard = (t, id) => {
+  const [suit, n] = id.split('-');
+  return suitName(t, suit) ? `${suitName(t, suit)} ${n} ${SUITS[suit]}` : `${SUITS[suit] || suit}${n}`;
+};
+/** The scroll tiles of a list, or "none" (never a label left empty). */
+const tilesOrNone = (ctx, list, cls) => (list.length
+  ? list.map(s => ctx.el('span', { class: `scroll ${cls}` }, `${s > 0 ? '+' : ''}${s}`)) : ctx.t('none'));
 
-/** A card face: the suit's kanji, symbol and name (not colour alone) and its number. */
+/** A card face: the suit's kanji, symbol and name (not colour alone) and its number. Its name is what it shows
+ * ("2 火 fire"; WCAG 2.5.3, Label in Name: no aria-label that differs from it); the suit in words in the tooltip. */
 export function card(ctx, id, extra = {}) {
   const { el, t } = ctx;
   const [suit, n] = id.split('-');
-  return el('div', { class: `card ninja-card ${suit}`, 'data-c': id, 'aria-label': `${t(suit)} ${n}`, ...extra },
+  return el('div', { class: `card ninja-card ${suit}`, 'data-c': id, title: `${t(suit)} ${n}`, ...extra },
     el('span', { class: 'num' }, n), el('span', { class: 'suit' }, SUITS[suit] || suit),
     el('small', {}, suitName(t, suit)));
 }
@@ -29,11 +40,21 @@ const who = (ctx, v, pos) => (v.players.find(p => p.seat === pos)?.shadow ? ctx.
  * the place after it (ruling 19: it is ranked with them); otherwise the seats are ranked among themselves. */
 export const participants = v => (v.shadow_won ? v.players.length : undefined);
 
+/** Why the game ended before round 3: the shadow came first at a round's end (ruling 13). */
+export const overReason = v => (v.shadow_won && v.round < 3 ? 'over.ninja.shadow' : null);
+
 /** The result's word on the shadow: with 2 players it is ranked with them, so when it wins nobody does. */
 export function resultNote(v, ctx) {
   const shadow = v.players.find(p => p.shadow);
   if (!shadow) return '';
   return ctx.tf(v.shadow_won ? 'ninja.shadow_won' : 'ninja.shadow_lost', { points: shadow.points });
+}
+
+/** What to do now, by the phase: name the trump, open a card, lay a scroll, turn one up, lead or follow. */
+export function prompt(v, { t, tf }) {
+  if (v.phase !== 'battle') return v.phase in { trump: 1, open: 1, scroll: 1, flip: 1 } ? t(`prompt.ninja.${v.phase}`) : null;
+  if (!v.trick.length) return t('prompt.ninja.lead');
+  return tf('prompt.ninja.follow', { suit: suitWords(t, v.trick[0].card.split('-')[0]) });
 }
 
 export function render(v, ctx) {
@@ -45,27 +66,28 @@ export function render(v, ctx) {
       el('b', {}, v.trump ? `${SUITS[v.trump]} ${suitName(t, v.trump)}`.trim() : '—'))),
     ...ctx.legal.filter(a => a.startsWith('trump ')).map(a => {
       const s = a.slice(6);
-      return ctx.actionable(el('button', { class: `suit-choice ${s}`, 'aria-label': ctx.label(a) }, `${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
+      return ctx.actionable(el('button', { class: `suit-choice ${s}`, title: ctx.label(a) }, `${SUITS[s]} ${suitName(t, s)}`.trim()), x => x === a);
     }));
   // the cards of the last trick stay in view, its winner marked, until the next trick's first card
   const shown = v.trick.length || !v.last_trick ? v.trick : v.last_trick.cards;
   const done = !v.trick.length && v.last_trick;
   const trick = el('div', { class: `trick${done ? ' done' : ''}` }, el('h3', {}, done ? t('ninja.last_trick') : t('ninja.trick')),
-    shown.map(c => el('div', { class: `played${done && c.seat === v.last_trick.winner ? ' won' : ''}` },
+    shown.map(c => el('div', { class: `played${done && c.seat === v.last_trick.winner ? ' won' : ''}`,
+      'data-moment': done && c.seat === v.last_trick.winner ? `sweep ${v.round}.${v.tricks_played}` : null },
       el('small', {}, who(ctx, v, c.seat)), card(ctx, c.card), scroll(ctx, c.scroll, true))),
     v.last_trick ? el('div', { class: 'last' }, `${t('ninja.last_trick')}: `,
-      v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${SUITS[c.card.split('-')[0]]}${c.card.split('-')[1]}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
+      v.last_trick.cards.map(c => el('span', { class: 'mini', 'data-c': c.card }, `${miniCard(t, c.card)}${c.scroll !== null ? ` (${c.scroll})` : ''}`)),
       ` → ${who(ctx, v, v.last_trick.winner)}`) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, p.shadow ? t('ninja.shadow') : `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', {}, `${t('hand')}: ${count(p.hand_size, 'cards')} · ${t('ninja.points')} ${p.points} · ${t('ninja.won')}: `,
-      p.won.map(w => el('span', { class: 'scroll up' }, `${w > 0 ? '+' : ''}${w}`)),
-      p.void?.length ? ` · ${t('ninja.void')} ${p.void.map(s => SUITS[s]).join('')}` : ''),
+      tilesOrNone(ctx, p.won, 'up'),
+      p.void?.length ? ` · ${t('ninja.void')} ${p.void.map(s => suitWords(t, s)).join(', ')}` : ''),
     el('div', { class: 'open' }, p.open.map(o => {
       const n = el('div', { class: 'open-card' }, card(ctx, o.card), scroll(ctx, o.scroll, o.face_up));
       return p.seat === ctx.seat ? ctx.actionable(n, mentions(o.card)) : n;
     })),
-    p.seat === ctx.seat && p.scrolls ? el('p', {}, `${t('ninja.scrolls')}: `, p.scrolls.map(s => el('span', { class: 'scroll down' }, `${s > 0 ? '+' : ''}${s}`))) : '')));
+    p.seat === ctx.seat && p.scrolls ? el('p', {}, `${t('ninja.scrolls')}: `, tilesOrNone(ctx, p.scrolls, 'down')) : '')));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
     me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
   return el('div', {}, head, trick, players, hand);

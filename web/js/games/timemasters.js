@@ -17,13 +17,14 @@ export function describe(ctx, c) {
   return { kind: kind.join(' · '), effect: fired || t('tmc.no_effect') };
 }
 
-/** A card face: its name, kind, level and cost, and its effect in words; the whole in its label. */
+/** A card face: its name, kind, level and cost, and its effect in words, all shown: its name is that text (WCAG
+ * 2.5.3, Label in Name: no aria-label that differs from what is seen), the words in its tooltip too. */
 function card(ctx, name, extra = {}) {
   const { el } = ctx;
   const c = cardOf(ctx, name);
   const words = c ? describe(ctx, c) : null;
   return el('div', { class: `card tm-card${c ? ` ${c.type}` : ''}`, 'data-c': name,
-    'aria-label': words ? `${name}: ${words.kind}. ${words.effect}` : name, title: words ? `${words.kind}\n${words.effect}` : name, ...extra },
+    title: words ? `${words.kind}\n${words.effect}` : name, ...extra },
   el('span', { class: 'name' }, name), words ? el('span', { class: 'kind' }, words.kind) : '',
   words ? el('span', { class: 'effect' }, words.effect) : '');
 }
@@ -39,24 +40,36 @@ function choice(c, ctx) {
     a => c.kind === 'pay' && a.startsWith('pay '));
 }
 
+/** What to do now: a pending choice ("Pay 3 Kè: choose gold or ephemeral."), else the phase's work; in the
+ * main phase, while both are open, what Pass and End the phase each do. */
+export function prompt(v, { t, tf, el, legal }) {
+  const c = v.choice;
+  if (c) return c.kind === 'pay' ? tf('prompt.tm.pay', { n: c.left }) : tf('prompt.tm.choose', { what: t(`choice.timemasters.${c.kind}`) });
+  if (v.phase === 'access') return tf('prompt.tm.access', { n: v.access_points });
+  if (v.phase === 'timer' || v.phase === 'pass') return t(`prompt.tm.${v.phase === 'pass' ? 'pass_phase' : 'timer'}`);
+  if (v.phase !== 'main') return null;
+  const hints = ['pass', 'done'].filter(a => legal.includes(a)).map(a => el('small', { class: 'hint', 'data-hint': a }, t(`hint.tm.${a}`)));
+  return [t('prompt.tm.main'), ...hints];
+}
+
 export function render(v, ctx) {
   const { el, t } = ctx;
   const me = v.players.find(p => p.seat === ctx.seat);
   const spheres = el('div', { class: 'spheres' }, el('h3', {}, t('tm.spheres')), v.spheres.map(s => ctx.actionable(
-    el('div', { class: `sphere l${s.level}`, 'aria-label': `${t('tm.sphere')} ${s.level}` },
+    el('div', { class: `sphere l${s.level}`, title: `${t('tm.sphere')} ${s.level}` },
       el('b', { class: 'level' }, s.level), el('small', {}, `${t('tm.level')} ${s.level}`),
-      s.top ? card(ctx, s.top) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
+      s.top ? card(ctx, s.top, { 'data-moment': `taken ${s.level}.${s.size}` }) : el('div', { class: 'card empty' }, t('tm.empty')), el('small', {}, `${t('tm.left')} ${s.size}`)),
     a => a === `take ${s.level}` || a === `take ${s.level} second`)));
   const zone = el('div', { class: 'zone' }, `${t('tm.turn')} ${v.turn} · ${t('tm.phase')}: ${t(`phase.timemasters.${v.phase}`)} · ${ctx.name(v.active)} · ${t('tm.access')} ${v.access_points} · ${t('tm.spell_zone')}: `,
-    v.spell_zone.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))),
+    v.spell_zone.length ? v.spell_zone.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))) : t('none'),
     v.choice ? choice(v.choice, ctx) : '');
   const players = el('div', { class: 'players' }, v.players.map(p => el('div', { class: `player${p.seat === ctx.seat ? ' me' : ''}`, 'data-seat': p.seat },
     el('h3', {}, `${p.seat + 1}. ${ctx.name(p.seat)}`),
     el('p', { class: 'ke' }, `${t('tm.ke')}: `, el('span', { class: 'ke-gold' }, `● ${p.ke_ready} ${t('tm.ke_ready')}`), ' ',
       el('span', { class: 'ke-grey' }, `○ ${p.ke_spent} ${t('tm.ke_spent')}`), ' ', el('span', { class: 'ke-eph' }, `◇ ${p.ke_ephemeral} ${t('tm.ke_eph')}`)),
     el('p', {}, `${t('hand')} ${p.hand_size} · ${t('tm.deck')} ${p.deck_size} · ${t('tm.discard')} ${p.discard.length} · ${t('tm.points')} ${p.points ?? '?'}`),
-    el('div', { class: 'timers' }, `${t('tm.timers')}: `, p.timers.map((tm, i) => ctx.actionable(
-      el('div', { class: 'timer', 'aria-label': `${t('tm.timers')} ${i + 1}` }, el('b', {}, `${i + 1}. ${tm.timer}`),
+    el('div', { class: 'timers' }, `${t('tm.timers')}: `, p.timers.length ? '' : t('none'), p.timers.map((tm, i) => ctx.actionable(
+      el('div', { class: 'timer', title: `${t('tm.timers')} ${i + 1}` }, el('b', {}, `${i + 1}. ${tm.timer}`),
         el('small', {}, ` ${tm.spells.length}/${tm.slots}${tm.full ? ' ●' : ''}${tm.delay ? ` · ${t('tm.delay')} ${tm.delay}` : ''}`),
         el('div', { class: 'slot' }, tm.spells.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))))),
       a => p.seat === ctx.seat && (a === `activate ${i + 1}` || a === `delay ${i + 1}`)))),
