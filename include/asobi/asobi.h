@@ -7,6 +7,7 @@
 #include "asobi/game.h"
 #include "asobi/record.h"
 #include "asobi/bot.h"
+#include "asobi/review.h"
 
 #define ASOBI_VERSION "0.1.0"
 

@@ -13,10 +13,12 @@ from .state import (AsobiError, Game, IllegalAction, SIMULTANEOUS, State, TERMIN
                     new_game)
 from .bot import Bot, bot, bots
 from .env import AECEnv, env
+from .review import review
 from . import encode
 
 __version__ = "0.1.0"
 ALL_SEEING = None  # view(None): the all-seeing view
 
 __all__ = ["AsobiError", "IllegalAction", "Game", "State", "Bot", "AECEnv", "SIMULTANEOUS", "TERMINAL",
-           "games", "game", "new_game", "load", "bot", "bots", "env", "encode", "library_path"]
+           "games", "game", "new_game", "load", "bot", "bots", "env", "encode", "library_path",
+           "review"]
