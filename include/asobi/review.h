@@ -11,7 +11,7 @@ extern "C" {
 /* The bot a review uses when none is named: ismcts at a budget of iterations
  * (so a review is the same on every machine), seconds a decision at most
  * (docs/ai.md, "Game review", has the figures). */
-#define ASOBI_REVIEW_DEFAULT_BOT "ismcts:iters=20000"
+#define ASOBI_REVIEW_DEFAULT_BOT "ismcts:iters=10000"
 
 /* The labels of a decision by its loss (best value - played value, on the
  * [0,1] scale of the values): at least INACCURACY an inaccuracy, at least

@@ -7,7 +7,7 @@ from .state import AsobiError, State, _raise
 
 _review = _lib._declare("asobi_review", P, P, c_int, c_char_p, c_uint64, c_int, c_void_p, c_void_p, PErr)
 
-DEFAULT_BOT = "ismcts:iters=20000"
+DEFAULT_BOT = "ismcts:iters=10000"
 
 
 def review(record, seat, bot=None, seed=1, jobs=1):
