@@ -8,6 +8,7 @@
 #include "asobi/record.h"
 #include "asobi/bot.h"
 #include "asobi/rating.h"
+#include "asobi/review.h"
 
 #define ASOBI_VERSION "0.1.0"
 

@@ -32,6 +32,19 @@ int asobi_bot_seat(const asobi_bot *bot);
  * err filled. */
 int asobi_bot_choose(asobi_bot *bot, const asobi_state *state, asobi_error *err);
 
+/* Weigh the legal actions of the bot's seat in state (which must be to
+ * move), through the same wall as asobi_bot_choose: the bot searches from a
+ * copy determinized for its seat, so the weights depend only on what the
+ * seat sees. Writes the legal ids (ascending) to ids, and for each the
+ * bot's estimate of the seat's result after it in values (a search bot's
+ * reward, in [0,1]: ismcts's share of the win) and how many of the search's
+ * playouts began with it in visits (values[i] is -1 when none did); *best is
+ * the most visited (the bot's pick). All three buffers have room for
+ * asobi_game_max_actions. Returns the count, or -1 with err filled (bad_bot
+ * for a bot that cannot weigh moves, as random and heuristic cannot). */
+int asobi_bot_weigh(asobi_bot *bot, const asobi_state *state, int *ids, double *values, double *visits,
+                    int *best, asobi_error *err);
+
 /* Check a spec without making a bot (for option parsing). */
 int asobi_bot_check_spec(const char *spec, const asobi_game_def *game, asobi_error *err);
 

@@ -13,6 +13,7 @@ from .state import (AsobiError, Game, IllegalAction, SIMULTANEOUS, State, TERMIN
                     load_game, new_game)
 from .bot import Bot, bot, bots
 from .env import AECEnv, ParallelEnv, env, parallel_env
+from .review import review
 from . import encode
 
 __version__ = "0.1.0"
@@ -20,4 +21,4 @@ ALL_SEEING = None  # view(None): the all-seeing view
 
 __all__ = ["AsobiError", "IllegalAction", "Game", "State", "Bot", "AECEnv", "ParallelEnv", "SIMULTANEOUS",
            "TERMINAL", "games", "game", "load_game", "new_game", "load", "bot", "bots", "env", "parallel_env",
-           "encode", "library_path"]
+           "encode", "library_path", "review"]

@@ -226,6 +226,54 @@ int asobi_bot_choose(asobi_bot *bot, const asobi_state *state, asobi_error *err)
     return id;
 }
 
+int asobi_bot_weigh(asobi_bot *bot, const asobi_state *state, int *ids, double *values, double *visits,
+                    int *best, asobi_error *err)
+{
+    int seat = bot->seat;
+    if (!bot->def->weigh) {
+        asobi_fail(err, ASOBI_E_BAD_BOT, "bot %s cannot weigh moves (ismcts can)", bot->spec);
+        return -1;
+    }
+    if (!(asobi_state_to_move(state) & (1u << seat))) {
+        asobi_fail(err, ASOBI_E_NOT_YOUR_TURN, "the bot's seat %d is not to move", seat);
+        return -1;
+    }
+    if (!bot->scratch || asobi_state_size(bot->scratch) != asobi_state_size(state)) {
+        asobi_state_free(bot->scratch);
+        bot->scratch = asobi_state_clone(state);
+    }
+    /* the wall, exactly as in asobi_bot_choose */
+    asobi_state_copy(bot->scratch, state);
+    asobi_state_determinize(bot->scratch, seat, &bot->rng);
+    asobi_state_retract_unseen(bot->scratch, seat);
+    size_t max = (size_t)asobi_game_max_actions(asobi_state_game(state));
+    double *sum = calloc(2 * max, sizeof *sum);
+    if (!sum) {
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory weighing moves");
+        return -1;
+    }
+    double *count = sum + max;
+    int id = bot->def->weigh(bot->impl, bot->scratch, seat, &bot->rng, sum, count);
+    if (!asobi_state_is_legal(state, seat, id)) {
+        free(sum);
+        asobi_fail(err, ASOBI_E_ILLEGAL_ACTION, "bot %s chose action %d, which is not legal", bot->spec, id);
+        return -1;
+    }
+    int n = asobi_state_legal(state, seat, ids);
+    *best = id;
+    double most = -1;
+    for (int i = 0; i < n; i++) {
+        visits[i] = count[ids[i]];
+        values[i] = count[ids[i]] > 0 ? sum[ids[i]] / count[ids[i]] : -1;
+        if (count[ids[i]] > most) { /* the lowest id among equals */
+            most = count[ids[i]];
+            *best = ids[i];
+        }
+    }
+    free(sum);
+    return n;
+}
+
 int asobi_bot_param_double(const json_t *params, const char *key, double def, double min, double max,
                            double *out, asobi_error *err)
 {

@@ -16,6 +16,11 @@ typedef struct asobi_bot_def {
                     asobi_error *err);
     void (*destroy)(void *bot);
     int (*choose)(void *bot, const asobi_state *state, int seat, asobi_rng *rng);
+    /* Optional (NULL: the bot cannot weigh moves): choose as choose() does,
+     * from the same draws, and add to sum[id] and count[id] (max_actions
+     * each, zeroed by the caller) the seat's reward and the number of the
+     * search's playouts that began with the seat's action id. */
+    int (*weigh)(void *bot, const asobi_state *state, int seat, asobi_rng *rng, double *sum, double *count);
 } asobi_bot_def;
 
 /* Parameter helpers for create(): read a number, refusing text that is not one. */

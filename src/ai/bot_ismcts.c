@@ -145,6 +145,9 @@ typedef struct ismcts_bot {
     asobi_state *world; /* worlds=: the sampled world being searched */
     double *votes;      /* worlds=: per action id, root visits summed over worlds */
     long last_iterations; /* of the last move (for benchmarks) */
+    /* weigh(): per action id of the seat, the rewards and the number of
+     * the iterations that began with it (NULL when only choosing) */
+    double *root_sum, *root_count;
     /* The children of simultaneous nodes by joint action (see joint_slot):
      * open addressing, joint_cap slots (a power of two, 0 until first
      * needed), joint_used of them taken in this search. */
@@ -940,6 +943,7 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
         asobi_state_retract_unseen(s, b->seat);
     }
     int32_t node = ROOT, depth = 0, sim_used = 0, legal_used = 0;
+    int root_action = -1; /* the seat's action at the root in this iteration, for weigh() */
     void *data = asobi_state_data_mut(s);
     for (;;) {
         uint32_t mask = b->game->to_move(data);
@@ -959,6 +963,8 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
             child = select_sequential(b, node, s, mover, rng, &expanded, &action);
             if (child != NO_NODE) /* observe reads it after the game's apply */
                 __builtin_prefetch(&b->nodes[child]);
+            if (depth == 0 && mover == b->seat)
+                root_action = action;
             b->game->apply(data, mover, action);
         } else {
             step->sim_first = sim_used;
@@ -969,6 +975,8 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
             sim_used += step->sim_count;
             if (child != NO_NODE)
                 __builtin_prefetch(&b->nodes[child]);
+            if (depth == 0 && (mask & (1u << b->seat)))
+                root_action = b->chosen[b->seat];
             apply_joint(b->game, data, s, mask, b->chosen);
         }
         step->node = child;
@@ -984,6 +992,10 @@ static void iterate(ismcts_bot *b, const asobi_state *root, bool resample, asobi
     double r[ASOBI_MAX_SEATS];
     rewards(s, b->players, r);
     backup(b, depth, r);
+    if (b->root_sum && root_action >= 0) {
+        b->root_sum[root_action] += r[b->seat];
+        b->root_count[root_action] += 1;
+    }
 }
 
 /* Run the search from root for the budget (iterations, or seconds from now
@@ -1137,6 +1149,20 @@ static int ismcts_choose(void *p, const asobi_state *state, int seat, asobi_rng 
     return b->ids[asobi_rng_below(rng, (uint32_t)n)];
 }
 
+/* The move ismcts_choose makes, from the same draws, and the root's
+ * statistics per action of the seat (the mean reward of the iterations that
+ * began with it: at a sequential root the root child's mean, at a
+ * simultaneous one the action's value against the others' mixed play). */
+static int ismcts_weigh(void *p, const asobi_state *state, int seat, asobi_rng *rng, double *sum, double *count)
+{
+    ismcts_bot *b = p;
+    b->root_sum = sum;
+    b->root_count = count;
+    int id = ismcts_choose(p, state, seat, rng);
+    b->root_sum = b->root_count = NULL;
+    return id;
+}
+
 const asobi_bot_def asobi_bot_ismcts = {
     .name = "ismcts",
     .help = "information-set MCTS over determinizations; regret matching at simultaneous choices. "
@@ -1149,4 +1175,5 @@ const asobi_bot_def asobi_bot_ismcts = {
     .create = ismcts_create,
     .destroy = ismcts_destroy,
     .choose = ismcts_choose,
+    .weigh = ismcts_weigh,
 };

@@ -19,6 +19,7 @@ static const subcommand subcommands[] = {
     {"arena", cli_arena, "a round-robin between bots: Elo with 95% intervals, pair records"},
     {"bench", cli_bench, "random playouts and actions per second; a bot's speed"},
     {"replay", cli_replay, "print or step through a recorded game"},
+    {"review", cli_review, "a seat's every decision in a record judged by a bot from what it knew"},
     {"games", cli_games, "list the games, their player counts and options (--json)"},
     {"bots", cli_bots, "list the bots and their parameters"},
     {"rules", cli_rules, "a short legend of a game (--lang ja|en)"},
