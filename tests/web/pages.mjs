@@ -1,4 +1,4 @@
-// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings.
+// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings, an element's screenshot.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -29,4 +29,18 @@ export async function axeViolations(page) {
   return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
     .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+}
+
+/** A screenshot of the element SELECTOR on PAGE into FILE. An update may redraw the element between Playwright
+ * finding it and taking the picture ("Element is not attached to the DOM", web_browser's log at a game's end on
+ * a loaded machine): the selector is found again, a few times, before the failure counts. */
+export async function shotOf(page, selector, file) {
+  for (let k = 0; ; k++) {
+    try {
+      return await page.locator(selector).screenshot({ path: file, timeout: 10000 });
+    } catch (e) {
+      if (k === 4 || !/not attached|detached/i.test(e.message)) throw e;
+      await page.waitForTimeout(100);
+    }
+  }
 }

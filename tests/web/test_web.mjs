@@ -7,7 +7,7 @@
 // count is opened by a seat and a spectator and played to its end at 390 px; each game's largest table is issue 33's
 // whole game by what a person sees and clicks (joined by the in-page form), its log, result and replay checked.
 import { chromium } from 'playwright-core';
-import { until, onScreen, axeViolations } from './pages.mjs';
+import { until, onScreen, axeViolations, shotOf } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -509,7 +509,7 @@ async function scanJoinCode(browser, base) {
   check(link === `${base}/t/${table}?join=1`, `the waiting table shows seat 2's join link (${link})`);
   check(await page.locator('.waiting svg.qr').count() === 1, 'one QR code per free seat');
   const file = path.join(outDir, 'web_join_qr.png');
-  await page.locator('.waiting svg.qr').screenshot({ path: file });
+  await shotOf(page, '.waiting svg.qr', file);
   const scanned = await new Promise(resolve => {
     const z = spawn('zbarimg', ['-q', '--raw', file], { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
@@ -609,7 +609,7 @@ async function wholeGame(page, label, game, lang, table) {
   const raw = events.filter(([apart, text, shown]) => !apart || shown === text && lang === 'ja' || (lang === 'ja' && !inLang(shown)));
   check(raw.length === 0, `${label}: events not in words: ${raw.slice(0, 3).map(e => e[2])}`);
   console.log(`${label}: ${kinds.length} log lines, ${events.length} of them events`);
-  await page.locator('.log').screenshot({ path: path.join(outDir, `log_${game}_${lang}.png`) });
+  await shotOf(page, '.log', path.join(outDir, `log_${game}_${lang}.png`));
   // the words after each line's label ("Why it ended: ")
   const words = sel => page.$eval(sel, p => [...p.childNodes].filter(n => n.nodeName !== 'B').map(n => n.textContent).join('').trim());
   const why = await words('.why-over'), means = await words('.score-means');
