@@ -1,4 +1,4 @@
-// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings, an element's screenshot.
+// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings, an element's screenshot; their filters and least counts of checks.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -43,4 +43,25 @@ export async function shotOf(page, selector, file) {
       await page.waitForTimeout(100);
     }
   }
+}
+
+/** The names an ASOBI_WEB_* filter VARIABLE lists, or undefined when it is unset. Each must be among KNOWN: a
+ * filter naming nothing known would run no check and pass ("0 checks, 0 failed"), so it ends the test instead. */
+export function filterOf(variable, known) {
+  const value = process.env[variable];
+  if (value === undefined) return undefined;
+  const names = value.split(',').filter(Boolean), unknown = names.filter(n => !known.includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`FAIL: ${variable}=${value} names ${unknown.join(', ') || 'nothing'}; known: ${known.join(', ')}`);
+    process.exit(1);
+  }
+  return names;
+}
+
+/** The failures to report at the end of a run of CHECKS checks that should have made at least LEAST: a run that
+ * checked less (a filter, a part skipped by mistake, a loop that never ran) fails with one more. */
+export function tooFew(checks, least) {
+  if (checks >= least) return 0;
+  console.error(`FAIL: ${checks} checks, fewer than the ${least} this run makes at least`);
+  return 1;
 }

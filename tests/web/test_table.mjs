@@ -9,7 +9,7 @@
 // ASOBI_WEB_PARTS=tables,events,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
-import { until, onScreen, axeViolations } from './pages.mjs';
+import { until, onScreen, axeViolations, filterOf, tooFew } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +23,16 @@ mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-table-'));
 let failures = 0, checks = 0;
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
-const parts = process.env.ASOBI_WEB_PARTS?.split(',');
+const LEAST_CHECKS = 100;   // the fewest a whole run makes (see the end)
+const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'events', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
 const wanted = part => !parts || parts.includes(part);
 
 // each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
-const GAMES = Object.fromEntries(Object.entries({ psycle: 4, ninja: 5, octal: 6, timemasters: 4 })
-  .filter(([g]) => !process.env.ASOBI_WEB_GAMES || process.env.ASOBI_WEB_GAMES.split(',').includes(g)));
+const LARGEST = { psycle: 4, ninja: 5, octal: 6, timemasters: 4 };
+const onlyGames = filterOf('ASOBI_WEB_GAMES', Object.keys(LARGEST));
+const GAMES = Object.fromEntries(Object.entries(LARGEST).filter(([g]) => !onlyGames || onlyGames.includes(g)));
+const RUNS = Number(process.env.ASOBI_WEB_RUNS || 6);
+if (!(Number.isInteger(RUNS) && RUNS >= 1)) { console.error(`FAIL: ASOBI_WEB_RUNS=${process.env.ASOBI_WEB_RUNS}: runs at a time, 1 or more`); process.exit(1); }
 // short games: the safety caps of the games that have them
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
@@ -677,12 +681,14 @@ try {
   const matrix = { leavers, joining, pacing, sound };
   const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([, part]) => part());
   const t0 = Date.now();
-  await pool(Number(process.env.ASOBI_WEB_RUNS || 6), runs);
+  await pool(RUNS, runs);
   console.log(`${Object.keys(matrix).filter(wanted).join(', ')}: ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
   await browser.close();
   srv.kill('SIGTERM');
   rmSync(dbDir, { recursive: true, force: true });
 }
+// a whole run makes about LEAST_CHECKS checks or more; a filtered one at least a few per part and game
+failures += tooFew(checks, parts || onlyGames ? 10 : LEAST_CHECKS);
 console.log(`${checks} checks, ${failures} failed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${outDir}`);
 process.exit(failures ? 1 : 0);

@@ -7,7 +7,7 @@
 // count is opened by a seat and a spectator and played to its end at 390 px; each game's largest table is issue 33's
 // whole game by what a person sees and clicks (joined by the in-page form), its log, result and replay checked.
 import { chromium } from 'playwright-core';
-import { until, onScreen, axeViolations, shotOf } from './pages.mjs';
+import { until, onScreen, axeViolations, shotOf, filterOf, tooFew } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, copyFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-'));
 let failures = 0, checks = 0;
+const LEAST_CHECKS = 100;   // the fewest a whole run makes (see the end)
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
 
 /** Every click the test chooses comes from this seeded generator (mulberry32), so a failure names the seed
@@ -535,9 +536,10 @@ async function everyTable(browser, base) {
     p.stdout.on('data', d => { out += d; });
     p.on('close', code => (code === 0 ? resolve(out) : reject(new Error(`asobi games --json: ${code}`))));
   }));
-  const only = process.env.ASOBI_WEB_TABLES?.split(',');   // e.g. ninja:2 or ninja (while working on one)
-  const all = games.flatMap(g => Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => [g.name, g.min_players + i]))
-    .filter(([g, n]) => !only || only.includes(g) || only.includes(`${g}:${n}`));
+  const every = games.flatMap(g => Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => [g.name, g.min_players + i]));
+  // e.g. ninja:2 or ninja (while working on one)
+  const only = filterOf('ASOBI_WEB_TABLES', [...games.map(g => g.name), ...every.map(([g, n]) => `${g}:${n}`)]);
+  const all = every.filter(([g, n]) => !only || only.includes(g) || only.includes(`${g}:${n}`));
   // two tables at a time: most of a table's time is spent waiting for the server and the bots
   // each game's largest table is also issue 33's whole game at 390 px by what a person sees and clicks
   // (wholeGame below: the checks tests/web/test_table.mjs made on a game of its own)
@@ -740,6 +742,8 @@ async function oneTable(browser, base, game, players, k, whole) {
   console.log(`${name}: ${clicks} clicks, ${compared} comparisons, ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+// ASOBI_WEB_GAMES=ninja,tables: some of the whole games, `tables` for every table's checks
+const only = filterOf('ASOBI_WEB_GAMES', [...GAMES.map(spec => spec.game), 'tables']);
 const { srv, base } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 // the table page paces bots' moves 0.6 s apart unless the browser asks for reduced motion (web/js/pacing.js):
@@ -749,21 +753,22 @@ browser.newContext = options => plainContext({ reducedMotion: 'reduce', ...optio
 try {
   const t0 = Date.now();
   if (!process.env.ASOBI_WEB_SKIP_LOBBY) await lobby(browser, base);
-  const only = process.env.ASOBI_WEB_GAMES?.split(',');
   if (!only || only.includes('tables')) await everyTable(browser, base);
   console.log(`every table: ${((Date.now() - t0) / 1000).toFixed(1)} s so far`);
-  // two games at a time, as everyTable's tables: most of a game's time is spent waiting for the server and the bots
+  // the four games at once: most of a game's time is spent waiting for the server, the bots and the pages
   const chosen = GAMES.filter(spec => !only || only.includes(spec.game));
-  for (let k = 0; k < chosen.length; k += 2)
-    await Promise.all(chosen.slice(k, k + 2).map(async spec => {
-      const w = await playGame(browser, base, spec);
-      check(w < 200000, `${spec.game}: table page under 200 KB (${w})`);
-    }));
+  await Promise.all(chosen.map(async spec => {
+    const w = await playGame(browser, base, spec);
+    check(w < 200000, `${spec.game}: table page under 200 KB (${w})`);
+  }));
 } catch (e) {
   failures++; console.error(`FAIL: ${e.stack}`);
 } finally {
   await browser.close(); srv.kill('SIGTERM'); rmSync(dbDir, { recursive: true, force: true });
 }
+// a whole run makes about CHECKS checks (the games' clicks vary); a filtered one at least a few per table or game
+const filtered = only || process.env.ASOBI_WEB_TABLES || process.env.ASOBI_WEB_SKIP_LOBBY;
+failures += tooFew(checks, filtered ? 10 : LEAST_CHECKS);
 console.log(`${checks} checks, ${failures} failed; screenshots in ${outDir}`);
 if (failures) console.error(`the clicks were chosen with seed ${seed}: ASOBI_WEB_SEED=${seed} chooses them again`);
 process.exit(failures ? 1 : 0);
