@@ -46,15 +46,14 @@ export async function shotOf(page, selector, file) {
 }
 
 /** The names an ASOBI_WEB_* filter VARIABLE lists, or undefined when it is unset. Each must be among KNOWN: a
- * filter naming nothing known would run no check and pass ("0 checks, 0 failed"), so it ends the test instead. */
+ * filter naming nothing known would run no check and pass ("0 checks, 0 failed"), so it throws instead (at a
+ * module's top, before any server starts, the test exits with 1; inside a run, the run's catch counts it). */
 export function filterOf(variable, known) {
   const value = process.env[variable];
   if (value === undefined) return undefined;
   const names = value.split(',').filter(Boolean), unknown = names.filter(n => !known.includes(n));
-  if (names.length === 0 || unknown.length > 0) {
-    console.error(`FAIL: ${variable}=${value} names ${unknown.join(', ') || 'nothing'}; known: ${known.join(', ')}`);
-    process.exit(1);
-  }
+  if (names.length === 0 || unknown.length > 0)
+    throw new Error(`${variable}=${value} names ${unknown.join(', ') || 'nothing'}; known: ${known.join(', ')}`);
   return names;
 }
 
