@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz.sh — builds the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/ and explores each for SECONDS.
+# fuzz.sh — builds the libFuzzer targets (clang, ASan+UBSan) into build-fuzz/ and explores each for SECONDS (one per core at a time).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default 60 s each; targets: every fuzz/fuzz_TARGET.c)
 # Each target starts from fuzz/corpus/TARGET/ (read only) and keeps what it finds in build-fuzz/corpus/TARGET/;
 # a crash leaves its input in build-fuzz/crashes/TARGET/ and makes the script fail. To keep a crash as a
@@ -21,12 +21,10 @@ fi
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASOBI_FUZZ=ON -DASOBI_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc 2>/dev/null || echo 2)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
 
-status=0
-for t in "${targets[@]}"; do
-  bin=build-fuzz/fuzz/fuzz_$t
-  [ -x "$bin" ] || { echo "fuzz: no target $t" >&2; exit 2; }
+# One target per core at a time (each libFuzzer process is single-threaded); each says how it went when done.
+explore() {
+  local t=$1 bin=build-fuzz/fuzz/fuzz_$1 dict=() status=0
   mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
-  dict=()
   [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
   echo "fuzz: $t for ${seconds}s" >&2
   # new inputs go to the first folder (the work corpus); fuzz/corpus/$t only seeds it
@@ -39,5 +37,16 @@ for t in "${targets[@]}"; do
   # the last status line: executions, coverage (cov) and features (ft)
   grep -E '^#[0-9]+' "build-fuzz/$t.log" | tail -1 | sed "s/^/fuzz: $t: /" >&2
   grep -E '^stat::number_of_executed_units' "build-fuzz/$t.log" | sed "s/^/fuzz: $t: /" >&2 || true
+  return $status
+}
+for t in "${targets[@]}"; do
+  [ -x "build-fuzz/fuzz/fuzz_$t" ] || { echo "fuzz: no target $t" >&2; exit 2; }
 done
+status=0 running=0 at_once=$(nproc 2>/dev/null || echo 2)
+for t in "${targets[@]}"; do
+  if ((running == at_once)); then wait -n || status=1; running=$((running - 1)); fi
+  explore "$t" &
+  running=$((running + 1))
+done
+while ((running > 0)); do wait -n || status=1; running=$((running - 1)); done
 exit $status

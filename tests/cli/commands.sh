@@ -85,6 +85,8 @@ check "octal record: never another seat's discarded card" bash -c "! grep -qE 's
 # Time Masters: a bot's delay card goes face down (public_text)
 yes 1 | head -3000 | "$asobi" play timemasters --bots random --seed 5 --opt max_turns=40 >"$tmp/leak_tm" 2>&1
 check "tm: a bot's delay card is announced face down" contains "$tmp/leak_tm" "seat 2 (random): puts a card face down under timer"
+# (the negative check looks at the line after each delay: there must be one, or it could never fail)
+check "tm: the bot delays a timer" contains "$tmp/leak_tm" "seat 2 (random): delay"
 check "tm: never the delay card itself" bash -c "! grep -A1 'seat 2 (random): delay' '$tmp/leak_tm' | grep -q 'seat 2 (random): pick'"
 # replay --seat K: only what seat K saw at each step
 "$asobi" play octal --bots random --seat none --seed 3 --record "$tmp/octal.json" --quiet >/dev/null

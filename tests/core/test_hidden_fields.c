@@ -25,7 +25,12 @@
  * out different (from the truth, and from one determinization to another)
  * in a good share of the states where it holds something that could
  * differ. A field determinize forgot never differs; one it rewrote in a
- * canonical form never differs between determinizations. */
+ * canonical form never differs between determinizations. Each zone
+ * determinize resamples apart (each shuffle or draw of its own) is a field
+ * of its own: PSYCLE's two rows of tiles, NINJA's face-down tiles in hand
+ * and in the trick. One field for two zones would pass while one of them
+ * kept the truth (issue 41: with the bonus tiles' shuffle deleted, the
+ * field of both rows still changed). */
 
 /* A hidden field's value in st as viewer cannot see it, written as bytes
  * to out (a canonical form: a set as a bitmask or sorted, an order as it
@@ -69,15 +74,29 @@ static bool varied(const uint8_t *cards, int n)
 }
 
 /* ---- PSYCLE (seed 000): the tiles not yet face up, the others' face-down card ---- */
-static size_t psycle_tiles_face_down(const void *st, int viewer, int other, uint8_t *out)
+/* The two rows of tiles are shuffled apart (each zone resampled on its own
+ * is a field of its own: one field for both would pass while either row
+ * kept its true order, the other changing). */
+static size_t psycle_row_face_down(const uint8_t *row, int round, int other, uint8_t *out)
+{
+    int face_up = round + 1, left = PSYCLE_ROUNDS - face_up;
+    if (other != 0 || left < 2 || !varied(row + face_up, left))
+        return 0;
+    return bytes_of(out, row + face_up, (size_t)left);
+}
+
+static size_t psycle_victory_tiles_face_down(const void *st, int viewer, int other, uint8_t *out)
 {
     (void)viewer;
     const psycle_state *s = st;
-    int face_up = s->round + 1, left = PSYCLE_ROUNDS - face_up;
-    if (other != 0 || left < 2 || (!varied(s->targets + face_up, left) && !varied(s->bonuses + face_up, left)))
-        return 0;
-    size_t n = bytes_of(out, s->targets + face_up, (size_t)left);
-    return n + bytes_of(out + n, s->bonuses + face_up, (size_t)left);
+    return psycle_row_face_down(s->targets, s->round, other, out);
+}
+
+static size_t psycle_bonus_tiles_face_down(const void *st, int viewer, int other, uint8_t *out)
+{
+    (void)viewer;
+    const psycle_state *s = st;
+    return psycle_row_face_down(s->bonuses, s->round, other, out);
 }
 
 static size_t psycle_choice_face_down(const void *st, int viewer, int other, uint8_t *out)
@@ -90,7 +109,8 @@ static size_t psycle_choice_face_down(const void *st, int viewer, int other, uin
 }
 
 static const hidden_field psycle_fields[] = {
-    {"the victory and bonus tiles not yet face up (their order)", psycle_tiles_face_down, 80},
+    {"the victory tiles not yet face up (their order)", psycle_victory_tiles_face_down, 80},
+    {"the bonus tiles not yet face up (their order)", psycle_bonus_tiles_face_down, 80},
     {"another seat's face-down card", psycle_choice_face_down, 80},
 };
 
@@ -111,17 +131,28 @@ static size_t ninja_leftover(const void *st, int viewer, int other, uint8_t *out
     return other == 0 && s->leftover ? bytes_of(out, &s->leftover, sizeof s->leftover) : 0;
 }
 
-/* The tiles lying face down on another seat's cards (open in its hand, or in the trick). */
-static size_t ninja_tiles_face_down(const void *st, int viewer, int other, uint8_t *out)
+/* The tiles lying face down on another seat's cards: open in its hand, or
+ * played into the trick (two zones, each its own field). */
+static size_t ninja_tiles_face_down_on(const ninja_state *s, int viewer, int other, bool in_hand, uint8_t *out)
 {
-    const ninja_state *s = st;
     if (other == viewer || other >= s->positions)
         return 0;
     size_t n = 0;
     for (int c = 0; c < NINJA_CARDS; c++)
-        if (s->scroll_on[c] && !s->scroll_up[c] && ninja_owner(s, c) == other)
+        if (s->scroll_on[c] && !s->scroll_up[c] && ninja_owner(s, c) == other &&
+            (((s->hand[other] >> c) & 1u) != 0) == in_hand)
             out[n++] = (uint8_t)s->scroll_on[c];
-    return n >= 1 ? n : 0;
+    return n;
+}
+
+static size_t ninja_tiles_face_down_in_hand(const void *st, int viewer, int other, uint8_t *out)
+{
+    return ninja_tiles_face_down_on(st, viewer, other, true, out);
+}
+
+static size_t ninja_tiles_face_down_in_trick(const void *st, int viewer, int other, uint8_t *out)
+{
+    return ninja_tiles_face_down_on(st, viewer, other, false, out);
 }
 
 static size_t ninja_tiles_held(const void *st, int viewer, int other, uint8_t *out)
@@ -153,7 +184,8 @@ static size_t ninja_shadow_row(const void *st, int viewer, int other, uint8_t *o
 static const hidden_field ninja_fields[] = {
     {"another seat's closed cards", ninja_closed_hand, 80},
     {"the cards dealt to nobody", ninja_leftover, 80},
-    {"the tiles face down on another seat's cards", ninja_tiles_face_down, 70},
+    {"the tiles face down on another seat's cards in its hand", ninja_tiles_face_down_in_hand, 70},
+    {"the tiles face down on another seat's cards in the trick", ninja_tiles_face_down_in_trick, 70},
     {"another seat's tiles in hand", ninja_tiles_held, 50},
     {"the face-down pile (its order)", ninja_pile, 80},
     {"the shadow's face-down cards", ninja_shadow_row, 80},

@@ -372,8 +372,17 @@ static void check_views(const asobi_state *s, uint64_t *hash)
 static void test_every_view_as_text_is_the_tree_and_today(void **unused)
 {
     (void)unused;
-    /* the golden games always; more with ASOBI_TEST_SCALE above 1 */
+    /* the golden games always; more with ASOBI_TEST_SCALE above 1. Under the
+     * sanitizers a tenth of them (at least one), and no hash: the views' code
+     * is the same in both builds and the normal build holds it to today's
+     * texts; the sanitizers look for memory errors along any game's views. */
+#ifdef ASOBI_UNDER_SANITIZER
+    const bool golden = false;
+    int games = test_reps(GOLDEN_GAMES);
+#else
+    const bool golden = true;
     int games = test_reps(GOLDEN_GAMES) > GOLDEN_GAMES ? test_reps(GOLDEN_GAMES) : GOLDEN_GAMES;
+#endif
     size_t checked = 0;
     for (int c = 0; c < CONFIGS; c++) {
         const asobi_game_def *def = asobi_game_find(configs[c].game);
@@ -413,7 +422,7 @@ static void test_every_view_as_text_is_the_tree_and_today(void **unused)
             for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++)
                 if (goldens[i].config == c && goldens[i].players == p) {
                     found = true;
-                    if (goldens[i].hash != hash)
+                    if (golden && goldens[i].hash != hash)
                         fail_msg("%s %s, %d players: the views hash to 0x%016llx, not today's 0x%016llx",
                                  configs[c].game, configs[c].options ? configs[c].options : "(defaults)", p,
                                  (unsigned long long)hash, (unsigned long long)goldens[i].hash);

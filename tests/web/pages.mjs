@@ -1,4 +1,4 @@
-// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings.
+// pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings, an element's screenshot; their filters and least counts of checks.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -44,4 +44,38 @@ export async function axeViolations(page) {
   return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
     .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`));
+}
+
+/** A screenshot of the element SELECTOR on PAGE into FILE. An update may redraw the element between Playwright
+ * finding it and taking the picture ("Element is not attached to the DOM", web_browser's log at a game's end on
+ * a loaded machine): the selector is found again, a few times, before the failure counts. */
+export async function shotOf(page, selector, file) {
+  for (let k = 0; ; k++) {
+    try {
+      return await page.locator(selector).screenshot({ path: file, timeout: 10000 });
+    } catch (e) {
+      if (k === 4 || !/not attached|detached/i.test(e.message)) throw e;
+      await page.waitForTimeout(100);
+    }
+  }
+}
+
+/** The names an ASOBI_WEB_* filter VARIABLE lists, or undefined when it is unset. Each must be among KNOWN: a
+ * filter naming nothing known would run no check and pass ("0 checks, 0 failed"), so it throws instead (at a
+ * module's top, before any server starts, the test exits with 1; inside a run, the run's catch counts it). */
+export function filterOf(variable, known) {
+  const value = process.env[variable];
+  if (value === undefined) return undefined;
+  const names = value.split(',').filter(Boolean), unknown = names.filter(n => !known.includes(n));
+  if (names.length === 0 || unknown.length > 0)
+    throw new Error(`${variable}=${value} names ${unknown.join(', ') || 'nothing'}; known: ${known.join(', ')}`);
+  return names;
+}
+
+/** The failures to report at the end of a run of CHECKS checks that should have made at least LEAST: a run that
+ * checked less (a filter, a part skipped by mistake, a loop that never ran) fails with one more. */
+export function tooFew(checks, least) {
+  if (checks >= least) return 0;
+  console.error(`FAIL: ${checks} checks, fewer than the ${least} this run makes at least`);
+  return 1;
 }

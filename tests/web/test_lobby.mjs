@@ -9,7 +9,7 @@
 // a link back to the lobby, passes axe-core, and fits 390 px; the bytes of web/ a page loads stay under 200 KB.
 // Screenshots (for people to look at, not committed): OUTPUT_DIR/lobby_LANG_WIDTH.png, rules_GAME_LANG_WIDTH.png.
 import { chromium } from 'playwright-core';
-import { axeViolations } from './pages.mjs';
+import { axeViolations, filterOf, tooFew } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,9 +27,12 @@ const EXAMPLES = { psycle: 3, ninja: 3, octal: 5, timemasters: 5 };
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-lobby-'));
 let failures = 0, checks = 0;
+const LEAST_CHECKS = 10;   // the fewest a run makes (see the end)
+const TAB_STOPS = 8;   // the lobby's controls Tab reaches at least (both quick plays, the games' forms, the links)
 let serverLog = '';
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
-const only = process.env.ASOBI_LOBBY_PARTS?.split(',');   // run some parts only: pages,quick,friends,mine,rules,weight
+// run some parts only: ASOBI_LOBBY_PARTS=pages,quick,friends,mine,rules,weight
+const only = filterOf('ASOBI_LOBBY_PARTS', ['pages', 'quick', 'friends', 'mine', 'rules', 'weight']);
 const part = name => !only || only.includes(name);
 
 /** `asobi serve` on a free loopback port; resolves to its base URL. */
@@ -74,9 +77,10 @@ async function smallText(page) {
 }
 
 /** Every control of the page shows a ring when focused by the keyboard: Tab through them, each one's outline
- * (or box-shadow) must be visible. Returns the controls without one. */
+ * (or box-shadow) must be visible. Returns the controls without one, and how many the walk reached (a walk
+ * where focus goes nowhere reaches none, and finds no control without a ring). */
 async function focusRings(page, tabs) {
-  const bare = [];
+  const bare = [], reached = new Set();
   await page.evaluate(() => document.activeElement?.blur());
   for (let i = 0; i < tabs; i++) {
     await page.keyboard.press('Tab');
@@ -88,9 +92,10 @@ async function focusRings(page, tabs) {
       return { visible, what: `${e.tagName.toLowerCase()}[name=${e.name ?? ''}] ${e.textContent.trim().slice(0, 20)}` };
     });
     if (!ring) break;
+    reached.add(ring.what);
     if (!ring.visible) bare.push(ring.what);
   }
-  return bare;
+  return { bare, reached: reached.size };
 }
 
 /** The lobby in both languages at both widths: what comes first, axe-core, text sizes, focus rings, the phone's
@@ -118,8 +123,9 @@ async function lobbyPages(browser, base) {
       check(small.length === 0, `${what}: text under 12 px: ${small.slice(0, 4).join('; ')}`);
     }
     if (viewport.width === 1280) {   // the rings do not depend on the width: once per language
-      const bare = await focusRings(page, 40);
+      const { bare, reached } = await focusRings(page, 40);
       check(bare.length === 0, `${what}: controls without a focus ring: ${bare.slice(0, 4).join('; ')}`);
+      check(reached >= TAB_STOPS, `${what}: Tab reaches ${reached} controls (at least ${TAB_STOPS})`);
     }
     await axe(page, what);
     await page.screenshot({ path: path.join(outDir, `lobby_${lang}_${viewport.width}.png`), fullPage: true });
@@ -311,5 +317,6 @@ try {
   rmSync(dbDir, { recursive: true, force: true });
 }
 if (failures) console.error(`the server's last lines:\n${serverLog}`);
+failures += tooFew(checks, only ? 3 : LEAST_CHECKS);
 console.log(`${checks} checks, ${failures} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 process.exit(failures ? 1 : 0);

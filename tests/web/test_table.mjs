@@ -6,10 +6,10 @@
 // leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
 // its result explained and its replay: tests/web/test_web.mjs's everyTable, which plays those tables anyway.) Pacing, joining,
 // leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
-// ASOBI_WEB_PARTS=tables,smallest,events,words,moments,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
+// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
-import { until, onScreen, oneScreen, axeViolations } from './pages.mjs';
+import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +23,16 @@ mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-table-'));
 let failures = 0, checks = 0;
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
-const parts = process.env.ASOBI_WEB_PARTS?.split(',');
+const LEAST_CHECKS = 100;   // the fewest a whole run makes (see the end)
+const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
 const wanted = part => !parts || parts.includes(part);
 
 // each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
-const GAMES = Object.fromEntries(Object.entries({ psycle: 4, ninja: 5, octal: 6, timemasters: 4 })
-  .filter(([g]) => !process.env.ASOBI_WEB_GAMES || process.env.ASOBI_WEB_GAMES.split(',').includes(g)));
+const LARGEST = { psycle: 4, ninja: 5, octal: 6, timemasters: 4 };
+const onlyGames = filterOf('ASOBI_WEB_GAMES', Object.keys(LARGEST));
+const GAMES = Object.fromEntries(Object.entries(LARGEST).filter(([g]) => !onlyGames || onlyGames.includes(g)));
+const RUNS = Number(process.env.ASOBI_WEB_RUNS || 6);
+if (!(Number.isInteger(RUNS) && RUNS >= 1)) throw new Error(`ASOBI_WEB_RUNS=${process.env.ASOBI_WEB_RUNS}: runs at a time, 1 or more`);
 // short games: the safety caps of the games that have them
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
@@ -243,6 +247,63 @@ async function smallestTables() {
       await page.screenshot({ path: path.join(outDir, `table_${game}${smallest[game]}_${width}_${lang}.png`) });
       await ctx.close();
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Keyboard play (issue 41): Tab to an action and press Enter, Tab to a card of the hand and press Enter (and to
+// the action of its menu, when it opens one): each makes exactly one act, the one focused.
+// ---------------------------------------------------------------------------------------------------------
+/** Presses Tab until the focused element matches SEL (at most 80 times); whether it did. */
+async function tabTo(page, sel) {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(s => document.activeElement?.matches(s) ?? false, sel)) return true;
+  }
+  return false;
+}
+
+async function keyboardPlay() {
+  for (const game of ['psycle', 'octal'].filter(g => g in GAMES)) {
+    const label = `${game}: keyboard play`;
+    const table = await botTable(game, 2 + (game === 'octal'));
+    const { ctx, page } = await newPage('en-US', 1280);
+    const acts = [];
+    page.on('websocket', ws => ws.on('framesent', f => {
+      try { const m = JSON.parse(f.payload); if (m.type === 'act') acts.push(m.action); } catch { /* not JSON */ }
+    }));
+    await sitDown(page, table);
+    await page.waitForSelector('.board');
+    await myTurn(page);
+    // an action of the list of legal actions
+    let reached = await tabTo(page, '.legal button[data-action]');
+    check(reached, `${label}: Tab reaches an action button`);
+    if (reached) {
+      const focused = await page.evaluate(() => document.activeElement.dataset.action);
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(1000);
+      check(acts.length === 1 && acts[0] === focused, `${label}: Enter on "${focused}" sends it, once (${JSON.stringify(acts)})`);
+    }
+    // a card of the hand (a card that performs one action does it; one of several opens their menu)
+    const before = acts.length;
+    await until(page, () => document.querySelector('.dock [data-card].can'), null, 30000, `${label}: a playable card`);
+    reached = await tabTo(page, '.dock [data-card].can');
+    check(reached, `${label}: Tab reaches a playable card of the hand`);
+    if (reached) {
+      const one = await page.evaluate(() => document.activeElement.dataset.action ?? null);
+      await page.keyboard.press('Enter');
+      let focused = one;
+      if (one === null) {   // the card's menu: Tab on to one of its actions
+        const inMenu = await tabTo(page, '.menu [data-action]');
+        check(inMenu, `${label}: Tab reaches an action of the card's menu`);
+        focused = inMenu ? await page.evaluate(() => document.activeElement.dataset.action) : null;
+        if (inMenu) await page.keyboard.press('Enter');
+      }
+      await page.waitForTimeout(1000);
+      check(acts.length === before + 1 && acts.at(-1) === focused,
+        `${label}: Enter on a card sends its action "${focused}", once (${JSON.stringify(acts.slice(before))})`);
+    }
+    await ctx.close();
   }
 }
 
@@ -850,7 +911,7 @@ async function loadedSetAndWeight() {
 
 const started = Date.now();
 try {
-  const steps = { tables: tablePages, smallest: smallestTables, events: eventWords, words: rightWords, moments, cards: loadedSetAndWeight };
+  const steps = { tables: tablePages, smallest: smallestTables, keyboard: keyboardPlay, events: eventWords, words: rightWords, moments, cards: loadedSetAndWeight };
   for (const [name, run] of Object.entries(steps)) {
     if (!wanted(name)) continue;
     const t0 = Date.now();
@@ -862,12 +923,14 @@ try {
   const matrix = { leavers, joining, pacing, sound };
   const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([, part]) => part());
   const t0 = Date.now();
-  await pool(Number(process.env.ASOBI_WEB_RUNS || 6), runs);
+  await pool(RUNS, runs);
   console.log(`${Object.keys(matrix).filter(wanted).join(', ')}: ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } finally {
   await browser.close();
   srv.kill('SIGTERM');
   rmSync(dbDir, { recursive: true, force: true });
 }
+// a whole run makes about LEAST_CHECKS checks or more; a filtered one at least a few per part and game
+failures += tooFew(checks, parts || onlyGames ? 5 : LEAST_CHECKS);
 console.log(`${checks} checks, ${failures} failed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${outDir}`);
 process.exit(failures ? 1 : 0);
