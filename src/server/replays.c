@@ -312,11 +312,10 @@ bool replays_answer(server *s, struct lws *wsi, http_req *r, const char *path, i
     limits_address *a = lws_get_opaque_user_data(wsi);
     double retry_after = 0;
     if (!r->looked_up && a && !limits_replay(&s->limits, a, now_s(), &retry_after)) {
-        s->refusals++;
         r->retry_after = (int)retry_after + 1;
         srv_fail(&e, 429, "rate_limited", "too many replay steps and records asked from your address: try again "
                  "in %d s (--replays-per-second-per-address)", r->retry_after);
-        *rc = http_answer(s, wsi, r, 429, json_dumps(srv_error_json(&e), JSON_COMPACT), NULL);
+        *rc = http_refuse(s, wsi, r, &e);
         return true;
     }
     book_entry *b = cached(s, id);
@@ -369,7 +368,7 @@ bool replays_answer(server *s, struct lws *wsi, http_req *r, const char *path, i
         if (!b) {
             r->retry_after = 1;
             srv_fail(&e, 503, "busy", "every replay being built is in use: ask again in a second");
-            *rc = http_answer(s, wsi, r, 503, json_dumps(srv_error_json(&e), JSON_COMPACT), NULL);
+            *rc = http_refuse(s, wsi, r, &e);
             return true;
         }
     }

@@ -6,6 +6,8 @@ finished table (the server would take minutes to play it). Eight clients, each f
 address, page through its replay (GET .../replay?step=K) and ask for its record; another address asks
 /healthz every 20 ms. Run: test_long_replays.py ASOBI_BINARY."""
 import asyncio
+import urllib.error
+import urllib.request
 import http.client
 import json
 import os
@@ -217,6 +219,26 @@ async def test_max_cycles_ceiling():
         srv.stop()
 
 
+async def test_replays_are_rate_limited():
+    """--replays-per-second-per-address: past its burst (three times the rate) an address's replay steps and
+    records are refused 429 rate_limited, with Retry-After; under the sanitizers the server's log also shows
+    that a refusal's reply leaks nothing (CI once saw 24 refusals leak their JSON)."""
+    srv = Server(BINARY, args=["--workers", "1", "--replays-per-second-per-address", "1"]).start()
+    try:
+        statuses = [srv.request("GET", "/api/tables/%d/replay?step=1" % (k + 1)) for k in range(10)]
+        limited = [reply for status, reply in statuses if status == 429]
+        check(len(limited) >= 5 and all(r["error"]["code"] == "rate_limited" for r in limited),
+              "past the burst of 3, replays are refused", [s for s, _ in statuses])
+        req = urllib.request.Request(srv.url("/api/tables/1/record"))
+        try:
+            urllib.request.urlopen(req, timeout=10)
+            check(False, "a record past the burst is refused")
+        except urllib.error.HTTPError as e:
+            check(e.code == 429 and int(e.headers.get("Retry-After", "0")) >= 1, e.code, dict(e.headers))
+    finally:
+        srv.stop()
+
+
 if __name__ == "__main__":
-    sys.exit(asyncio.run(run_tests([test_max_cycles_ceiling, test_sqlite, test_postgresql],
+    sys.exit(asyncio.run(run_tests([test_max_cycles_ceiling, test_replays_are_rate_limited, test_sqlite, test_postgresql],
                                    only_variable="ASOBI_LONG_REPLAYS_TESTS")))
