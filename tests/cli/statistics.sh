@@ -75,7 +75,10 @@ def bradley_terry(names, pairs):
     return [400 * math.log10(x) for x in r]
 
 
-# a 2-bot arena with a fixed outcome: 10-0, so Elo +-200 log10(10.5 / 0.5) and every bootstrap resample the same
+# a 2-bot arena with a fixed outcome: 10-0, so Elo +-200 log10(10.5 / 0.5); every bootstrap resample is the same,
+# so the interval is the one Wilson's interval of the score (10.5 of 11) gives, put in Elo around the rating (half of
+# a change in a bot's performance moves its rating, centred on the mean of two; cmd_arena.c, elo_intervals): never
+# zero-width (issue 45)
 names = [b["spec"] for b in arena2["bots"]]
 pair = arena2["pairs"][0]
 check(names == ["random", "heuristic"] and (pair["a_wins"], pair["b_wins"], pair["draws"]) == (0, 10, 0),
@@ -83,8 +86,13 @@ check(names == ["random", "heuristic"] and (pair["a_wins"], pair["b_wins"], pair
 gap = 200 * math.log10(10.5 / 0.5)
 for bot, want in zip(arena2["bots"], (-gap, gap)):
     check(close(bot["elo"], want), "%s: Elo %s, not %s" % (bot["spec"], bot["elo"], want))
-    check(close(bot["elo_ci95"][0], want) and close(bot["elo_ci95"][1], want),
-          "%s: a fixed outcome's bootstrap interval is the rating itself: %s" % (bot["spec"], bot["elo_ci95"]))
+    score = 10.5 if want > 0 else 0.5
+    lo, hi = wilson(score, 11)
+    lo, hi = max(lo, 1e-6), min(hi, 1 - 1e-6)
+    elo_of = lambda p: 400 * math.log10(p / (1 - p))
+    span = (min(want, want + (elo_of(lo) - elo_of(score / 11)) / 2), max(want, want + (elo_of(hi) - elo_of(score / 11)) / 2))
+    check(close(bot["elo_ci95"][0], span[0], 1e-6) and close(bot["elo_ci95"][1], span[1], 1e-6) and span[1] - span[0] > 100,
+          "%s: a fixed outcome's interval is Wilson's, in Elo around the rating: %s, not %s" % (bot["spec"], bot["elo_ci95"], span))
 
 # three bots: the ratings are Bradley-Terry's on the pairs' counts; each interval holds its rating, and is no wider
 # than the widest a resample could make it (every game won by one side: the rating of n-0 or 0-n)
