@@ -38,8 +38,10 @@ function connect() {
   ws = new WebSocket(where);
   let fresh = true;   // the first update of a connection carries the whole history
   ws.onopen = () => {
+    // a private table shows itself only to a code: the watch link's, else the invite of the join link being answered
+    const code = localStorage.getItem(watchKey(id)) ?? page.joining?.invite;
     if (page.token) ws.send(JSON.stringify({ type: 'hello', token: page.token }));
-    else if (localStorage.getItem(watchKey(id))) ws.send(JSON.stringify({ type: 'hello', code: localStorage.getItem(watchKey(id)) }));
+    else if (code) ws.send(JSON.stringify({ type: 'hello', code }));
     page.conn = 'connected'; retry = 500; draw();
   };
   ws.onmessage = ev => {
@@ -172,11 +174,13 @@ function context(view, live) {
     t, tf, count, el, legal, onThings, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
     label: a => actionLabel(view?.game, a),
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
-     * several → the click opens a menu of them (each a data-action button). */
-    actionable(node, match) {
+     * several → the click opens a menu of them (each a data-action button). A phone folds their buttons, as
+     * the thing offers them, unless FOLD is false: a thing that may be off the phone's screen (NINJA's open
+     * cards, in the seat's panel below the others') leaves them in the dock. */
+    actionable(node, match, { fold = true } = {}) {
       const acts = legal.filter(match);
       if (!acts.length) return node;
-      if (node.tagName !== 'BUTTON') for (const a of acts) onThings.add(a);   // a board's Pass button stays in the list
+      if (fold && node.tagName !== 'BUTTON') for (const a of acts) onThings.add(a);   // a board's Pass stays listed
       node.classList.add('can');
       node.tabIndex = 0; node.setAttribute('role', 'button');
       if (acts.length === 1) node.dataset.action = acts[0];
