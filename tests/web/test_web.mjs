@@ -295,13 +295,16 @@ async function playGame(browser, base, spec) {
   // Each person reads their own outcome in words: won (shared when several won), or their place among all.
   const ordinal = ['', '1st', '2nd', '3rd', '4th', '5th', '6th'];
   for (const s of seated) {
-    const [lang, outcome, won, rank, rows] = await s.page.evaluate(seat => {
+    // the rank column says the place in words: "2nd" / "2位", "tied 2nd" / "2位タイ" when shared (issue 43)
+    const [lang, outcome, won, rank, tied, rows] = await s.page.evaluate(seat => {
       const tr = document.querySelectorAll('#result tr');
+      const place = tr[seat + 1]?.children[1].textContent ?? '';
       return [document.documentElement.lang, document.querySelector('#result .outcome')?.textContent ?? '',
-        tr[seat + 1]?.classList.contains('winner'), Number(tr[seat + 1]?.children[1].textContent), tr.length - 1];
+        tr[seat + 1]?.classList.contains('winner'), Number(place.match(/\d+/)?.[0]), /tied|タイ/.test(place), tr.length - 1];
     }, s.seat);
-    const want = won ? (lang === 'en' ? ['You won!', 'You share the win!'] : ['あなたの勝ち!', 'あなたも勝者です(同点)!'])
-      : [lang === 'en' ? `You placed ${ordinal[rank]} of ${rows}.` : `${rows}人中${rank}位でした。`];
+    const place = lang === 'en' ? (tied ? `You tied for ${ordinal[rank]} of ${rows}.` : `You placed ${ordinal[rank]} of ${rows}.`)
+      : `${rows}人中${rank}位${tied ? 'タイ' : ''}でした。`;
+    const want = won ? (lang === 'en' ? ['You won!', 'You share the win!'] : ['あなたの勝ち!', 'あなたも勝者です(同点)!']) : [place];
     check(want.includes(outcome), `${spec.game}: seat ${s.seat} (${won ? 'a winner' : `rank ${rank}`}, ${lang}) reads "${outcome}"`);
   }
   check(await spage.locator('#result .outcome').count() === 0, `${spec.game}: the spectator's result names no "you"`);
