@@ -174,13 +174,14 @@ function context(view, live) {
     t, tf, count, el, legal, onThings, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
     label: a => actionLabel(view?.game, a),
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
-     * several → the click opens a menu of them (each a data-action button). A phone folds their buttons, as
-     * the thing offers them, unless FOLD is false: a thing that may be off the phone's screen (NINJA's open
-     * cards, in the seat's panel below the others') leaves them in the dock. */
-    actionable(node, match, { fold = true } = {}) {
+     * several → the click opens a menu of them (each a data-action button). A phone folds the buttons of
+     * what a card of the hand offers (data-card: the hand is in the dock, always in sight); what only a thing
+     * on the board offers (NINJA's open cards, Time Masters' spheres and timers, a board's Pass) keeps its
+     * button in the dock, since the thing may be off the phone's screen. */
+    actionable(node, match) {
       const acts = legal.filter(match);
       if (!acts.length) return node;
-      if (fold && node.tagName !== 'BUTTON') for (const a of acts) onThings.add(a);   // a board's Pass stays listed
+      if (node.dataset.card !== undefined) for (const a of acts) onThings.add(a);
       node.classList.add('can');
       node.tabIndex = 0; node.setAttribute('role', 'button');
       if (acts.length === 1) node.dataset.action = acts[0];

@@ -85,7 +85,7 @@ export function render(v, ctx) {
       p.void?.length ? ` · ${t('ninja.void')} ${p.void.map(s => suitWords(t, s)).join(', ')}` : ''),
     el('div', { class: 'open' }, p.open.map(o => {
       const n = el('div', { class: 'open-card' }, card(ctx, o.card), scroll(ctx, o.scroll, o.face_up));
-      return p.seat === ctx.seat ? ctx.actionable(n, mentions(o.card), { fold: false }) : n;
+      return p.seat === ctx.seat ? ctx.actionable(n, mentions(o.card)) : n;
     })),
     p.seat === ctx.seat && p.scrolls ? el('p', {}, `${t('ninja.scrolls')}: `, tilesOrNone(ctx, p.scrolls, 'down')) : '')));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
