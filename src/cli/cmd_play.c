@@ -91,35 +91,6 @@ static menu_labels choose_labels(const asobi_state *s, int seat, int n)
     return LABEL_NUMBERS;
 }
 
-/* The menu line an entry names (0-based), or -1 if it names none. A
- * number out of range is reported, and *refused set. A letter names a line
- * in a numbered menu too (issue 43: someone fresh from PSYCLE's lettered
- * menu typed "a" in NINJA's), where the menu is short enough for letters. */
-static int menu_pick(const char *p, menu_labels labels, int n, bool *refused)
-{
-    *refused = false;
-    bool letters = labels == LABEL_LETTERS || (labels == LABEL_NUMBERS && n <= 16);
-    if (letters && p[0] >= 'a' && p[0] <= 'z' && p[1] == '\0') {
-        if (p[0] - 'a' < n)
-            return p[0] - 'a';
-        printf("There is no action %s: choose from a to %c.\n", p, 'a' + n - 1);
-        *refused = true;
-        return -1;
-    }
-    if (labels != LABEL_NUMBERS)
-        return -1;
-    char *end;
-    long pick = strtol(p, &end, 10);
-    if (*end != '\0' || end == p)
-        return -1;
-    if (pick < 1 || pick > n) {
-        printf("There is no action %s: choose from 1 to %d.\n", p, n);
-        *refused = true;
-        return -1;
-    }
-    return (int)pick - 1;
-}
-
 /* The menu: the legal actions, each with its text, in the order a person
  * reads the table: grouped by their first word (play, override, ...) in the
  * order the game lists them, and within a group in the order the seat's
@@ -205,6 +176,25 @@ static int build_menu(const asobi_state *s, int seat, menu_entry *menu)
  * are listed when the person types "override" (or any start of a text). */
 enum { MENU_FOLD_ABOVE = 20, GROUP_FOLD_ABOVE = 10 };
 
+/* The bounds [*first, *end) of the group of menu line i. */
+static void group_bounds(const menu_entry *menu, int n, int i, int *first, int *end)
+{
+    *first = i;
+    while (*first > 0 && menu[*first - 1].group == menu[i].group)
+        (*first)--;
+    *end = i;
+    while (*end < n && menu[*end].group == menu[i].group)
+        (*end)++;
+}
+
+/* Is menu line i folded into its group's one line ("override ... (18 ways)")? */
+static bool entry_folded(const menu_entry *menu, int n, int i)
+{
+    int first, end;
+    group_bounds(menu, n, i, &first, &end);
+    return n > MENU_FOLD_ABOVE && end - first > GROUP_FOLD_ABOVE;
+}
+
 static void print_entry(const menu_entry *e, int i, menu_labels labels)
 {
     if (labels == LABEL_NUMBERS)
@@ -220,10 +210,9 @@ static void print_menu(int seat, const menu_entry *menu, int n, menu_labels labe
     printf("\nYour move, seat %d. Legal actions%s:\n", seat + 1,
            labels == LABEL_NONE ? " (type one)" : labels == LABEL_LETTERS ? " (a letter or the text)" : "");
     for (int i = 0; i < n;) {
-        int end = i;
-        while (end < n && menu[end].group == menu[i].group)
-            end++;
-        if (n > MENU_FOLD_ABOVE && end - i > GROUP_FOLD_ABOVE) {
+        int first, end;
+        group_bounds(menu, n, i, &first, &end); /* first == i: i starts a group */
+        if (entry_folded(menu, n, i)) {
             int verb = (int)strcspn(menu[i].text, " ");
             printf("      %.*s ... (%d ways: type \"%.*s\" to list them)\n", verb, menu[i].text, end - i, verb,
                    menu[i].text);
@@ -233,6 +222,45 @@ static void print_menu(int seat, const menu_entry *menu, int n, menu_labels labe
         }
         i = end;
     }
+}
+
+/* The menu line an entry names (0-based), or -1 if it names none. A
+ * number out of range is reported, and *refused set. A letter names a line
+ * in a numbered menu too (issue 43: someone fresh from PSYCLE's lettered
+ * menu typed "a" in NINJA's): the line the letter counts to, a to p ('q'
+ * quits), when that line is printed with its number (not folded away into
+ * "override ... (18 ways)"), so that "a" is always the menu's first line. */
+static int menu_pick(const char *p, const menu_entry *menu, menu_labels labels, int n, bool *refused)
+{
+    *refused = false;
+    if (labels != LABEL_NONE && p[0] >= 'a' && p[0] <= 'z' && p[1] == '\0') {
+        int i = p[0] - 'a';
+        bool named = labels == LABEL_LETTERS ? i < n : i < n && i < 16 && !entry_folded(menu, n, i);
+        if (named)
+            return i;
+        if (labels == LABEL_LETTERS) {
+            printf("There is no action %s: choose from a to %c.\n", p, 'a' + n - 1);
+        } else {
+            int last = n < 16 ? n - 1 : 15;
+            while (last > 0 && entry_folded(menu, n, last))
+                last--;
+            printf("There is no action %s: choose from a to %c, or a number from 1 to %d.\n", p, 'a' + last, n);
+        }
+        *refused = true;
+        return -1;
+    }
+    if (labels != LABEL_NUMBERS)
+        return -1;
+    char *end;
+    long pick = strtol(p, &end, 10);
+    if (*end != '\0' || end == p)
+        return -1;
+    if (pick < 1 || pick > n) {
+        printf("There is no action %s: choose from 1 to %d.\n", p, n);
+        *refused = true;
+        return -1;
+    }
+    return (int)pick - 1;
 }
 
 /* Whether text begins with the whole words of prefix (len bytes). */
@@ -342,7 +370,7 @@ static bool human_turn(asobi_match *m, int seat)
         asobi_error err;
         int rc;
         bool refused;
-        int line_no = menu_pick(p, labels, n, &refused);
+        int line_no = menu_pick(p, menu, labels, n, &refused);
         if (refused)
             continue;
         if (line_no < 0 && list_matching(menu, n, p, labels) > 0)

@@ -154,6 +154,12 @@ check "ninja played by letters to the end" contains "$tmp/ninja_letters" "Result
 check "ninja: a letter is never refused as an action text" bash -c "! grep -q 'Not accepted' '$tmp/ninja_letters'"
 printf 'z\nquit\n' | "$asobi" play ninja --bots random --seed 2 --players 3 >"$tmp/ninja_z" 2>&1
 check "ninja: a letter past the menu is refused" contains "$tmp/ninja_z" "There is no action z: choose from a to"
+# ... and in a menu whose long groups are folded ("override ... (18 ways)"): the letters count the printed lines
+# (OCTAL seed 11 reaches a 26-action menu at its 5th prompt; before, "a" there was read as an action text)
+yes a | head -3000 | "$asobi" play octal --bots random --seed 11 --players 4 >"$tmp/octal_letters" 2>&1
+check "octal: a folded menu is played by letters to the end" contains "$tmp/octal_letters" "Result:"
+check "octal: the folded menu was met" contains "$tmp/octal_letters" "ways: type"
+check "octal: a letter is never refused as an action text" bash -c "! grep -qE 'Not accepted|There is no action' '$tmp/octal_letters'"
 
 # two people at one terminal (hot seat): both seats prompt in turn
 yes 1 | head -3000 | "$asobi" play psycle --bots random --seat 0,1 --seed 5 >"$tmp/hotseat" 2>&1
@@ -163,7 +169,7 @@ check "hot seat prompts the second seat" contains "$tmp/hotseat" "Your move, sea
 "$asobi" play psycle --bots random --seat 0,7 </dev/null >/dev/null 2>&1; check "hot seat seat out of range" test $? -eq 2
 # People count seats from 1 in all they read: the board, prompts, bots' moves, records at the prompt, replays
 # and results (options, records and the engine protocol keep 0: --seat 0 is "seat 1"). Issue 29, point 3.
-for f in watch replay tm_all tm_seat leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu strengths ninja_letters ninja_z; do
+for f in watch replay tm_all tm_seat leak leak_octal leak_tm replay_seat replay_all replay_step full ninja default hotseat octal_menu strengths ninja_letters ninja_z octal_letters; do
   check "no 'seat 0' in what people read ($f)" bash -c "! grep -qiE 'seat 0\b' '$tmp/$f'"
 done
 "$asobi" replay "$tmp/octal.json" --seat 0 --at 5 >"$tmp/replay_first"
