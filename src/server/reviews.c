@@ -29,8 +29,10 @@
  * and the last few are kept in memory, so asking again costs nothing). */
 
 #define REVIEW_KIND "review"
+/* A review's lease: three of the node's table leases (--lease; 30 s by
+ * default), renewed at each decision searched, which takes a second or so. */
+#define REVIEW_LEASE_MS(s) (3 * ((s)->cfg.lease_ms > 0 ? (s)->cfg.lease_ms : STORE_LEASE_MS))
 #define REVIEW_POLL_MS 1000  /* how often an idle node looks for queued reviews */
-#define REVIEW_LEASE_MS 30000 /* a review's lease, renewed at each decision searched */
 #define REVIEW_CACHE 8        /* done reviews kept in memory */
 #define REVIEW_ASKERS_MAX 4096 /* addresses whose bucket is remembered (the oldest full one goes) */
 
@@ -131,10 +133,10 @@ out:
     json_decref(record);
 }
 
-static void run_claim(jobs_store *js, const char *bot, review_task *t)
+static void run_claim(jobs_store *js, const char *bot, int64_t lease_ms, review_task *t)
 {
     char *key = NULL, *args = NULL;
-    if (!jobs_store_claim(js, REVIEW_KIND, REVIEW_LEASE_MS, &key, &args, &t->err))
+    if (!jobs_store_claim(js, REVIEW_KIND, lease_ms, &key, &args, &t->err))
         return;
     json_t *a = json_loads(args, 0, NULL), *summary = NULL, *record = NULL;
     t->table = json_integer_value(json_object_get(a, "table"));
@@ -164,11 +166,11 @@ void review_task_run(server *s, review_task *t)
         run_ask(js, t);
         break;
     case TASK_CLAIM:
-        run_claim(js, s->cfg.review_bot, t);
+        run_claim(js, s->cfg.review_bot, REVIEW_LEASE_MS(s), t);
         break;
     case TASK_SEARCH:
         t->rc = asobi_review_plan_search(t->plan, t->decision, &t->err);
-        jobs_store_renew(js, REVIEW_KIND, review_key(t->table, t->seat, key, sizeof key), REVIEW_LEASE_MS, NULL);
+        jobs_store_renew(js, REVIEW_KIND, review_key(t->table, t->seat, key, sizeof key), REVIEW_LEASE_MS(s), NULL);
         break;
     case TASK_END: {
         json_t *result = asobi_review_plan_result(t->plan);
