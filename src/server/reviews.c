@@ -48,6 +48,7 @@ typedef struct review_task {
     uint64_t serial;             /* ASK: the waiting request */
     int max_pending;             /* ASK: --max-queued-reviews */
     int decision;                /* SEARCH: which */
+    bool failed;                 /* END: a search failed (err): the review ends failed */
     /* results */
     int status;                  /* ASK: 0 answered from row; 404 hidden or none; 400 bad seat; 503 busy; 500 error */
     jobs_row row;
@@ -173,6 +174,13 @@ void review_task_run(server *s, review_task *t)
         jobs_store_renew(js, REVIEW_KIND, review_key(t->table, t->seat, key, sizeof key), REVIEW_LEASE_MS(s), NULL);
         break;
     case TASK_END: {
+        if (t->failed) { /* a search failed: the row says why, and nobody claims it again */
+            char why[200];
+            snprintf(why, sizeof why, "{\"error\":\"%s\"}", asobi_code_name(t->err.code));
+            t->rc = jobs_store_end(js, REVIEW_KIND, review_key(t->table, t->seat, key, sizeof key), "failed", why,
+                                   NULL);
+            break;
+        }
         json_t *result = asobi_review_plan_result(t->plan);
         char *text = result ? json_dumps(result, JSON_COMPACT) : NULL;
         json_decref(result);
@@ -319,15 +327,17 @@ static void feed(server *s)
     if ((a->failed || a->searched == a->count) && a->in_flight == 0) {
         review_task *t = calloc(1, sizeof *t);
         if (t) {
-            *t = (review_task){.kind = TASK_END, .table = a->table, .seat = a->seat, .plan = a->plan};
-            if (a->failed) /* a search failed: the row says so (its lease then lapses into a new try) */
-                srv_log("review of table %lld seat %d: %s", (long long)a->table, a->seat, a->err.message);
-            if (!a->failed && task_queued(s, t)) {
+            *t = (review_task){.kind = TASK_END, .table = a->table, .seat = a->seat, .plan = a->plan,
+                               .failed = a->failed, .err = a->err};
+            if (a->failed)
+                srv_log("review of table %lld seat %d failed: %s", (long long)a->table, a->seat, a->err.message);
+            if (task_queued(s, t)) {
                 a->ending = true;
                 return;
             }
             free(t);
         }
+        /* out of memory: the review is dropped here, and its lease lapses into a new try */
         asobi_review_plan_free(a->plan);
         memset(a, 0, sizeof *a);
         s->reviews->look_now = true;
