@@ -54,6 +54,7 @@ async function reviewPage(browser, base, table, locale, width) {
   const tag = `${locale.slice(0, 2)}-${width}`;
   const bytes = (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
   check(bytes > 10000 && bytes <= PAGE_WEIGHT_MAX, `${tag}: the table page loads ${bytes} bytes (at most ${PAGE_WEIGHT_MAX})`);
+  console.log(`page weight: ${tag} ${bytes} bytes`);
   const buttons = await page.locator('[data-review-seat]').count();
   check(buttons === 3, `${tag}: a review button per seat (${buttons})`);
   await page.click('[data-review-seat="0"]');
