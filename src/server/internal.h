@@ -433,6 +433,9 @@ void replay_job_done(server *s, struct replay_job *j);
 void replay_job_free(server *s, struct replay_job *j);
 /* The cache's books (the workers are stopped). */
 void replays_free(server *s);
+/* The answer to a request that waited under serial (http_wait; its connection may be gone): JSON text
+ * (taken) or a shared text, with status, or the refusal e. */
+void answer_waiter(server *s, uint64_t serial, int status, char *text, shared_text *shared, const srv_error *e);
 
 /* ---------------------------------------------------------------------------
  * reviews.c

@@ -268,42 +268,28 @@ static char *review_reply(const char *status, const char *result, const active_r
     return text;
 }
 
-static void answer(server *s, uint64_t serial, int status, char *text, const srv_error *e)
-{
-    struct lws *wsi = http_waiting(s, serial);
-    http_req *r = wsi ? lws_wsi_user(wsi) : NULL;
-    if (!r) {
-        free(text);
-        return;
-    }
-    r->answer_later = true;
-    int rc = e ? http_refuse(s, wsi, r, e) : http_answer(s, wsi, r, status, text, NULL);
-    if (rc < 0)
-        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
-}
-
 static void ask_done(server *s, review_task *t)
 {
     struct reviews *rv = s->reviews;
     srv_error e;
     if (t->status == 404) {
         srv_fail(&e, 404, "not_found", "there is no table %lld", (long long)t->table);
-        answer(s, t->serial, 0, NULL, &e);
+        answer_waiter(s, t->serial, 0, NULL, NULL, &e);
         return;
     }
     if (t->status == 400) {
         srv_fail(&e, 400, "bad_seat", "seat %d: the table has no such seat", t->seat);
-        answer(s, t->serial, 0, NULL, &e);
+        answer_waiter(s, t->serial, 0, NULL, NULL, &e);
         return;
     }
     if (t->status == 503) {
         srv_fail(&e, 503, "busy", "too many reviews are queued: ask again later (--max-queued-reviews)");
-        answer(s, t->serial, 0, NULL, &e);
+        answer_waiter(s, t->serial, 0, NULL, NULL, &e);
         return;
     }
     if (t->status) {
         srv_fail(&e, 500, "internal", "the review could not be read: %s", t->err.message);
-        answer(s, t->serial, 0, NULL, &e);
+        answer_waiter(s, t->serial, 0, NULL, NULL, &e);
         return;
     }
     if (strcmp(t->row.status, "done") == 0)
@@ -313,8 +299,8 @@ static void ask_done(server *s, review_task *t)
                                  : NULL;
     if (t->create && strcmp(t->row.status, "queued") == 0)
         rv->look_now = true;
-    answer(s, t->serial, t->create && strcmp(t->row.status, "done") != 0 ? 202 : 200,
-           review_reply(t->row.status, t->row.result, a), NULL);
+    answer_waiter(s, t->serial, t->create && strcmp(t->row.status, "done") != 0 ? 202 : 200,
+                  review_reply(t->row.status, t->row.result, a), NULL, NULL);
 }
 
 /* Queue the active review's next decisions, up to the lane's share; once

@@ -457,7 +457,7 @@ const tableMessages = {
     'ev.timemasters.sphere_emptied': e => `Sphere ${e.level} is empty (${e.empty} empty).`,
     'ev.timemasters.turn_start': (e, N) => `Turn ${e.turn}: ${N(e.seat)} plays.`,
     // game review (issue 46: review.js)
-    review: 'Review', 'review.ask': 'Review {name}\'s game', 'review.queued': 'The review is queued…',
+    review: 'Review', 'review.ask': 'Review {name}\'s game', 'review.mine': 'Review my game', 'review.queued': 'The review is queued…',
     'review.running': 'The bot is reviewing the game…', 'review.progress': 'Reviewing: {k} of {n} decisions…',
     'review.failed': 'The review failed.', 'review.error': 'The review was refused ({code}).',
     'review.summary': 'Accuracy {accuracy}: {i} inaccuracies, {m} mistakes, {b} blunders.',
@@ -540,7 +540,7 @@ const tableMessages = {
     'ev.timemasters.sphere_emptied': e => `スフィア${e.level}が空になった(空は${e.empty}つ)。`,
     'ev.timemasters.turn_start': (e, N) => `手番${e.turn}: ${N(e.seat)}の番。`,
     // game review (issue 46: review.js)
-    review: '振り返り', 'review.ask': '{name}の対局を振り返る', 'review.queued': '振り返りの順番待ちです…',
+    review: '振り返り', 'review.ask': '{name}の対局を振り返る', 'review.mine': '自分の対局を振り返る', 'review.queued': '振り返りの順番待ちです…',
     'review.running': 'ボットが対局を振り返っています…', 'review.progress': '振り返り中: {n}手中{k}手…',
     'review.failed': '振り返りに失敗しました。', 'review.error': '振り返りを受け付けられませんでした({code})。',
     'review.summary': '正確さ{accuracy}: 不正確{i}、悪手{m}、大悪手{b}。',

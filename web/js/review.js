@@ -87,13 +87,13 @@ function decisionDetail(d, game) {
         el('td', {}, actionLabel(game, m.action)), el('td', {}, percent(m.value)))))));
 }
 
-/** The review's part of a finished table's side: a button per seat, then the asked review's state, curve,
+/** The review's part of a finished table's side: a button per seat ("Review my game" for MYSEAT's), then the asked review's state, curve,
  * summary, its mistakes (each steps the replay to it) and the decision at the replay's step. */
-export function reviewSection(rv, replay, game, names) {
+export function reviewSection(rv, replay, game, names, mySeat = null) {
   rv.seatName = rv.seat === null ? '' : names[rv.seat];
   const buttons = el('div', { class: 'review-buttons' }, names.map((name, k) =>
     el('button', { 'data-review-seat': k, 'aria-pressed': rv.seat === k ? 'true' : 'false', onclick: () => rv.ask(k) },
-      tf('review.ask', { name }))));
+      k === mySeat ? t('review.mine') : tf('review.ask', { name }))));
   const d = rv.data, parts = [];
   if (rv.error) parts.push(el('p', { class: 'error', role: 'alert' }, tf('review.error', { code: rv.error })));
   else if (rv.seat !== null && (!d || d.status === 'queued' || d.status === 'running'))

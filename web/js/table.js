@@ -282,7 +282,7 @@ function tableArea(ctx, g, last) {
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
-      last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k))) : '',
+      last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
       log));
 }
 
