@@ -44,6 +44,22 @@ typedef void (*asobi_review_progress)(int done, int total, void *ctx);
 json_t *asobi_review(const json_t *record, int seat, const char *bot_spec, uint64_t seed, int jobs,
                      asobi_review_progress progress, void *ctx, asobi_error *err);
 
+/* The same review in steps, for a caller that schedules the searches
+ * itself (the server: one decision a job, so that a review never holds a
+ * worker for longer than one search). asobi_review_plan_new replays the
+ * record (the checks and errors of asobi_review); asobi_review_plan_search
+ * searches decision i of asobi_review_plan_count (threads may search
+ * different decisions at once; each once); asobi_review_plan_result, once
+ * every decision is searched, gives asobi_review's object (a new
+ * reference). asobi_review is these three calls. */
+typedef struct asobi_review_plan asobi_review_plan;
+asobi_review_plan *asobi_review_plan_new(const json_t *record, int seat, const char *bot_spec, uint64_t seed,
+                                         asobi_error *err);
+int asobi_review_plan_count(const asobi_review_plan *plan);
+int asobi_review_plan_search(asobi_review_plan *plan, int i, asobi_error *err);
+json_t *asobi_review_plan_result(const asobi_review_plan *plan);
+void asobi_review_plan_free(asobi_review_plan *plan);
+
 /* The label of a loss: "inaccuracy", "mistake", "blunder", or NULL. */
 const char *asobi_review_label(double loss);
 

@@ -31,12 +31,19 @@ typedef struct review_decision {
     double loss;
 } review_decision;
 
-typedef struct review_job {
-    const char *spec;
+struct asobi_review_plan {
+    char *spec;
+    const char *game;
     int seat, players;
     uint64_t seed;
     review_decision *decisions;
-    int count, next, done;
+    int count;
+};
+
+/* The threads of asobi_review taking the plan's decisions in turn. */
+typedef struct review_job {
+    asobi_review_plan *plan;
+    int next, done;
     asobi_review_progress progress;
     void *ctx;
     pthread_mutex_t lock;
@@ -78,7 +85,7 @@ static int by_value(const void *pa, const void *pb)
 static json_t *value_json(double v) { return v < 0 ? json_null() : json_real(v); }
 
 /* Search one decision: its object, or NULL with err filled. */
-static json_t *review_one(review_job *job, review_decision *d, asobi_error *err)
+static json_t *review_one(const asobi_review_plan *job, review_decision *d, asobi_error *err)
 {
     const asobi_game_def *game = asobi_state_game(d->state);
     asobi_bot *bot = asobi_bot_new(job->spec, game, job->players, job->seat, decision_seed(job->seed, d->index), err);
@@ -128,26 +135,36 @@ static json_t *review_one(review_job *job, review_decision *d, asobi_error *err)
     return out;
 }
 
+int asobi_review_plan_search(asobi_review_plan *plan, int i, asobi_error *err)
+{
+    if (i < 0 || i >= plan->count)
+        return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "decision %d: the review has %d", i, plan->count);
+    review_decision *d = &plan->decisions[i];
+    if (d->result)
+        return ASOBI_OK;
+    d->result = review_one(plan, d, err);
+    return d->result ? ASOBI_OK : err ? err->code : ASOBI_E_INTERNAL;
+}
+
 static void *review_worker(void *arg)
 {
     review_job *job = arg;
     for (;;) {
         pthread_mutex_lock(&job->lock);
-        int i = job->failed ? job->count : job->next++;
+        int i = job->failed ? job->plan->count : job->next++;
         pthread_mutex_unlock(&job->lock);
-        if (i >= job->count)
+        if (i >= job->plan->count)
             return NULL;
         asobi_error err;
-        json_t *r = review_one(job, &job->decisions[i], &err);
+        int rc = asobi_review_plan_search(job->plan, i, &err);
         pthread_mutex_lock(&job->lock);
-        job->decisions[i].result = r;
-        if (!r && !job->failed) {
+        if (rc != ASOBI_OK && !job->failed) {
             job->failed = true;
             job->err = err;
         }
         job->done++;
-        if (r && job->progress)
-            job->progress(job->done, job->count, job->ctx);
+        if (rc == ASOBI_OK && job->progress)
+            job->progress(job->done, job->plan->count, job->ctx);
         pthread_mutex_unlock(&job->lock);
     }
 }
@@ -183,14 +200,10 @@ static json_t *review_summary(const review_decision *d, int count)
                      labels[0], "mistakes", labels[1], "blunders", labels[2], "worst", w);
 }
 
-json_t *asobi_review(const json_t *record, int seat, const char *bot_spec, uint64_t seed, int jobs,
-                     asobi_review_progress progress, void *ctx, asobi_error *err)
+asobi_review_plan *asobi_review_plan_new(const json_t *record, int seat, const char *bot_spec, uint64_t seed,
+                                         asobi_error *err)
 {
     const char *spec = bot_spec ? bot_spec : ASOBI_REVIEW_DEFAULT_BOT;
-    if (jobs < 1 || jobs > 256) {
-        asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "jobs must be from 1 to 256");
-        return NULL;
-    }
     asobi_match *whole = asobi_match_load(record, err);
     if (!whole)
         return NULL;
@@ -211,10 +224,14 @@ json_t *asobi_review(const json_t *record, int seat, const char *bot_spec, uint6
         asobi_match_free(whole);
         return NULL;
     }
+    asobi_review_plan *plan = calloc(1, sizeof *plan);
     /* Replay, keeping the state at each of the seat's choices. */
     review_decision *d = calloc((size_t)(total > 0 ? total : 1), sizeof *d);
     int *ids = malloc((size_t)asobi_game_max_actions(game) * sizeof *ids), count = 0;
-    bool ok = d && ids;
+    char *spec_copy = strdup(spec);
+    bool ok = plan && d && ids && spec_copy;
+    if (!ok)
+        asobi_fail(err, ASOBI_E_NOMEM, "out of memory for a review");
     for (int i = 0; ok && i < total; i++) {
         const asobi_state *s = asobi_match_state(m);
         int who = asobi_match_action_seat(whole, i), id;
@@ -229,39 +246,79 @@ json_t *asobi_review(const json_t *record, int seat, const char *bot_spec, uint6
         ok = asobi_match_act_text(m, who, text, err) == ASOBI_OK;
     }
     free(ids);
-    json_t *out = NULL;
-    if (ok) {
-        review_job job = {.spec = spec, .seat = seat, .players = players, .seed = seed, .decisions = d,
-                          .count = count, .progress = progress, .ctx = ctx};
-        pthread_mutex_init(&job.lock, NULL);
-        pthread_t threads[256];
-        int started = 0;
-        for (int t = 1; t < jobs && t < count; t++) /* the calling thread is one of the jobs */
-            started += pthread_create(&threads[started], NULL, review_worker, &job) == 0;
-        review_worker(&job);
-        for (int t = 0; t < started; t++)
-            pthread_join(threads[t], NULL);
-        pthread_mutex_destroy(&job.lock);
-        if (job.failed) {
-            if (err)
-                *err = job.err;
-        } else {
-            json_t *list = json_array();
-            for (int i = 0; i < count; i++)
-                json_array_append(list, d[i].result);
-            out = json_pack("{s:s,s:i,s:i,s:s,s:I,s:s,s:o,s:o}", "game", asobi_game_name(game), "players", players,
-                            "seat", seat, "bot", spec, "seed", (json_int_t)seed, "measure",
-                            "the seat's share of the win (1 a win, 1/k a win shared by k, 0 a loss), as the bot "
-                            "estimates it from what the seat knew",
-                            "decisions", list, "summary", review_summary(d, count));
-        }
-    }
-    for (int i = 0; d && i < count; i++) {
-        asobi_state_free(d[i].state);
-        json_decref(d[i].result);
-    }
-    free(d);
     asobi_match_free(m);
     asobi_match_free(whole);
+    if (plan)
+        *plan = (asobi_review_plan){.spec = spec_copy, .game = asobi_game_name(game), .seat = seat,
+                                    .players = players, .seed = seed, .decisions = d, .count = count};
+    if (!ok) {
+        if (plan)
+            asobi_review_plan_free(plan);
+        else {
+            free(spec_copy);
+            for (int i = 0; d && i < count; i++)
+                asobi_state_free(d[i].state);
+            free(d);
+        }
+        return NULL;
+    }
+    return plan;
+}
+
+int asobi_review_plan_count(const asobi_review_plan *plan) { return plan->count; }
+
+json_t *asobi_review_plan_result(const asobi_review_plan *plan)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < plan->count; i++)
+        json_array_append(list, plan->decisions[i].result ? plan->decisions[i].result : json_null());
+    return json_pack("{s:s,s:i,s:i,s:s,s:I,s:s,s:o,s:o}", "game", plan->game, "players", plan->players, "seat",
+                     plan->seat, "bot", plan->spec, "seed", (json_int_t)plan->seed, "measure",
+                     "the seat's share of the win (1 a win, 1/k a win shared by k, 0 a loss), as the bot "
+                     "estimates it from what the seat knew",
+                     "decisions", list, "summary", review_summary(plan->decisions, plan->count));
+}
+
+void asobi_review_plan_free(asobi_review_plan *plan)
+{
+    if (!plan)
+        return;
+    for (int i = 0; plan->decisions && i < plan->count; i++) {
+        asobi_state_free(plan->decisions[i].state);
+        json_decref(plan->decisions[i].result);
+    }
+    free(plan->decisions);
+    free(plan->spec);
+    free(plan);
+}
+
+json_t *asobi_review(const json_t *record, int seat, const char *bot_spec, uint64_t seed, int jobs,
+                     asobi_review_progress progress, void *ctx, asobi_error *err)
+{
+    if (jobs < 1 || jobs > 256) {
+        asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "jobs must be from 1 to 256");
+        return NULL;
+    }
+    asobi_review_plan *plan = asobi_review_plan_new(record, seat, bot_spec, seed, err);
+    if (!plan)
+        return NULL;
+    review_job job = {.plan = plan, .progress = progress, .ctx = ctx};
+    pthread_mutex_init(&job.lock, NULL);
+    pthread_t threads[256];
+    int started = 0;
+    for (int t = 1; t < jobs && t < plan->count; t++) /* the calling thread is one of the jobs */
+        started += pthread_create(&threads[started], NULL, review_worker, &job) == 0;
+    review_worker(&job);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    pthread_mutex_destroy(&job.lock);
+    json_t *out = NULL;
+    if (job.failed) {
+        if (err)
+            *err = job.err;
+    } else {
+        out = asobi_review_plan_result(plan);
+    }
+    asobi_review_plan_free(plan);
     return out;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "asobi/review.h"
 #include "server/server.h"
 
 #ifndef ASOBI_WEB_DIR
@@ -48,7 +49,8 @@ static void usage(FILE *out)
             "                   [--max-bot-workers-per-address N] [--replays-per-second-per-address R]\n"
             "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
             "                   [--max-cycles %d] [--max-turns %d]\n"
-            "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n\n"
+            "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n"
+            "                   [--review-bot SPEC] [--max-queued-reviews %d] [--reviews-per-hour-per-address %d]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -83,6 +85,8 @@ static void usage(FILE *out)
             "  --max-spectators N  spectators of one table at most (default 100)\n"
             "  --max-cycles N    a PSYCLE table's max_cycles at most (default %d): no endless games\n"
             "  --max-turns N     an OCTAL or Time Masters table's max_turns at most (default %d)\n"
+            "  --review-bot SPEC  the judge of game reviews (default %s)\n"
+            "  --max-queued-reviews N  reviews queued or running, every node's together (default %d)\n"
             "Limits per client address (an IPv4 address or an IPv6 /64; 0: no limit):\n"
             "  --max-connections-per-address N  open connections (default %d, or a quarter of\n"
             "                    --max-connections if that is fewer)\n"
@@ -103,10 +107,13 @@ static void usage(FILE *out)
             "                    of one minute's worth (default %d)\n"
             "  --replays-per-second-per-address R  replay steps and records asked for, a burst of three\n"
             "                    seconds' worth (default %d)\n"
+            "  --reviews-per-hour-per-address R  game reviews asked, a burst of three (default %d)\n"
             "See docs/server.md (\"Limits\").\n",
-            SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_WEB_DIR, SERVER_MAX_CYCLES, SERVER_MAX_TURNS,
+            SERVER_MAX_CYCLES, SERVER_MAX_TURNS, SERVER_MAX_QUEUED_REVIEWS, SERVER_REVIEWS_PER_HOUR, ASOBI_WEB_DIR,
+            SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_REVIEW_DEFAULT_BOT, SERVER_MAX_QUEUED_REVIEWS,
             CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS, MESSAGES_PER_ADDRESS,
-            MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND);
+            MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND,
+            SERVER_REVIEWS_PER_HOUR);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -192,6 +199,8 @@ int cli_serve(int argc, char **argv)
         {"public-url", required_argument, NULL, 1200},        {"node", required_argument, NULL, 1201},
         {"lease", required_argument, NULL, 1202},         {"trusted-proxy", required_argument, NULL, 1203},
         {"max-cycles", required_argument, NULL, 1106},        {"max-turns", required_argument, NULL, 1107},
+        {"review-bot", required_argument, NULL, 1300},        {"max-queued-reviews", required_argument, NULL, 1301},
+        {"reviews-per-hour-per-address", required_argument, NULL, 1302},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -223,6 +232,8 @@ int cli_serve(int argc, char **argv)
         .max_spectators = SERVER_MAX_SPECTATORS,
         .max_cycles = SERVER_MAX_CYCLES,
         .max_turns = SERVER_MAX_TURNS,
+        .max_queued_reviews = SERVER_MAX_QUEUED_REVIEWS,
+        .reviews_per_hour = SERVER_REVIEWS_PER_HOUR,
     };
     int c;
     long v;
@@ -369,6 +380,19 @@ int cli_serve(int argc, char **argv)
             if (!cli_parse_long(optarg, 0, 1000000, "--max-spectators", &v))
                 return 2;
             cfg.max_spectators = (int)v;
+            break;
+        case 1300:
+            cfg.review_bot = optarg;
+            break;
+        case 1301:
+            if (!cli_parse_long(optarg, 0, 1000000, "--max-queued-reviews", &v))
+                return 2;
+            cfg.max_queued_reviews = (int)v;
+            break;
+        case 1302:
+            if (!cli_parse_double(optarg, 0, 1e6, "--reviews-per-hour-per-address", &seconds))
+                return 2;
+            cfg.reviews_per_hour = seconds;
             break;
         case 'h':
             usage(stdout);

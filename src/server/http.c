@@ -393,6 +393,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
     int rc;
+    if (reviews_answer(s, wsi, r, path, &rc))
+        return rc; /* a game review, asked or read off the loop (reviews.c) */
     if (replays_answer(s, wsi, r, path, &rc))
         return rc; /* a finished game's replay step or record, off the loop (replays.c) */
     if (look_up_first(s, wsi, r))

@@ -141,6 +141,7 @@ typedef struct bot_owner {
 } bot_owner;
 
 struct replay_job; /* replays.c's */
+struct review_task; /* reviews.c's */
 
 /* A worker's job: a bot's move, or (reload set) the replay of a finished
  * table that a connection brings back, or (replay set) a step or record of
@@ -150,6 +151,7 @@ typedef struct job_node {
     table_job job;
     hall_reload *reload;
     struct replay_job *replay;
+    struct review_task *review; /* a review's ask (fast lane) or search (the review lane: reviews.c) */
     bot_owner *owner;   /* the bot lane's jobs: whose work it is (NULL: the fast lane's, or let go when stuck) */
     bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
     bool bots_only;     /* a move at a table only bots play, or only bots and people away (at most half the workers) */
@@ -270,6 +272,11 @@ typedef struct server {
     uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
     struct replay_cache *replays; /* finished games' books (replays.c; NULL until the first) */
+    /* Game reviews (reviews.c): the review lane, the lowest (taken when no
+     * bot move waits), holds at most review_share workers. */
+    struct reviews *reviews;
+    job_node *review_q, *review_q_tail;
+    int review_running, review_share;
 } server;
 
 
@@ -426,6 +433,27 @@ void replay_job_done(server *s, struct replay_job *j);
 void replay_job_free(server *s, struct replay_job *j);
 /* The cache's books (the workers are stopped). */
 void replays_free(server *s);
+/* The answer to a request that waited under serial (http_wait; its connection may be gone): JSON text
+ * (taken) or a shared text, with status, or the refusal e. */
+void answer_waiter(server *s, uint64_t serial, int status, char *text, shared_text *shared, const srv_error *e);
+
+/* ---------------------------------------------------------------------------
+ * reviews.c
+ * ------------------------------------------------------------------------- */
+/* POST /api/tables/ID/review {"seat":K} and GET .../review?seat=K (path with
+ * its query): true (answered, or to be answered once a worker is back;
+ * *rc lws's verdict), false for another path. */
+bool reviews_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+/* Open the job table (false with err); a claim when due (the tick). */
+bool reviews_start(server *s, asobi_error *err);
+void reviews_tick(server *s, int64_t now);
+/* On a worker: a review's task; on the loop: it is done; never run (stopping). */
+void review_task_run(server *s, struct review_task *t);
+void review_task_done(server *s, struct review_task *t);
+void review_task_free(server *s, struct review_task *t);
+void reviews_free(server *s);
+/* workers.c: queue a review's job (fast set: the fast lane; else the review lane). */
+bool queue_review(server *s, job_node *node);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

@@ -184,7 +184,7 @@ static bool step_queued(server *s, book_entry *e, uint64_t serial, int step, con
 }
 
 /* The answer to a request that waited (its connection may be gone). */
-static void answer_waiter(server *s, uint64_t serial, int status, char *text, shared_text *shared, const srv_error *e)
+void answer_waiter(server *s, uint64_t serial, int status, char *text, shared_text *shared, const srv_error *e)
 {
     struct lws *wsi = http_waiting(s, serial);
     http_req *r = wsi ? lws_wsi_user(wsi) : NULL;

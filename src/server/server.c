@@ -278,6 +278,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     store_news(s); /* leases that lapsed, on the loop's clock */
     lobby_push(s, now);
     limits_tick(s);
+    reviews_tick(s, now);
     if (stop_requested) {
         lws_cancel_service(s->context);
         return;
@@ -579,6 +580,13 @@ int server_run(const server_config *cfg)
         free(s);
         return 1;
     }
+    if (!reviews_start(s, &err)) {
+        fprintf(stderr, "asobi serve: %s\n", err.message);
+        reviews_free(s);
+        store_close(s->store);
+        free(s);
+        return 1;
+    }
     s->hall.store = s->store;
     s->hall.card_sets = cfg->card_sets;
     s->hall.allow_chosen_seeds = cfg->allow_chosen_seeds;
@@ -717,6 +725,8 @@ int server_run(const server_config *cfg)
                    : cfg->limits.bot_workers_per_address == 0 ? cfg->workers
                    : cfg->workers / 2 > 1                     ? cfg->workers / 2
                                                               : 1;
+    /* reviews leave one worker to the tables' bots (reviews.c) */
+    s->review_share = cfg->workers > 1 ? cfg->workers - 1 : 1;
     if (!s->workers)
         s->n_workers = 0;
     pthread_mutex_lock(&s->lock);
@@ -757,8 +767,10 @@ int server_run(const server_config *cfg)
     store_set_wake(s->store, NULL, NULL);
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
-    if (stopped)
+    if (stopped) {
         replays_free(s);
+        reviews_free(s);
+    }
     hall_close(&s->hall);
     shared_text_drop(s->lobby_text);
     shared_text_drop(s->list_text);

@@ -45,6 +45,10 @@ typedef struct server_config {
      * a game as long as an option allows is as long to replay and to send. */
     int max_cycles;              /* --max-cycles: PSYCLE's max_cycles at most */
     int max_turns;               /* --max-turns: OCTAL's and Time Masters' max_turns at most */
+    /* Game reviews (reviews.c; docs/server.md, "Reviews"). */
+    const char *review_bot;      /* --review-bot: the judge (NULL: ASOBI_REVIEW_DEFAULT_BOT) */
+    int max_queued_reviews;      /* --max-queued-reviews: queued or running, every node's (0: no limit) */
+    double reviews_per_hour;     /* --reviews-per-hour-per-address: reviews one address asks (0: no limit) */
 } server_config;
 
 /* The defaults of the options above (cmd_serve.c, docs/server.md). */
@@ -56,6 +60,8 @@ typedef struct server_config {
 #define SERVER_MAX_SPECTATORS 100
 #define SERVER_MAX_CYCLES 200  /* twice PSYCLE's default: a few thousand actions at most, even of ties */
 #define SERVER_MAX_TURNS 2000  /* twice OCTAL's default, Time Masters' own most */
+#define SERVER_MAX_QUEUED_REVIEWS 32
+#define SERVER_REVIEWS_PER_HOUR 20
 
 /* Restore the unfinished tables, listen, serve until SIGINT or SIGTERM.
  * Returns the process exit status (after printing why on failure). */

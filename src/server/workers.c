@@ -168,6 +168,15 @@ static job_node *take_job(server *s, const worker *w)
         n->owner->running++;
         n->owner->queued--;
         n->owner->served = ++s->takes;
+        return n;
+    }
+    /* the lowest lane: a review's search, only when no bot move is taken above */
+    if (s->review_q && s->review_running < s->review_share && !s->people.head && !s->bots_only.head) {
+        n = s->review_q;
+        s->review_q = n->next;
+        if (!s->review_q)
+            s->review_q_tail = NULL;
+        s->review_running++;
     }
     return n;
 }
@@ -254,6 +263,8 @@ static void *worker_main(void *arg)
             hall_reload_replay(n->reload, s->store, now_ms());
         else if (n->replay)
             replay_job_run(n->replay);
+        else if (n->review)
+            review_task_run(s, n->review);
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
@@ -263,6 +274,10 @@ static void *worker_main(void *arg)
         if (n->bots_only) {
             s->bots_only_running--;
             pthread_cond_broadcast(&s->wake); /* a bots-only move may start now */
+        }
+        if (n->review && !n->fast) {
+            s->review_running--;
+            pthread_cond_broadcast(&s->wake); /* another search may start now */
         }
         owner_done(s, n, now_ms());
         queue_append(&s->done, &s->done_tail, n);
@@ -345,6 +360,17 @@ void schedule_bots(server *s, slot *sl)
             free(node);
         }
     }
+}
+
+bool queue_review(server *s, job_node *node)
+{
+    if (node->fast)
+        return enqueue(s, node, 0, NULL);
+    pthread_mutex_lock(&s->lock);
+    queue_append(&s->review_q, &s->review_q_tail, node);
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    return true;
 }
 
 bool queue_replay(server *s, struct replay_job *j, const unsigned char key[LIMITS_KEY_BYTES])
@@ -441,6 +467,12 @@ void drain_done(server *s)
             n = next;
             continue;
         }
+        if (n->review) {
+            review_task_done(s, n->review);
+            free(n);
+            n = next;
+            continue;
+        }
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
         bool abandoned = n->abandoned;
@@ -483,7 +515,7 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
     for (int i = 0; i < s->n_workers && n < 64; i++) {
         worker *w = &s->workers[i];
         job_node *r = w->running;
-        if (!r || r->reload || r->replay || r->abandoned || r->standin >= 2 ||
+        if (!r || r->reload || r->replay || r->review || r->abandoned || r->standin >= 2 ||
             now - r->started_ms <= s->cfg.bot_deadline_ms)
             continue;
         r->abandoned = true;
@@ -537,6 +569,8 @@ static void free_jobs(server *s, job_node *n)
             hall_reload_release(&s->hall, n->reload);
         else if (n->replay)
             replay_job_free(s, n->replay);
+        else if (n->review)
+            review_task_free(s, n->review);
         else
             table_job_release(&n->job);
         free(n->reload);
@@ -581,6 +615,8 @@ bool stop_workers(server *s)
     free_jobs(s, s->done);
     free_ring(s, &s->people);
     free_ring(s, &s->bots_only);
+    free_jobs(s, s->review_q);
+    s->review_q = s->review_q_tail = NULL;
     while (s->owners) {
         bot_owner *o = s->owners;
         s->owners = o->next;

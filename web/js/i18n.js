@@ -456,6 +456,18 @@ const tableMessages = {
     'ev.timemasters.sphere_top': e => `Sphere ${e.level} now shows ${e.card}.`,
     'ev.timemasters.sphere_emptied': e => `Sphere ${e.level} is empty (${e.empty} empty).`,
     'ev.timemasters.turn_start': (e, N) => `Turn ${e.turn}: ${N(e.seat)} plays.`,
+    // game review (issue 46: review.js)
+    review: 'Review', 'review.ask': 'Review {name}\'s game', 'review.mine': 'Review my game', 'review.queued': 'The review is queued…',
+    'review.running': 'The bot is reviewing the game…', 'review.progress': 'Reviewing: {k} of {n} decisions…',
+    'review.failed': 'The review failed.', 'review.error': 'The review was refused ({code}).',
+    'review.summary': 'Accuracy {accuracy}: {i} inaccuracies, {m} mistakes, {b} blunders.',
+    'review.curve': '{name}\'s winning chances over the game, as the bot judged each decision',
+    'review.inaccuracy': 'Inaccuracy', 'review.mistake': 'Mistake', 'review.blunder': 'Blunder',
+    'review.at': 'Move {k}: {label} — {move}', 'review.clean': 'No inaccuracy: every decision agreed with the bot or nearly.',
+    'review.hint': 'Step to one of the seat\'s decisions to see the bot\'s opinion.',
+    'review.played': 'Played: {move} ({value})', 'review.best': 'The bot\'s best: {move} ({value})',
+    'review.moves': 'Every move the bot weighed, with the chance to win after it', 'review.move': 'Move',
+    'review.value': 'Win chance',
   },
   ja: {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
@@ -527,6 +539,18 @@ const tableMessages = {
     'ev.timemasters.sphere_top': e => `スフィア${e.level}の一番上は${e.card}になった。`,
     'ev.timemasters.sphere_emptied': e => `スフィア${e.level}が空になった(空は${e.empty}つ)。`,
     'ev.timemasters.turn_start': (e, N) => `手番${e.turn}: ${N(e.seat)}の番。`,
+    // game review (issue 46: review.js)
+    review: '振り返り', 'review.ask': '{name}の対局を振り返る', 'review.mine': '自分の対局を振り返る', 'review.queued': '振り返りの順番待ちです…',
+    'review.running': 'ボットが対局を振り返っています…', 'review.progress': '振り返り中: {n}手中{k}手…',
+    'review.failed': '振り返りに失敗しました。', 'review.error': '振り返りを受け付けられませんでした({code})。',
+    'review.summary': '正確さ{accuracy}: 不正確{i}、悪手{m}、大悪手{b}。',
+    'review.curve': '{name}の勝つ見込みの推移(ボットが各判断を評価)',
+    'review.inaccuracy': '不正確', 'review.mistake': '悪手', 'review.blunder': '大悪手',
+    'review.at': '{k}手目: {label} — {move}', 'review.clean': '不正確な手はありません: どの判断もボットとほぼ同じです。',
+    'review.hint': 'この席の判断の手へ進むと、ボットの見立てが出ます。',
+    'review.played': '指した手: {move}({value})', 'review.best': 'ボットの最善手: {move}({value})',
+    'review.moves': 'ボットが検討した手と、その後の勝つ見込み', 'review.move': '手',
+    'review.value': '勝つ見込み',
   },
 };
 Object.assign(messages.en, tableMessages.en, ROUND2.en);

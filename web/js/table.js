@@ -8,6 +8,7 @@ import { announce, cue, soundSwitch } from './announce.js';
 import { seatsBar, seatName, ticking } from './seats.js';
 import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
+import { makeReview, reviewSection, markLog } from './review.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
 import { playMoments } from './moments.js';
@@ -28,6 +29,7 @@ const page = {
 let ws = null, retry = 500;
 const pacer = makePacer(show);
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length, () => draw());
+const review = makeReview(id, () => draw());
 
 let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
 function connect() {
@@ -279,7 +281,9 @@ function tableArea(ctx, g, last) {
   return el('div', { class: 'table-area' },
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
-      resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log));
+      resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
+      last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
+      log));
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
@@ -291,6 +295,7 @@ function focusPlace() {
   const refocus = focused?.dataset?.action ? `[data-action="${CSS.escape(focused.dataset.action)}"]`
     : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
       : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]`
+      : focused?.dataset?.reviewSeat ? `[data-review-seat="${focused.dataset.reviewSeat}"]`
         : focused?.id ? `#${CSS.escape(focused.id)}` : null;
   // the same part of the page (the dock's Pass, not the board's): focusing the other one scrolled a phone's
   // page 600 px away from the dragon's questions; and a redraw never scrolls (preventScroll)
@@ -328,6 +333,7 @@ async function draw() {
     ...noticesSection(page), ...awayNotices(last, name),
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
     waitingSection(page), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
+  markLog(review);
   refocus();
   playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
   page.drawnOnce = true;
