@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libjansson-dev libcmocka-dev libwebsockets-dev libwebsockets-evlib-ev libwebsockets-evlib-uv libsqlite3-dev libpq-dev postgresql libssl-dev libargon2-dev
-          python3 python3-websockets python3-numpy chromium fonts-ipafont-gothic zbar-tools nginx)
+          python3 python3-websockets python3-numpy chromium fonts-ipafont-gothic zbar-tools nginx ccache)
 # the fuzz targets (scripts/fuzz.sh) need clang and its libFuzzer runtime: wanted with ASOBI_FUZZ=1 or in CI
 if [ "${ASOBI_FUZZ:-}" = 1 ] || [ "${CI:-}" = true ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()

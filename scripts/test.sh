@@ -21,6 +21,9 @@ if [ "${CI:-}" = true ] && [ -n "${ASOBI_TEST_SCALE:-}" ] &&
   exit 1
 fi
 started=$SECONDS
+# ccache (CMakeLists.txt): paths relative to the clone, and the compiler's folder left out of the key (with -g it is
+# in by default), so that another clone of the same sources hits (checked: two clones, the second's object a hit)
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 # Warnings are errors here (and so in CI), not in a plain build: ASOBI_WERROR=ON.
 echo "== normal build (build/)"
 scripts/setup.sh build -DASOBI_WERROR=ON -DASOBI_SANITIZE=OFF

@@ -30,7 +30,10 @@
  * of its own: PSYCLE's two rows of tiles, NINJA's face-down tiles in hand
  * and in the trick. One field for two zones would pass while one of them
  * kept the truth (issue 41: with the bonus tiles' shuffle deleted, the
- * field of both rows still changed). */
+ * field of both rows still changed). tests/core/determinize_fields.py holds
+ * the sources to it: each call of the generator in a determinize names, in
+ * a `hidden field:` comment, its fields in the tables below, one of them
+ * its own. */
 
 /* A hidden field's value in st as viewer cannot see it, written as bytes
  * to out (a canonical form: a set as a bitmask or sorted, an order as it

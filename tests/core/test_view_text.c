@@ -343,8 +343,10 @@ static json_t *card_set_options(void)
 }
 
 /* Every viewer's view of state as text equals json_dumps of its tree; the
- * texts go into *hash. */
-static void check_views(const asobi_state *s, uint64_t *hash)
+ * texts go into *hash and into *step (this step's views alone); with print,
+ * each viewer's text is printed too (a golden failure's first differing
+ * update). */
+static void check_views(const asobi_state *s, uint64_t *hash, uint64_t *step, bool print)
 {
     int players = asobi_state_players(s);
     for (int viewer = ASOBI_SPECTATOR; viewer < players; viewer++) {
@@ -360,10 +362,124 @@ static void check_views(const asobi_state *s, uint64_t *hash)
                      asobi_game_name(asobi_state_game(s)), players, viewer, text, want);
         assert_int_equal(len, strlen(text));
         *hash = fnv1a(*hash, text, len + 1);
+        *step = fnv1a(*step, text, len + 1);
+        if (print)
+            print_message("  viewer %d (%s): %s\n", viewer,
+                          viewer == ASOBI_SPECTATOR ? "spectator" : viewer < 0 ? "all-seeing" : "a seat", text);
         free(text);
         free(want);
         json_decref(tree);
     }
+}
+
+/* Where a golden failure is: the hash of each step's views (16 bits of it)
+ * of every golden game, one line per game, in tests/core/view_text_steps.txt
+ * ("CONFIG PLAYERS GAME: hhhh hhhh ..."). When a configuration's hash is not
+ * today's, the steps are compared and the first step whose views differ is
+ * printed, every viewer's text as it is now, with the action before it: so
+ * that recapturing the hashes is a decision about a change seen, not a
+ * number copied. ASOBI_VIEW_STEPS_OUT=FILE writes the file anew (with the
+ * hashes printed in the failures, the recapture). */
+#define STEP_MASK 0xffffu
+
+/* Plays golden game g of configuration c for p players, checking every
+ * view; the steps' hashes go to steps[] (when not NULL) and their count is
+ * returned; -1 when the count is refused. With print_step >= 0, that step's
+ * views are printed with the action that led to it. */
+static int play_game(const asobi_game_def *def, const json_t *options, int c, int p, int g, uint64_t *hash,
+                     uint32_t *steps, int print_step)
+{
+    uint64_t seed = 1000003ULL * (uint64_t)(c + 1) + 7919ULL * (uint64_t)p + (uint64_t)g;
+    asobi_state *s = asobi_state_new(def, p, options, seed, NULL);
+    if (!s)
+        return -1; /* a count these options refuse */
+    asobi_rng rng;
+    asobi_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ULL);
+    int ids[asobi_game_max_actions(def)];
+    int step = 0;
+    for (;; step++) {
+        uint64_t one = 0xcbf29ce484222325ULL;
+        check_views(s, hash, &one, step == print_step);
+        if (steps)
+            steps[step] = (uint32_t)(one & STEP_MASK);
+        uint32_t m = asobi_state_to_move(s);
+        if (!m || step == MAX_STEPS)
+            break;
+        int k = (int)asobi_rng_below(&rng, (uint32_t)__builtin_popcount(m));
+        int seat = 0;
+        for (;; seat++)
+            if (((m >> seat) & 1u) && k-- == 0)
+                break;
+        int n = asobi_state_legal(s, seat, ids);
+        int action = ids[asobi_rng_below(&rng, (uint32_t)n)];
+        if (step + 1 == print_step) {
+            char text[256];
+            asobi_state_action_text(s, seat, action, text, sizeof text);
+            print_message("  (the step after seat %d's \"%s\")\n", seat, text);
+        }
+        asobi_state_apply_unchecked(s, seat, action);
+    }
+    asobi_state_free(s);
+    return step + 1;
+}
+
+/* The golden steps' file: its path. */
+static const char *steps_path(char *path, size_t cap)
+{
+    const char *dir = getenv("ASOBI_SOURCE_DIR");
+    snprintf(path, cap, "%s/tests/core/view_text_steps.txt", dir ? dir : ".");
+    return path;
+}
+
+/* The line of game g of configuration c for p players in the steps' file,
+ * into want[] (at most MAX_STEPS + 1); its count, or -1 when missing. */
+static int golden_steps(int c, int p, int g, uint32_t *want)
+{
+    char path[1024];
+    FILE *f = fopen(steps_path(path, sizeof path), "r");
+    if (!f)
+        return -1;
+    char line[8 * (MAX_STEPS + 8)];
+    int n = -1;
+    while (n < 0 && fgets(line, sizeof line, f)) {
+        int lc, lp, lg, at;
+        if (sscanf(line, "%d %d %d:%n", &lc, &lp, &lg, &at) != 3 || lc != c || lp != p || lg != g)
+            continue;
+        n = 0;
+        char *q = line + at, *end;
+        for (unsigned long v = strtoul(q, &end, 16); end != q && n <= MAX_STEPS; v = strtoul(q, &end, 16)) {
+            want[n++] = (uint32_t)v;
+            q = end;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* A configuration's hash is not today's: the first step whose views differ
+ * from the golden steps', printed as it is now. */
+static void print_first_difference(const asobi_game_def *def, const json_t *options, int c, int p, int games)
+{
+    for (int g = 0; g < games; g++) {
+        uint32_t have[MAX_STEPS + 1], want[MAX_STEPS + 1];
+        uint64_t scratch = 0;
+        int n = play_game(def, options, c, p, g, &scratch, have, -1), m = golden_steps(c, p, g, want);
+        if (m < 0) {
+            print_error("no golden steps for game %d in tests/core/view_text_steps.txt\n", g);
+            return;
+        }
+        for (int i = 0; i < n || i < m; i++)
+            if (i >= n || i >= m || have[i] != want[i]) {
+                print_error("game %d (seed %llu): the first step whose views differ from the golden ones is step %d "
+                            "(of %d now, %d then)%s\n", g,
+                            (unsigned long long)(1000003ULL * (uint64_t)(c + 1) + 7919ULL * (uint64_t)p + (uint64_t)g),
+                            i, n, m, i < n ? "; its views now:" : "");
+                if (i < n)
+                    play_game(def, options, c, p, g, &scratch, NULL, i);
+                return;
+            }
+    }
+    print_error("every golden game's steps hash as before (the difference is where two steps' 16 bits agree)\n");
 }
 
 /* Random games of every configuration at every player count: at every step,
@@ -383,7 +499,13 @@ static void test_every_view_as_text_is_the_tree_and_today(void **unused)
     const bool golden = true;
     int games = test_reps(GOLDEN_GAMES) > GOLDEN_GAMES ? test_reps(GOLDEN_GAMES) : GOLDEN_GAMES;
 #endif
+    const char *out_path = getenv("ASOBI_VIEW_STEPS_OUT");
+    FILE *out = out_path ? fopen(out_path, "w") : NULL;
+    if (out_path && !out)
+        fail_msg("ASOBI_VIEW_STEPS_OUT=%s cannot be written", out_path);
     size_t checked = 0;
+    bool failed = false;
+    int stale_steps = 0;
     for (int c = 0; c < CONFIGS; c++) {
         const asobi_game_def *def = asobi_game_find(configs[c].game);
         assert_non_null(def);
@@ -395,37 +517,35 @@ static void test_every_view_as_text_is_the_tree_and_today(void **unused)
         for (int p = asobi_game_min_players(def); p <= asobi_game_max_players(def); p++) {
             uint64_t hash = 0xcbf29ce484222325ULL;
             for (int g = 0; g < games; g++) {
-                uint64_t seed = 1000003ULL * (uint64_t)(c + 1) + 7919ULL * (uint64_t)p + (uint64_t)g;
-                asobi_state *s = asobi_state_new(def, p, options, seed, NULL);
-                if (!s)
-                    break; /* a count these options refuse */
-                uint64_t scratch = 0, *h = g < GOLDEN_GAMES ? &hash : &scratch;
-                asobi_rng rng;
-                asobi_rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ULL);
-                int ids[asobi_game_max_actions(def)];
-                for (int step = 0;; step++) {
-                    check_views(s, h);
-                    uint32_t m = asobi_state_to_move(s);
-                    if (!m || step == MAX_STEPS)
-                        break;
-                    int k = (int)asobi_rng_below(&rng, (uint32_t)__builtin_popcount(m));
-                    int seat = 0;
-                    for (;; seat++)
-                        if (((m >> seat) & 1u) && k-- == 0)
-                            break;
-                    int n = asobi_state_legal(s, seat, ids);
-                    asobi_state_apply_unchecked(s, seat, ids[asobi_rng_below(&rng, (uint32_t)n)]);
+                uint64_t scratch = 0;
+                uint32_t steps[MAX_STEPS + 1];
+                int n = play_game(def, options, c, p, g, g < GOLDEN_GAMES ? &hash : &scratch, steps, -1);
+                if (n < 0)
+                    break;
+                /* the steps' file is the hashes' own account: it must agree with them (a recapture of one
+                 * without the other would leave the next failure pointing at the wrong step) */
+                uint32_t want[MAX_STEPS + 1];
+                if (golden && !out && g < GOLDEN_GAMES &&
+                    (golden_steps(c, p, g, want) != n || memcmp(want, steps, (size_t)n * sizeof *steps) != 0))
+                    stale_steps++;
+                if (out && g < GOLDEN_GAMES) {
+                    fprintf(out, "%d %d %d:", c, p, g);
+                    for (int i = 0; i < n; i++)
+                        fprintf(out, " %04x", (unsigned)steps[i]);
+                    fputc('\n', out);
                 }
-                asobi_state_free(s);
             }
             bool found = false;
             for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++)
                 if (goldens[i].config == c && goldens[i].players == p) {
                     found = true;
-                    if (golden && goldens[i].hash != hash)
-                        fail_msg("%s %s, %d players: the views hash to 0x%016llx, not today's 0x%016llx",
-                                 configs[c].game, configs[c].options ? configs[c].options : "(defaults)", p,
-                                 (unsigned long long)hash, (unsigned long long)goldens[i].hash);
+                    if (golden && goldens[i].hash != hash) {
+                        print_error("%s %s, %d players: the views hash to 0x%016llx, not today's 0x%016llx\n",
+                                    configs[c].game, configs[c].options ? configs[c].options : "(defaults)", p,
+                                    (unsigned long long)hash, (unsigned long long)goldens[i].hash);
+                        print_first_difference(def, options, c, p, GOLDEN_GAMES);
+                        failed = true;
+                    }
                 }
             if (!found)
                 fail_msg("no golden hash for configuration %d, %d players", c, p);
@@ -433,6 +553,13 @@ static void test_every_view_as_text_is_the_tree_and_today(void **unused)
         }
         json_decref(options);
     }
+    if (out)
+        fclose(out);
+    if (failed)
+        fail_msg("the views are not today's (above: each configuration's first differing step, as it is now)");
+    if (stale_steps)
+        fail_msg("%d golden games' steps in tests/core/view_text_steps.txt are not their views' (recapture them with "
+                 "ASOBI_VIEW_STEPS_OUT=FILE)", stale_steps);
     assert_int_equal(checked, sizeof goldens / sizeof goldens[0]);
 }
 

@@ -1,4 +1,5 @@
 // pages.mjs — what the browser tests ask of a page: waiting for a condition, the hand and actions on screen, axe-core's findings, an element's screenshot; their filters and least counts of checks.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -78,4 +79,36 @@ export function tooFew(checks, least) {
   if (checks >= least) return 0;
   console.error(`FAIL: ${checks} checks, fewer than the ${least} this run makes at least`);
   return 1;
+}
+
+/** How many runs a browser test runs at once: ASOBI_WEB_RUNS, else FALLBACK; anything but a whole number of at
+ * least 1 throws (ASOBI_WEB_RUNS=0 would run nothing and pass). */
+export function runsAtOnce(fallback) {
+  const text = process.env.ASOBI_WEB_RUNS, n = Number(text ?? fallback);
+  if (!(Number.isInteger(n) && n >= 1)) throw new Error(`ASOBI_WEB_RUNS=${text}: runs at a time, 1 or more`);
+  return n;
+}
+
+const runOf = new AsyncLocalStorage();
+
+/** Counts one check toward the run of pool's that made it (a test's check() calls it): runs interleave, so a run's
+ * own checks are counted by where they were made (AsyncLocalStorage), not by the test's total. */
+export const countCheck = () => { const run = runOf.getStore(); if (run) run.checks++; };
+
+/** Runs RUNS ([label, thunk, least]) N at a time, each started as one ends: most of a browser run is spent waiting
+ * (the pacing, a grace, the server and its bots), so several share the machine's cores. A run that throws, or that
+ * made fewer than its LEAST checks (counted by countCheck: a loop that never ran, a part skipped by mistake), is
+ * given to FAILED(label, error) and the others go on. Resolves to the checks of each run, by label. */
+export async function pool(n, runs, failed) {
+  const queue = [...runs], made = {};
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [label, run, least = 0] = next, tally = { checks: 0 };
+      try { await runOf.run(tally, run); } catch (e) { failed(label, e); }
+      made[label] = tally.checks;
+      if (tally.checks < least) failed(label, { stack: `${tally.checks} checks, fewer than the ${least} it makes at least` });
+    }
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+  return made;
 }

@@ -5,15 +5,14 @@
 // tests/server/test_fronts.py runs it. Skipped (exit 0, said) only when nginx is absent outside CI.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { nginx, freePort, startNginx, PROXY } from './front.mjs';
 
 const [asobi, outDir] = process.argv.slice(2);
 const webDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
 mkdirSync(outDir, { recursive: true });
-const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
 if (!nginx) {
   if (process.env.CI === 'true') { console.error('FAIL: nginx is missing (scripts/setup.sh installs it)'); process.exit(1); }
   console.log('skipped: nginx is not installed (scripts/setup.sh installs it)');
@@ -22,10 +21,6 @@ if (!nginx) {
 const dir = mkdtempSync(path.join(tmpdir(), 'asobi-web-front-'));
 let failures = 0, checks = 0;
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
-
-const freePort = () => new Promise(resolve => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
 
 function startServer(frontPort) {
   const srv = spawn(asobi, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', path.join(dir, 'web.db'), '--web', webDir,
@@ -39,49 +34,20 @@ function startServer(frontPort) {
   });
 }
 
-/** nginx in the foreground as docs/deploy.md sets it up; resolves once its port answers. */
-async function startNginx(port, backend) {
-  const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(conf, `daemon off;
-master_process off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-    access_log ${dir}/access.log;
-    client_body_temp_path ${dir}/body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
-    map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-    server {
+/** nginx in the foreground as docs/deploy.md sets it up, every path to the one server. */
+const startFront = (port, backend) => startNginx(dir, port, `    server {
         listen 127.0.0.1:${port};
         location / {
             proxy_pass http://127.0.0.1:${backend};
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_read_timeout 1h;
+            ${PROXY}
         }
-    }
-}
-`);
-  const proc = spawn(nginx, ['-p', dir, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-  proc.stderr.on('data', () => {});
-  for (let i = 0; i < 200; i++) {
-    try { await fetch(`http://127.0.0.1:${port}/healthz`); return proc; } catch { await new Promise(r => setTimeout(r, 50)); }
-  }
-  throw new Error('nginx did not start: ' + (existsSync(`${dir}/error.log`) ? readFileSync(`${dir}/error.log`, 'utf8') : ''));
-}
+    }`);
 
 const post = async (base, p, body) => (await fetch(base + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
 
 const frontPort = await freePort();
 const { srv, port } = await startServer(frontPort);
-const front = await startNginx(frontPort, port);
+const front = await startFront(frontPort, port);
 const base = `http://127.0.0.1:${frontPort}`;
 let token = '';
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });

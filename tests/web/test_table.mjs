@@ -4,12 +4,12 @@
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
 // Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
 // leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
-// its result explained and its replay: tests/web/test_web.mjs's everyTable, which plays those tables anyway.) Pacing, joining,
+// its result explained and its replay: tests/web/test_web.mjs's tableRuns, which plays those tables anyway.) Pacing, joining,
 // leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
 // ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
-import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew } from './pages.mjs';
+import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,12 @@ const ourCards = path.resolve(here, '../games/timemasters/cards_ours.json');
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-table-'));
 let failures = 0, checks = 0;
-const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
-const LEAST_CHECKS = 100;   // the fewest a whole run makes (see the end)
+const check = (cond, what) => { checks++; countCheck(); if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
+// The fewest checks each part makes (a run of the matrix's parts: one game in one language), from the checks it makes
+// whatever the game (each part's check sites that always run, once): each run is held to its own, and the whole run
+// to the sum for what it ran
+const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, cards: 3, leavers: 4, joining: 6, pacing: 6, sound: 3 };
+let least = 0;   // the sum for what this run ran
 const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
 const wanted = part => !parts || parts.includes(part);
 
@@ -31,8 +35,7 @@ const wanted = part => !parts || parts.includes(part);
 const LARGEST = { psycle: 4, ninja: 5, octal: 6, timemasters: 4 };
 const onlyGames = filterOf('ASOBI_WEB_GAMES', Object.keys(LARGEST));
 const GAMES = Object.fromEntries(Object.entries(LARGEST).filter(([g]) => !onlyGames || onlyGames.includes(g)));
-const RUNS = Number(process.env.ASOBI_WEB_RUNS || 6);
-if (!(Number.isInteger(RUNS) && RUNS >= 1)) throw new Error(`ASOBI_WEB_RUNS=${process.env.ASOBI_WEB_RUNS}: runs at a time, 1 or more`);
+const RUNS = runsAtOnce(6);
 // short games: the safety caps of the games that have them
 const CAPS = { psycle: { max_cycles: 2 }, octal: { max_turns: 60 }, timemasters: { max_turns: 24 }, ninja: {} };
 const LEVELS = { en: /^Bot \d \((easy|medium|strong)\)$/, ja: /^ボット\d\((やさしい|ふつう|つよい)\)$/ };
@@ -520,19 +523,6 @@ const everyGameAndLanguage = () => Object.keys(GAMES).flatMap(game => LOCALES.ma
 
 const lap = (what, t0) => process.env.ASOBI_WEB_PROFILE && console.log(`  ${what}: ${((Date.now() - t0) / 1000).toFixed(2)} s`);
 
-/** Runs the runs RUNS ([label, thunk]) N at a time, each started as one ends: most of a run is spent waiting
- * (the pacing, a grace, the bots), so several share the machine's two cores. A run's failure is a failed check. */
-async function pool(n, runs) {
-  const queue = [...runs];
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [label, run] = next;
-      try { await run(); } catch (e) { check(false, `${label}: ${e.stack}`); }
-    }
-  };
-  await Promise.all(Array.from({ length: n }, worker));
-}
-
 /** A table of GAME with seats 0 and 1 for people (OCTAL's third seat a bot); its id. */
 const twoPeople = (game, extra = {}) => post('/api/tables', { game, players: game === 'octal' ? 3 : 2,
   bots: game === 'octal' ? [null, null, 'random'] : [null, null], ...extra }).then(r => r.table);
@@ -882,7 +872,7 @@ const sound = () => everyGameAndLanguage().map(run => [`sound ${run.game} ${run.
 
 // ---------------------------------------------------------------------------------------------------------
 // A whole game of every game at 390 px, by what a person sees and clicks, with its log, result and replay: in
-// tests/web/test_web.mjs (everyTable's largest table of each game, a game it plays anyway, watched by a spectator).
+// tests/web/test_web.mjs (tableRuns' largest table of each game, a game it plays anyway, watched by a spectator).
 // ---------------------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------------------
@@ -911,26 +901,29 @@ async function loadedSetAndWeight() {
 
 const started = Date.now();
 try {
+  // the parts that run once, one after the other (beside the matrix's six runs their pages met refused connections,
+  // net::ERR_SOCKET_NOT_CONNECTED, on a loaded machine), then every game in both languages at both widths (the runs
+  // of the matrix's parts) RUNS at a time (ASOBI_WEB_RUNS), the leavers' first (the longest)
   const steps = { tables: tablePages, smallest: smallestTables, keyboard: keyboardPlay, events: eventWords, words: rightWords, moments, cards: loadedSetAndWeight };
-  for (const [name, run] of Object.entries(steps)) {
-    if (!wanted(name)) continue;
+  const once = Object.entries(steps).filter(([name]) => wanted(name)).map(([name, run]) => [name, async () => {
     const t0 = Date.now();
-    try { await run(); } catch (e) { check(false, `${name}: ${e.stack}`); }
+    await run();
     console.log(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }
-  // every game in both languages at both widths: the runs of these parts, several at a time (ASOBI_WEB_RUNS;
-  // the longest, the leavers', first)
+  }, LEAST[name]]);
   const matrix = { leavers, joining, pacing, sound };
-  const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([, part]) => part());
+  const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([name, part]) => part().map(run => [...run, LEAST[name]]));
+  least = [...once, ...runs].reduce((n, run) => n + run[2], 0);
   const t0 = Date.now();
-  await pool(RUNS, runs);
-  console.log(`${Object.keys(matrix).filter(wanted).join(', ')}: ${runs.length} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const failed = (label, e) => check(false, `${label}: ${e.stack}`);
+  const made = { ...await pool(1, once, failed), ...await pool(RUNS, runs, failed) };
+  console.log(`${once.length} parts, then ${runs.length} runs ${RUNS} at a time, in ${((Date.now() - t0) / 1000).toFixed(1)} s; ` +
+    `their checks: ${Object.entries(made).map(([label, n]) => `${label} ${n}`).join(', ')}`);
 } finally {
   await browser.close();
   srv.kill('SIGTERM');
   rmSync(dbDir, { recursive: true, force: true });
 }
-// a whole run makes about LEAST_CHECKS checks or more; a filtered one at least a few per part and game
-failures += tooFew(checks, parts || onlyGames ? 5 : LEAST_CHECKS);
+// a run makes at least the sum of its parts' least (each is held to its own in pool), and some checks always
+failures += tooFew(checks, Math.max(least, 5));
 console.log(`${checks} checks, ${failures} failed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${outDir}`);
 process.exit(failures ? 1 : 0);

@@ -77,7 +77,8 @@ static void deal_unknown_cards(const uint8_t *cards, int n, holder *h, int nh, i
             for (int j = 0; j < nh; j++)
                 if (!tried[j] && h[j].cap > 0 && (h[j].accept & (1u << k)))
                     room += h[j].cap;
-            /* room > 0 always: the deal so far is completable (the real one is). */
+            /* room > 0 always: the deal so far is completable (the real one is).
+             * hidden field: drawn with determinize_cards's shuffle (the holder of each shuffled card) */
             int r = (int)asobi_rng_below(rng, (uint32_t)(room > 0 ? room : 1)), j = 0;
             for (;; j++)
                 if (!tried[j] && h[j].cap > 0 && (h[j].accept & (1u << k))) {
@@ -125,6 +126,7 @@ static void determinize_cards(ninja_state *s, int viewer, asobi_rng *rng)
     for (int c = 0; c < NINJA_CARDS; c++)
         if (unknown & (1ull << c))
             cards[n++] = (uint8_t)c;
+    /* hidden field: "another seat's closed cards", "the cards dealt to nobody", "the shadow's face-down cards" */
     asobi_rng_shuffle(rng, cards, (size_t)n, 1);
     int out[NINJA_CARDS];
     deal_unknown_cards(cards, n, h, nh, out, rng);
@@ -201,6 +203,8 @@ static void determinize_scrolls(ninja_state *s, int viewer, asobi_rng *rng)
                 values[j] = values[j - 1];
                 values[j - 1] = x;
             }
+        /* hidden field: "the tiles face down on another seat's cards in its hand", "the tiles face down on
+         * another seat's cards in the trick", "another seat's tiles in hand", "the face-down pile (its order)" */
         asobi_rng_shuffle(rng, values, (size_t)m, 1);
         for (int i = 0, k = 0; i < n; i++)
             if (group[i] == g)

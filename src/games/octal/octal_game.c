@@ -84,6 +84,7 @@ static void octal_determinize(void *st, int viewer, asobi_rng *rng)
     for (int c = 0; c < OCTAL_CARDS; c++)
         if (!(known >> c & 1u))
             pool[n++] = (uint8_t)c;
+    /* hidden field: "another seat's hand", "another seat's face-down discards", "the deck (its order)" */
     asobi_rng_shuffle(rng, pool, (size_t)n, 1);
     int next = 0;
     for (int i = 0; i < s->players; i++) {

@@ -184,13 +184,16 @@ static void psycle_determinize(void *st, int viewer, asobi_rng *rng)
     uint8_t t[PSYCLE_ROUNDS], b[PSYCLE_ROUNDS];
     int left = unrevealed_tiles(s->targets, face_up, psycle_table.targets, t);
     unrevealed_tiles(s->bonuses, face_up, psycle_table.bonuses, b);
+    /* hidden field: "the victory tiles not yet face up (their order)" */
     asobi_rng_shuffle(rng, t, (size_t)left, 1);
+    /* hidden field: "the bonus tiles not yet face up (their order)" */
     asobi_rng_shuffle(rng, b, (size_t)left, 1);
     memcpy(s->targets + face_up, t, (size_t)left);
     memcpy(s->bonuses + face_up, b, (size_t)left);
     for (int i = 0; i < seats_of(s); i++)
         if (i != viewer && s->pending[i] >= 0) {
             int affordable = s->gems[i] < PSYCLE_CARDS - 1 ? s->gems[i] : PSYCLE_CARDS - 1;
+            /* hidden field: "another seat's face-down card" */
             s->pending[i] = (int8_t)asobi_rng_below(rng, (uint32_t)affordable + 1);
         }
 }

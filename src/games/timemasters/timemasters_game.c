@@ -471,6 +471,7 @@ static void tm_determinize(void *st, int viewer, asobi_rng *rng)
     for (int k = 0; k < t->kinds; k++)
         for (int c = 0; c < unseen[k]; c++)
             pool[n++] = (uint8_t)k;
+    /* hidden field: "a sphere below its top", "the cards set aside" */
     asobi_rng_shuffle(rng, pool, (size_t)n, 1);
     /* in shuffled order, each level-L card goes to the next free level-L
      * place: below the sphere's top, set aside, then the players' unseen takes */
@@ -512,10 +513,13 @@ static void tm_determinize(void *st, int viewer, asobi_rng *rng)
                 for (int c = tm_kind_count(p->deck, p->n_deck, k); c > 0; c--)
                     sorted[m++] = (uint8_t)k;
             memcpy(p->deck, sorted, (size_t)m);
+            /* hidden field: "the seat's own deck (its order)" */
             asobi_rng_shuffle(rng, p->deck, p->n_deck, 1);
             continue;
         }
         uint8_t *h = hidden[i];
+        /* hidden field: "another seat's hand", "another seat's deck (its cards)", "another seat's deck (its
+         * order)", "another seat's delay cards" (every timer's) */
         asobi_rng_shuffle(rng, h, (size_t)n_hidden[i], 1);
         int used = 0;
 #define DEAL() (used < n_hidden[i] ? h[used++] : next < rest ? pool[next++] : h[0])
