@@ -607,6 +607,10 @@ async function offline() {
       const table = await botTable(game, FIRST[game]);
       await sitDown(page, table);
       await myTurn(page);
+      // your own chip and the last mover's look nothing like the keyboard's focus ring (point 8)
+      const rings = await page.evaluate(() => [...document.querySelectorAll('.seatchip.me, .seatchip.just-moved')].filter(c => c !== document.activeElement)
+        .map(c => getComputedStyle(c)).filter(st => st.outlineStyle !== 'none' || /(rgb\(13, 71, 161\)|rgb\(21, 101, 192\)) 0px 0px 0px [1-9]/.test(st.boxShadow)).length);
+      check(rings === 0, `${label}: no seat chip ringed like the keyboard's focus (${rings})`);
       await page.evaluate(() => { window.__down = true; for (const ws of window.__sockets) ws.close(); });
       await until(page, () => document.body.dataset.conn === 'reconnecting', null, 5000, 'the page reconnecting').catch(() => {});
       const down = await page.evaluate(() => ({
