@@ -6,7 +6,7 @@
 // leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
 // its result explained and its replay: tests/web/test_web.mjs's tableRuns, which plays those tables anyway.) Pacing, joining,
 // leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
-// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
+// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
 import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
@@ -26,9 +26,9 @@ const check = (cond, what) => { checks++; countCheck(); if (!cond) { failures++;
 // The fewest checks each part makes (a run of the matrix's parts: one game in one language), from the checks it makes
 // whatever the game (each part's check sites that always run, once): each run is held to its own, and the whole run
 // to the sum for what it ran
-const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, cards: 3, leavers: 4, joining: 6, pacing: 6, sound: 3 };
+const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, flights: 3, offline: 3, teach: 5, cards: 3, leavers: 4, joining: 6, pacing: 6, sound: 3 };
 let least = 0;   // the sum for what this run ran
-const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
+const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'flights', 'offline', 'teach', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
 const wanted = part => !parts || parts.includes(part);
 
 // each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
@@ -67,9 +67,11 @@ async function botTable(game, players, extra = {}) {
 const browser = await chromium.launch({ executablePath: process.env.ASOBI_CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 
 /** A page in LOCALE at WIDTH (390: a phone, 844 high), reduced motion unless MOTION; every page error fails. */
-async function newPage(locale, width, motion = 'reduce') {
+async function newPage(locale, width, motion = 'reduce', tips = false) {
   const ctx = await browser.newContext({ locale, reducedMotion: motion,
     viewport: width === 390 ? { width: 390, height: 844 } : { width, height: 900 } });
+  // a player who has played every game before: no first game's tips (the part `teach` asks for them)
+  if (!tips) await ctx.addInitScript(() => { for (const g of ['psycle', 'ninja', 'octal', 'timemasters']) if (!localStorage.getItem(`asobi.teach.${g}`)) localStorage.setItem(`asobi.teach.${g}`, '{"hidden":true}'); });
   const page = await ctx.newPage();
   page.on('pageerror', e => check(false, `${locale} ${width}: error on the page: ${e.message}`));
   page.on('console', m => { if (m.type() === 'error') check(false, `${locale} ${width}: console error: ${m.text()}`); });
@@ -217,11 +219,15 @@ async function phoneDock(page, label, game) {
     const cards = [...document.querySelectorAll('.dock [data-card]')].map(c => c.getBoundingClientRect());
     const questions = [...document.querySelectorAll('.question')].map(q => q.getBoundingClientRect());
     return { share: d ? d.height / innerHeight : 1, top: d?.top ?? 0, cardsIn: cards.every(r => r.left >= 0 && r.right <= innerWidth),
-      questionsIn: questions.every(r => r.top >= 0 && r.bottom <= (d?.top ?? innerHeight)) };
+      questionsIn: questions.every(r => r.top >= 0 && r.bottom <= (d?.top ?? innerHeight)),
+      handFits: [...document.querySelectorAll('.dock .hand')].every(h => h.scrollWidth <= h.clientWidth) };
   });
-  check(dock.share <= 0.3, `${label}: the dock takes ${Math.round(dock.share * 100)}% of the phone's screen (at most 30%)`);
-  // PSYCLE's six cards fit (a longer hand, NINJA's or Time Masters', scrolls sideways)
-  if (game === 'psycle') check(dock.cardsIn, `${label}: every card of the docked hand inside the screen`);
+  // Time Masters' hand wraps three cards to a row (each says what it does): two rows take more of the screen
+  const most = game === 'timemasters' ? 0.4 : 0.3;
+  check(dock.share <= most, `${label}: the dock takes ${Math.round(dock.share * 100)}% of the phone's screen (at most ${most * 100}%)`);
+  // every game's hand fits the phone: PSYCLE's six cards, NINJA's seven narrower, Time Masters' wrapped; nothing
+  // scrolls sideways (issue 43, round two: NINJA's and Time Masters' hands did)
+  check(dock.cardsIn && dock.handFits, `${label}: every card of the docked hand inside the screen, the hand never scrolls sideways (${JSON.stringify(dock)})`);
   if (game !== 'octal') return;
   check(dock.questionsIn, `${label}: the dragon's questions above the dock`);
   const pass = page.locator('.dock .legal [data-action=pass]');
@@ -247,6 +253,12 @@ async function smallestTables() {
       await page.waitForSelector('.board');
       await myTurn(page);
       await oneScreenAt(page, `${game} ${smallest[game]}p ${lang} ${width}`, width);
+      if (width === 390) {
+        // the docked hand fits the phone: no card cut, nothing scrolls sideways (NINJA's and Time Masters' did)
+        const fits = await page.evaluate(() => [...document.querySelectorAll('.dock .hand')].every(h => h.scrollWidth <= h.clientWidth
+          && [...h.querySelectorAll('.card')].every(c => c.getBoundingClientRect().right <= innerWidth)));
+        check(fits, `${game} ${smallest[game]}p ${lang} 390: the docked hand fits the screen, never scrolls sideways`);
+      }
       await page.screenshot({ path: path.join(outDir, `table_${game}${smallest[game]}_${width}_${lang}.png`) });
       await ctx.close();
     }
@@ -502,6 +514,197 @@ async function moments() {
       `moments: a new moment plays once, within the pacing, not on the first drawing (${JSON.stringify(played)})`);
     await ctx.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Issue 43, round two (points 7, 8 and 10), played at each game's smallest table in both languages.
+// ---------------------------------------------------------------------------------------------------------
+const FIRST = { psycle: 2, ninja: 2, octal: 3, timemasters: 2 };
+const FIRST_RUNS = [['en-US', 'en', 1280], ['ja-JP', 'ja', 390]];
+
+/** Plays PAGE's seat by its first legal action (clicked as a person would, by script when a phone folds it)
+ * until DONE(page) holds, the game is over or MOVES moves were made; whether DONE held. */
+async function playFirstMoves(page, done, moves = 30) {
+  for (let k = 0; k < moves; k++) {
+    if (await done(page)) return true;
+    if (await page.evaluate(() => document.body.dataset.status === 'over')) return false;
+    const before = await page.evaluate(() => document.body.dataset.index);
+    await page.evaluate(() => document.querySelector('.legal [data-action]')?.click());
+    await until(page, i => document.body.dataset.index !== i && (document.querySelectorAll('.legal [data-action]').length > 0 || document.body.dataset.status === 'over'),
+      before, 20000, 'the next turn').catch(() => {});
+  }
+  return done(page);
+}
+
+/** Point 7, live: each game's moment plays on a real table (PSYCLE's reveal, NINJA's trick swept to its winner,
+ * THE OCTAL's card onto a question, Time Masters' card flying to its taker, the cue of your turn), within the
+ * pacing, a flying card never in the way of a click; under reduced motion none at all. The page's animations are
+ * recorded as they start (Element.animate, wrapped before the page's own scripts run). */
+const MOMENT_OF = { psycle: 'reveal', ninja: 'flying', octal: 'slide', timemasters: 'flying' };
+async function flights() {
+  for (const game of Object.keys(GAMES)) {
+    for (const [[locale, lang, width], motion] of [[FIRST_RUNS[0], 'no-preference'], [FIRST_RUNS[1], 'no-preference'], [FIRST_RUNS[0], 'reduce']]) {
+      const label = `flights ${game} ${lang} ${width} ${motion}`;
+      const { ctx, page } = await newPage(locale, width, motion);
+      await ctx.addInitScript(() => {
+        localStorage.setItem('asobi.pace', '150');   // quicker bots: the moments are the same
+        window.__played = [];
+        const animate = Element.prototype.animate;
+        Element.prototype.animate = function (...args) {
+          const a = animate.apply(this, args);
+          const r = this.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          window.__played.push({ kind: this.classList.contains('flying') ? 'flying' : this.dataset.moment?.split(' ')[0] ?? '?',
+            ms: a.effect.getTiming().duration, clickThrough: getComputedStyle(this).pointerEvents === 'none'
+              || !this.classList.contains('flying') || document.elementFromPoint(x, y) !== this });
+          return a;
+        };
+      });
+      const table = await botTable(game, FIRST[game]);
+      await sitDown(page, table);
+      await myTurn(page);
+      const want = MOMENT_OF[game];
+      const seen = await playFirstMoves(page, p => p.evaluate(k => window.__played.some(m => m.kind === k), want), game === 'ninja' ? 40 : 25);
+      const played = await page.evaluate(() => window.__played);
+      const kinds = [...new Set(played.map(m => m.kind))];
+      if (motion === 'reduce') check(played.length === 0, `${label}: no animation at all under reduced motion (${kinds})`);
+      else {
+        check(seen, `${label}: the game's moment (${want}) plays on a real table (${kinds})`);
+        check(kinds.includes('turn'), `${label}: the soft cue of your turn plays (${kinds})`);
+        check(played.every(m => m.ms > 0 && m.ms <= 600), `${label}: every moment within the pacing's 0.6 s (${played.map(m => m.ms)})`);
+        check(played.every(m => m.clickThrough), `${label}: a flying card is never in the way of a click`);
+      }
+      // input never waits for a moment: the first action is live the moment the turn is drawn
+      const live = await page.evaluate(() => { const b = document.querySelector('.legal [data-action]'); return !b || (!b.disabled && getComputedStyle(b).pointerEvents !== 'none'); });
+      check(live, `${label}: the actions are live while moments play`);
+      if (motion !== 'reduce' && game === 'timemasters') await page.screenshot({ path: path.join(outDir, `flights_${game}_${width}_${lang}.png`) });
+      await ctx.close();
+    }
+  }
+}
+
+/** Point 8: while the socket is down (dropped by the page's own WebSocket, held down until let up), the move
+ * buttons are disabled, the cards inert, and the prompt line says so; a click sends nothing; back, they are live. */
+const OFFLINE = { en: 'Reconnecting: your moves can be made again once the table is back.', ja: '再接続中です。テーブルに戻ると、また手を選べます。' };
+async function offline() {
+  for (const game of Object.keys(GAMES)) {
+    for (const [locale, lang, width] of FIRST_RUNS) {
+      const label = `offline ${game} ${lang} ${width}`;
+      const { ctx, page } = await newPage(locale, width);
+      await ctx.addInitScript(() => {
+        const Real = window.WebSocket;
+        window.__sockets = []; window.__down = false;
+        window.WebSocket = function (url, protocols) {
+          if (window.__down) {   // the network is down: a socket that closes at once, without a try
+            const gone = { readyState: 3, send() {}, close() {} };
+            setTimeout(() => gone.onclose?.({ code: 1006 }), 50);
+            return gone;
+          }
+          const ws = new Real(url, protocols);
+          window.__sockets.push(ws);
+          return ws;
+        };
+        Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+        window.WebSocket.prototype = Real.prototype;
+      });
+      const table = await botTable(game, FIRST[game]);
+      await sitDown(page, table);
+      await myTurn(page);
+      // your own chip and the last mover's look nothing like the keyboard's focus ring (point 8)
+      const rings = await page.evaluate(() => [...document.querySelectorAll('.seatchip.me, .seatchip.just-moved')].filter(c => c !== document.activeElement)
+        .map(c => getComputedStyle(c)).filter(st => st.outlineStyle !== 'none' || /(rgb\(13, 71, 161\)|rgb\(21, 101, 192\)) 0px 0px 0px [1-9]/.test(st.boxShadow)).length);
+      check(rings === 0, `${label}: no seat chip ringed like the keyboard's focus (${rings})`);
+      await page.evaluate(() => { window.__down = true; for (const ws of window.__sockets) ws.close(); });
+      await until(page, () => document.body.dataset.conn === 'reconnecting', null, 5000, 'the page reconnecting').catch(() => {});
+      const down = await page.evaluate(() => ({
+        prompt: document.querySelector('[data-prompt=offline]')?.textContent ?? null,
+        buttons: [...document.querySelectorAll('.legal button[data-action]')].map(b => b.disabled),
+        cards: [...document.querySelectorAll('.can')].map(c => getComputedStyle(c).pointerEvents),
+        conn: document.querySelector('header [data-conn]')?.textContent, index: document.body.dataset.index }));
+      check(down.prompt === OFFLINE[lang], `${label}: the prompt line says the moves wait for the table (${down.prompt})`);
+      check(down.buttons.length > 0 && down.buttons.every(Boolean) && down.cards.every(p => p === 'none'),
+        `${label}: every move button disabled, every card inert (${JSON.stringify(down)})`);
+      await page.evaluate(() => document.querySelector('.can')?.click());
+      await page.waitForTimeout(300);
+      check(await page.evaluate(() => document.body.dataset.index) === down.index, `${label}: a click while reconnecting makes no move`);
+      await page.screenshot({ path: path.join(outDir, `offline_${game}_${width}_${lang}.png`) });
+      await page.evaluate(() => { window.__down = false; });
+      const back = await until(page, () => document.body.dataset.conn === 'connected' && [...document.querySelectorAll('.legal button[data-action]')].some(b => !b.disabled),
+        null, 15000, 'the seat back').then(() => true, () => false);
+      check(back && !(await page.$('[data-prompt=offline]')), `${label}: back, the moves are live again and the line says what to do`);
+      await ctx.close();
+    }
+  }
+}
+
+/** Point 10: a first game that teaches. The first table of each game on this device gives one tip a turn, under
+ * the prompt line, in the page's language, each a different one; its "Rules of this game" opens the rules at the
+ * section of the page's language; the first action stays on screen; a second table of the game gives none; the
+ * tips can be hidden, for good. */
+const TIP = { en: /^Tip: \S.{20,}[.!]$/, ja: /^ヒント: \S.{10,}。$/ };
+async function teach() {
+  for (const game of Object.keys(GAMES)) {
+    for (const [locale, lang, width] of FIRST_RUNS) {
+      const label = `teach ${game} ${lang} ${width}`;
+      const { ctx, page } = await newPage(locale, width, 'reduce', true);
+      const table = await botTable(game, FIRST[game]);
+      await sitDown(page, table);
+      await myTurn(page);
+      const tipNow = () => page.evaluate(() => {
+        const p = document.querySelector('[data-teach]');
+        if (!p) return null;
+        const r = p.getBoundingClientRect();
+        return { key: p.dataset.teach, text: p.querySelector('.tip').textContent, rules: p.querySelector('a').getAttribute('href'),
+          link: p.querySelector('a').textContent, onScreen: r.top >= 0 && r.bottom <= innerHeight, hide: p.querySelector('[data-teach-hide]')?.getAttribute('aria-label') };
+      });
+      const first = await tipNow();
+      check(first && TIP[lang].test(first.text) && !BROKEN.test(first.text) && first.onScreen, `${label}: the first turn's tip, on screen (${JSON.stringify(first)})`);
+      check(first?.rules === `/rules/${game}.html#${lang}-play` && first?.link === (lang === 'en' ? 'Rules of this game' : 'このゲームのルール'),
+        `${label}: the tip's "Rules of this game" (${first?.rules})`);
+      const fit = await oneScreen(page);
+      check(fit.card && fit.action, `${label}: the hand and the first action still on screen with the tip (${JSON.stringify(fit)})`);
+      await axe(page, label);
+      if (first) {
+        // the rules open at the section of the page's language
+        const rules = await ctx.newPage();
+        await rules.goto(`${base}${first.rules}`);
+        const section = await rules.evaluate(id => { const h = document.getElementById(id); return h && h.getClientRects().length > 0 && h.closest('section').lang; }, `${lang}-play`);
+        check(section === lang, `${label}: the rules open at the ${lang} section (${section})`);
+        await rules.close();
+      }
+      // one tip a turn, the same through redraws of the turn (the language switched there and back), a new one the next
+      await page.click('#lang-switch'); await page.click('#lang-switch');
+      const same = await tipNow();
+      check(same?.key === first?.key, `${label}: the turn's tip stays through a redraw (${first?.key}, ${same?.key})`);
+      const keys = first ? [first.key] : [];
+      await playFirstMoves(page, async p => { const k = (await tipNow())?.key; if (k && !keys.includes(k)) keys.push(k); return keys.length >= 2; }, 12);
+      check(keys.length >= 2, `${label}: a new tip on a later turn (${keys})`);
+      // a second table of the same game: no tips (the first table teaches)
+      const second = await browserPageIn(ctx, await botTable(game, FIRST[game]));
+      check(!(await second.$('[data-teach]')), `${label}: a second table of the game gives no tips`);
+      await second.close();
+      // hidden: gone now and after a reload
+      await myTurn(page);
+      if (await page.$('[data-teach]')) {
+        await page.click('[data-teach-hide]');
+        check(!(await page.$('[data-teach]')), `${label}: the tips hidden`);
+      }
+      await page.reload();
+      await myTurn(page);
+      check(!(await page.$('[data-teach]')) && (await page.evaluate(g => JSON.parse(localStorage.getItem(`asobi.teach.${g}`)).hidden, game)),
+        `${label}: the tips stay hidden after a reload`);
+      if (first) await page.screenshot({ path: path.join(outDir, `teach_${game}_${width}_${lang}.png`) });
+      await ctx.close();
+    }
+  }
+}
+
+/** A second page in CTX seated at TABLE, at its turn. */
+async function browserPageIn(ctx, table) {
+  const page = await ctx.newPage();
+  await sitDown(page, table);
+  await myTurn(page);
+  return page;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -904,7 +1107,8 @@ try {
   // the parts that run once, one after the other (beside the matrix's six runs their pages met refused connections,
   // net::ERR_SOCKET_NOT_CONNECTED, on a loaded machine), then every game in both languages at both widths (the runs
   // of the matrix's parts) RUNS at a time (ASOBI_WEB_RUNS), the leavers' first (the longest)
-  const steps = { tables: tablePages, smallest: smallestTables, keyboard: keyboardPlay, events: eventWords, words: rightWords, moments, cards: loadedSetAndWeight };
+  const steps = { tables: tablePages, smallest: smallestTables, keyboard: keyboardPlay, events: eventWords, words: rightWords, moments,
+    flights, offline, teach, cards: loadedSetAndWeight };
   const once = Object.entries(steps).filter(([name]) => wanted(name)).map(([name, run]) => [name, async () => {
     const t0 = Date.now();
     await run();

@@ -123,6 +123,42 @@ const ROUND2 = {
   },
 };
 
+/* A first game that teaches (issue 43, point 10: teach.js): one tip a turn, in the seeds' words. */
+const TEACH = {
+  en: {
+    'teach.hide': 'Hide tips',
+    'teach.psycle.beats': 'Tip: a card beats the cards listed after “>” on it; the cards before it beat it.',
+    'teach.psycle.gems': 'Tip: at the round\'s end you pay as many gems as your card\'s number; a 0 pays nothing and takes as many gems as the highest card played.',
+    'teach.psycle.cycle': 'Tip: the highest total of a cycle\'s 5 rounds wins the cycle; the first to win 2 cycles wins the game.',
+    'teach.ninja.follow': 'Tip: you must follow the led element if you can; your open cards count as your hand.',
+    'teach.ninja.trump': 'Tip: the trump element wins the trick (the highest number of it); without trump, the highest of the led element.',
+    'teach.ninja.scroll': 'Tip: an open card played takes its scroll tile with it to whoever wins the trick.',
+    'teach.octal.question': 'Tip: a dragon\'s question is the top card\'s number with the condition its arrow points at: 大 with a 4 asks for a number bigger than 4.',
+    'teach.octal.wrap': 'Tip: the numbers wrap around: above 8 comes 1, below 1 comes 8.',
+    'teach.octal.pass': 'Tip: with no card that fits a question, pass: you draw a card.',
+    'teach.octal.octo': 'Tip: when a play takes your hand from 2 cards to 1, say Octo!; forgetting it costs 2 cards.',
+    'teach.timemasters.access': 'Tip: each spell you play gives an access point; then you take one card from the spheres per point.',
+    'teach.timemasters.pass': 'Tip: passing turns all your grey Kè gold, but ends your turn at once: nothing else this turn.',
+    'teach.timemasters.goal': 'Tip: the cards taken from the spheres score; whoever has the most points wins.',
+  },
+  ja: {
+    'teach.hide': 'ヒントを隠す',
+    'teach.psycle.beats': 'ヒント: カードは「>」の後ろに書かれたカード(このカードより弱いカード)に勝ちます。',
+    'teach.psycle.gems': 'ヒント: ラウンドの終わりに、出したカードの数字と同じ数のジェムを支払います。0は支払わず、ほかの人が出した最も大きい数字と同じ数のジェムを受け取ります。',
+    'teach.psycle.cycle': 'ヒント: 5ラウンドの合計得点が最も高い人がサイクルの勝者です。先に2回勝った人がゲームの勝者です。',
+    'teach.ninja.follow': 'ヒント: リードと同じ種類のカードがあれば、必ずそれを出します。公開したカードも手札の一部です。',
+    'teach.ninja.trump': 'ヒント: 切り札と同じ種類を出した人が力比べに勝ちます(複数なら数字の大きい方)。なければリードと同じ種類で数字の大きい方です。',
+    'teach.ninja.scroll': 'ヒント: 公開したカードを出すと、上に乗っている巻物も一緒に出ます。',
+    'teach.octal.question': 'ヒント: 竜の問い掛けは、いちばん上のカードの数字と、その矢印が指すカードの条件で決まります(条件が[大]で数字が4なら「4より大きい数」)。',
+    'teach.octal.wrap': 'ヒント: 数は両端がつながっています(8より大きい値は1、1より小さい値は8)。',
+    'teach.octal.pass': 'ヒント: 条件を満たすカードがなければ、パスして1枚引きます。',
+    'teach.octal.octo': 'ヒント: 手札が2枚から1枚になるときは「オクト!」を宣言します。忘れると2枚引きます。',
+    'teach.timemasters.access': 'ヒント: スペルカードを1枚プレイするとアクセスポイントを1獲得し、その数だけ意識スフィアからカードを獲得します。',
+    'teach.timemasters.pass': 'ヒント: パスすると灰色のKèが全て金色に戻りますが、ほかのアクションは実行できず、即座に手番が終了します。',
+    'teach.timemasters.goal': 'ヒント: 意識スフィアから獲得したカードが勝利点になります。最も多く稼いだ人の勝ちです。',
+  },
+};
+
 const messages = {
   en: {
     ...LOBBY.en,
@@ -553,8 +589,8 @@ const tableMessages = {
     'review.value': '勝つ見込み',
   },
 };
-Object.assign(messages.en, tableMessages.en, ROUND2.en);
-Object.assign(messages.ja, tableMessages.ja, ROUND2.ja);
+Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);
+Object.assign(messages.ja, tableMessages.ja, ROUND2.ja, TEACH.ja);
 
 const stored = localStorage.getItem('asobi.lang');
 export let lang = stored || ((navigator.languages || [navigator.language]).find(l => /^(ja|en)/.test(l)) || 'en').slice(0, 2);

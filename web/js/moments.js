@@ -23,3 +23,34 @@ export function playMoments(root, first = false) {
     if (!first && frames && !reduced() && node.animate) node.animate(frames, { duration: 450, easing: 'ease-out' });
   }
 }
+
+/** Cards flying where they go (issue 43, round two): Time Masters' card taken, from its sphere to its taker's
+ * panel (`card_taken`); NINJA's trick swept from the table to its winner's panel (`trick_won`, not the
+ * shadow's, which has no panel). Each flying card is a copy above the page (aria-hidden, pointer-events none:
+ * it never covers a click), gone after 0.45 s, within the pacing; nothing under reduced motion. ENTRIES: the
+ * log entries just shown; ROOT: the page drawn with them. */
+export function flyMoments(root, entries) {
+  if (reduced() || !document.body.animate) return;
+  for (const e of entries) {
+    const ev = e.kind === 'event' ? e.event : null;
+    if (ev?.type === 'card_taken') fly(root.querySelector(`.sphere.l${ev.level}`), root, ev.seat, ev.hidden ? '' : ev.card ?? '');
+    if (ev?.type === 'trick_won' && ev.seat !== null) for (const played of root.querySelectorAll('.trick .played')) fly(played, root, ev.seat, '');
+  }
+}
+
+/** One card copy, with TEXT, flying from FROM's middle to SEAT's panel in ROOT. */
+function fly(from, root, seat, text) {
+  const a = from?.getBoundingClientRect(), b = root.querySelector(`.player[data-seat="${seat}"]`)?.getBoundingClientRect();
+  if (!a || !b) return;
+  const card = document.createElement('div');
+  card.className = 'card flying';
+  card.setAttribute('aria-hidden', 'true');
+  card.textContent = text;
+  const x = a.left + a.width / 2 - 30, y = a.top + a.height / 2 - 40;
+  Object.assign(card.style, { left: `${x}px`, top: `${y}px` });
+  document.body.append(card);
+  const dx = b.left + b.width / 2 - 30 - x, dy = b.top + b.height / 2 - 40 - y;
+  const flight = card.animate([{ transform: 'none', opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.6)`, opacity: 0.4 }],
+    { duration: 450, easing: 'ease-in', fill: 'forwards' });
+  flight.onfinish = flight.oncancel = () => card.remove();
+}

@@ -11,7 +11,8 @@ import { makeReplay, replaySection, replayKeys } from './replay.js';
 import { makeReview, reviewSection, markLog } from './review.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
-import { playMoments } from './moments.js';
+import { playMoments, flyMoments } from './moments.js';
+import { teachLine } from './teach.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -79,7 +80,7 @@ function receive(m, fresh) {
     page.heard = []; page.log = [];
     const entries = mergeEntries(page.heard, m.log);
     welcomeBack(m, entries);
-    show({ update: m, entries });
+    show({ update: m, entries, fresh: true });
     return;
   }
   const entries = mergeEntries(page.heard, m.log);
@@ -108,6 +109,7 @@ function show(step) {
   if (m.rematch && m.seat !== null && page.token) { goToRematch(m.rematch); return; }
   page.last = m; page.error = ''; page.menu = null;
   page.log.push(...step.entries);
+  page.taken = step.fresh ? [] : step.entries;   // what happens now flies (moments.js); a history shown at once does not
   const lastIndex = page.log.length ? page.log[page.log.length - 1].index : -1;
   if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
   for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
@@ -265,8 +267,10 @@ function boardAndLog(ctx, g) {
   // what to do now, or whom the table waits for: first in the dock while the seat plays, else above the board
   const prompt = !live ? '' : page.conn !== 'connected' && c.legal.length
     ? el('p', { class: 'prompt offline', 'data-prompt': 'offline', role: 'status' }, t('offline_acts')) : promptLine(page.last, games[g], c);
+  // a first game's tip of the turn, under the prompt line (teach.js)
+  const teach = playing && page.conn === 'connected' ? teachLine(page, view, c.legal, draw) : '';
   const dock = hand || playing
-    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? prompt : '', hand ?? '', playing ? legalList(c) : '') : '';
+    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? prompt : '', teach, hand ?? '', playing ? legalList(c) : '') : '';
   return { board, dock, prompt: playing ? '' : prompt, log: logSection(view.game, shown ? shown.log : page.log, name) };
 }
 
@@ -336,6 +340,7 @@ async function draw() {
   markLog(review);
   refocus();
   playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
+  if (page.taken?.length) { flyMoments(app, page.taken); page.taken = []; }
   page.drawnOnce = true;
 }
 
