@@ -21,7 +21,10 @@
  *    SRV_ECHO_ID_MAX bytes of the message's id;
  *  - an acceptance added the sender's action (bots may follow), or at a
  *    finished table made one rematch where every person keeps their seat
- *    and token;
+ *    and token, or took back one action of the sender's ({"type":"undo"}:
+ *    the record is the one before without it, and replays to the state;
+ *    when it was the last action, every viewer's view is again the one
+ *    before it, byte for byte; the log says so);
  *  - what each seat and a spectator is sent can be built and names its
  *    viewer, and what a seat is sent is the same whatever the cards it
  *    cannot see: the update built from a determinization for that seat
@@ -82,6 +85,37 @@ static void check_hidden(const table *t, int viewer, uint64_t seed)
     json_decref(real);
 }
 
+/* A take-back by seat (issue 44): the match lost one action of seat's,
+ * the record is the one before (was) without it and replays to the state,
+ * the log's newest entry says it; if it was the last action, every view is
+ * the one before it (at: the state when the history was that long). */
+static void check_take_back(const table *t, int seat, const json_t *was, const asobi_state *at)
+{
+    const json_t *before = json_object_get(was, "actions");
+    json_t *now = asobi_match_record(t->match);
+    const json_t *after = json_object_get(now, "actions");
+    size_t n = json_array_size(after), gone = 0;
+    FUZZ_CHECK(seat >= 0 && n + 1 == json_array_size(before));
+    while (gone < n && json_equal(json_array_get(before, gone), json_array_get(after, gone)))
+        gone++;
+    FUZZ_CHECK(json_integer_value(json_object_get(json_array_get(before, gone), "seat")) == seat);
+    for (size_t i = gone; i < n; i++)
+        FUZZ_CHECK(json_equal(json_array_get(before, i + 1), json_array_get(after, i)));
+    asobi_match *again = asobi_match_load(now, NULL);
+    FUZZ_CHECK(again && asobi_state_equal(asobi_match_state(again), asobi_match_state(t->match)));
+    asobi_match_free(again);
+    json_decref(now);
+    const table_event *said = &t->log[t->log_count - 1];
+    FUZZ_CHECK(said->undo && said->seat == seat);
+    if (gone == n && at) /* the last action: every viewer is told what it was told before it */
+        for (int v = ASOBI_SPECTATOR; v < t->players; v++) {
+            char *a = asobi_state_view_text(asobi_match_state(t->match), v, NULL), *b = asobi_state_view_text(at, v, NULL);
+            FUZZ_CHECK(a && b && strcmp(a, b) == 0);
+            free(a);
+            free(b);
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
@@ -91,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t id = make_table(&fs, data[0], data[1]);
     table *t = hall_slot_of(&fs.hall, id)->t;
     int ids[4096];
+    asobi_state *at_length[MESSAGES_MAX + 1] = {0}; /* the state when the history was that long, as last seen */
     const char *p = (const char *)data + 2, *end = (const char *)data + size;
     for (int n = 0; p < end && n < MESSAGES_MAX; n++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -140,6 +175,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         int length = asobi_match_length(t->match);
+        if (length <= MESSAGES_MAX) {
+            asobi_state_free(at_length[length]);
+            at_length[length] = asobi_state_clone(asobi_match_state(t->match));
+        }
+        json_t *record = asobi_match_record(t->match);
         json_t *msg_id = NULL;
         srv_error e;
         int rc = hall_message(&fs.hall, id, seat, msg, mlen, 0, &msg_id, &e);
@@ -159,6 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(text);
             json_decref(reply);
             fuzz_snapshot_check_same(&fs.hall, &before);
+        } else if (asobi_match_length(t->match) < length) { /* a take-back */
+            check_take_back(t, seat, record, length - 1 <= MESSAGES_MAX ? at_length[length - 1] : NULL);
         } else if (asobi_match_length(t->match) == length) { /* a rematch: asked at a finished table */
             FUZZ_CHECK(seat >= 0 && t->status == TABLE_OVER && t->rematch > 0);
             const hall_slot *next = hall_slot_of(&fs.hall, t->rematch);
@@ -170,12 +212,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(asobi_match_action_seat(t->match, length) == seat);
         }
         json_decref(msg_id);
+        json_decref(record);
         fuzz_snapshot_free(&before);
         fuzz_check_updates(t);
         for (int v = 0; v < t->players; v++)
             check_hidden(t, v, (uint64_t)n + 1);
         p += len + (nl != NULL);
     }
+    for (int k = 0; k <= MESSAGES_MAX; k++)
+        asobi_state_free(at_length[k]);
     fuzz_server_close(&fs);
     return 0;
 }

@@ -90,6 +90,18 @@ printf '\x02\x02\x00{"type":"act","action":"play 3","id":1}\ns{"type":"act","act
 printf '\x01\x06\x00#0\n\x00#1\n\x03{"type":"act","action":"pass","seat":0}\n\x00#3\n\x03#0\n' > $c/ws_message/seed-octal.bin
 printf '\x00\x00\x00#0\n\x01#0\n\x00#0\n\x01#1\n\x00[1,2]\n\x01{"type":"act","action":99999}\n' > $c/ws_message/seed-ninja.bin
 printf '\x03\x00\x00#0\n\x00#1\n\x01#0\n\x01{"type":"act","action":"done"}\n\x00#2\n' > $c/ws_message/seed-timemasters.bin
+# taking back (issue 44): each seat in turn acts, takes back (refused when the move was final) and acts again:
+# NINJA with 3 (scroll tiles, the trump), PSYCLE with 3 (a face-down choice withdrawn), Time Masters with 2
+python3 - "$c/ws_message" <<'PY'
+import sys
+for name, pick, players, ks in (("ninja", 4, 3, [0]), ("psycle", 6, 3, [3, 0]), ("timemasters", 3, 2, [3, 0])):
+    lines = []
+    for r in range(12):
+        for s in range(players):
+            k = ks[(r * players + s) % len(ks)]
+            lines += [bytes([s]) + b"#%d" % k, bytes([s]) + b'{"type":"undo"}', bytes([s]) + b"#%d" % k]
+    open("%s/seed-undo-%s.bin" % (sys.argv[1], name), "wb").write(bytes([pick, 0]) + b"\n".join(lines[:90]) + b"\n")
+PY
 # ids a refusal echoes only in part (issue 31): a long string, a long array, a string cut inside a character
 python3 - "$c/ws_message/seed-long-ids.bin" <<'PY'
 import sys

@@ -847,19 +847,27 @@ int hall_message(hall *h, int64_t id, int seat, const char *text, size_t len, in
     int rc = -1;
     if (!json_is_object(msg)) {
         srv_fail(e, 400, "bad_json", "a message is a JSON object");
-    } else if (!type || (strcmp(type, "act") != 0 && strcmp(type, "rematch") != 0)) {
-        srv_fail(e, 400, "unknown_type", "unknown message type \"%.40s\" (a client sends \"act\" or \"rematch\")",
+    } else if (!type || (strcmp(type, "act") != 0 && strcmp(type, "rematch") != 0 && strcmp(type, "undo") != 0)) {
+        srv_fail(e, 400, "unknown_type",
+                 "unknown message type \"%.40s\" (a client sends \"act\", \"undo\" or \"rematch\")",
                  type ? type : "");
     } else if (!sl) {
         srv_fail(e, 404, "not_found", "the table is gone");
     } else if (seat < 0) {
-        srv_fail(e, 403, "not_seated", "a spectator cannot %s", strcmp(type, "act") == 0 ? "act" : "ask for a rematch");
+        srv_fail(e, 403, "not_seated", "a spectator cannot %s",
+                 strcmp(type, "act") == 0 ? "act" : strcmp(type, "undo") == 0 ? "take back" : "ask for a rematch");
     } else if (sl->t->seat[seat].left) { /* a tab still open on a seat its person left (table_leave) */
         srv_fail(e, 403, "bad_token", "seat %d was left: it is the bot's now", seat);
     } else if (strcmp(type, "rematch") == 0) {
         rc = rematch(h, sl, now_ms, e);
     } else if (claimed && !(json_is_integer(claimed) && json_integer_value(claimed) == seat)) {
         srv_fail(e, 403, "wrong_seat", "this connection plays seat %d only", seat);
+    } else if (strcmp(type, "undo") == 0) { /* taking back: table_undo.c */
+        if (table_undo(sl->t, seat, now_ms, e) == 0) {
+            h->takebacks_accepted++;
+            changed(h, sl);
+            rc = 0;
+        }
     } else if (table_act(sl->t, seat, json_object_get(msg, "action"), now_ms, e) == 0) {
         h->actions_accepted++;
         changed(h, sl);

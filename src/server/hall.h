@@ -71,6 +71,7 @@ typedef struct hall {
     int64_t n_slots, cap_slots;
     int64_t tables_in_memory;
     uint64_t actions_accepted; /* people's, bots' and timeouts' */
+    uint64_t takebacks_accepted; /* {"type":"undo"} taken back (table_undo.c) */
     const asobi_data_sets *card_sets; /* `--card-sets DIR`: names a table's options may use (NULL: none) */
     bool allow_chosen_seeds; /* `--allow-chosen-seeds`: a POST may choose a table's seed (tests, research) */
     int64_t grace_ms;   /* `--grace`, told to every table it takes (their updates count it down; 0: none told) */

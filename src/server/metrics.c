@@ -51,6 +51,8 @@ char *metrics_text(server *s)
     metric_value(f, "asobi_connections", "gauge", "Open WebSocket connections.", s->connections);
     metric_value(f, "asobi_actions_accepted_total", "counter", "Actions accepted (people, bots, timeouts).",
                  s->hall.actions_accepted);
+    metric_value(f, "asobi_takebacks_total", "counter", "Actions taken back by their people ({\"type\":\"undo\"}).",
+                 s->hall.takebacks_accepted);
     metric_value(f, "asobi_refusals_total", "counter", "Requests and messages refused.", s->refusals);
     fprintf(f, "# HELP asobi_limited_total Connections, requests and messages refused by a limit (docs/server.md, "
                "Limits).\n# TYPE asobi_limited_total counter\n");

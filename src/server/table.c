@@ -657,21 +657,20 @@ static int64_t clock_after(const table *t, int seat, int64_t now)
     return (left < 0 ? 0 : left) + t->increment_ms;
 }
 
-static void append_event(table *t, int seat, const char *by, char **text, json_t **events)
+void table_log_append(table *t, table_event ev)
 {
     if (t->log_count == t->log_cap) {
         int cap = t->log_cap ? 2 * t->log_cap : 64;
         table_event *log = realloc(t->log, (size_t)cap * sizeof *log);
         if (!log) {
             /* the game goes on; this event is simply not shown */
-            table_event ev = {seat, by, text, events};
             free_event(&ev, t->players);
             return;
         }
         t->log = log;
         t->log_cap = cap;
     }
-    t->log[t->log_count++] = (table_event){seat, by, text, events};
+    t->log[t->log_count++] = ev;
 }
 
 static void finish_if_over(table *t)
@@ -699,6 +698,7 @@ static int apply_action(table *t, int seat, const json_t *action, const char *by
         return srv_fail(e, 500, "no_memory", "out of memory");
     uint32_t before = asobi_state_to_move(state);
     int64_t clock_ms = commit ? clock_after(t, seat, now) : stored_clock;
+    int64_t since_before = t->seat[seat].since_ms, bank_before = t->seat[seat].bank_ms;
     asobi_error err;
     if (protocol_act(t->match, seat, action, &err) != ASOBI_OK) {
         asobi_state_free(pre);
@@ -706,7 +706,7 @@ static int apply_action(table *t, int seat, const json_t *action, const char *by
     }
     int n = asobi_match_length(t->match);
     const char *text = asobi_match_action_text(t->match, n - 1);
-    if (commit && store_add_action(t->store, t->id, n - 1, seat, text, by, clock_ms, &err) != ASOBI_OK) {
+    if (commit && store_add_action(t->store, t->id, t->journal, seat, text, by, clock_ms, &err) != ASOBI_OK) {
         json_t *record = asobi_match_record(t->match);
         asobi_match *back = asobi_match_load_prefix(record, n - 1, NULL);
         json_decref(record);
@@ -719,8 +719,12 @@ static int apply_action(table *t, int seat, const json_t *action, const char *by
     }
     int id = -1;
     asobi_state_parse_action(pre, seat, text, &id, NULL);
-    append_event(t, seat, by, id >= 0 ? public_texts(pre, seat, id, t->players) : NULL,
-                 id >= 0 ? viewers_events(pre, seat, id, asobi_match_state(t->match), t->players) : NULL);
+    t->journal++;
+    table_log_append(t, (table_event){.seat = seat, .by = by,
+                                      .text = id >= 0 ? public_texts(pre, seat, id, t->players) : NULL,
+                                      .events = id >= 0 ? viewers_events(pre, seat, id, asobi_match_state(t->match),
+                                                                         t->players) : NULL,
+                                      .since_before = since_before, .bank_before = bank_before});
     asobi_state_free(pre);
     after_action(t, seat, by, before, now, clock_ms);
     if (commit)
@@ -800,6 +804,7 @@ int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int ca
         j->table = t->id;
         j->seat = s;
         j->at = asobi_match_length(t->match);
+        j->journal = t->journal;
         j->by = by;
         j->id = -1;
         /* deterministic per table, move and seat: a restored table's bots
@@ -815,7 +820,7 @@ int table_due_jobs(table *t, int64_t now, int64_t grace, table_job *jobs, int ca
 int table_standin_job(table *t, const table_job *late, const char *spec, table_job *job)
 {
     memset(job, 0, sizeof *job);
-    if (t->status != TABLE_PLAYING || late->at != asobi_match_length(t->match))
+    if (t->status != TABLE_PLAYING || late->journal != t->journal)
         return -1;
     job->state = asobi_state_clone(asobi_match_state(t->match));
     job->spec = strdup(spec);
@@ -826,6 +831,7 @@ int table_standin_job(table *t, const table_job *late, const char *spec, table_j
     job->table = late->table;
     job->seat = late->seat;
     job->at = late->at;
+    job->journal = late->journal;
     job->by = late->by;
     job->seed = late->seed;
     job->id = -1;
@@ -894,7 +900,7 @@ int table_job_done(table *t, table_job *job, int64_t now, srv_error *e)
     if (job->seat >= 0 && job->seat < t->players)
         t->seat[job->seat].busy = false;
     /* stale: the table moved on (the person acted meanwhile) */
-    bool current = t->status == TABLE_PLAYING && job->at == asobi_match_length(t->match) && job->id >= 0;
+    bool current = t->status == TABLE_PLAYING && job->journal == t->journal && job->id >= 0;
     if (current) {
         json_t *id = json_integer(job->id);
         rc = apply_action(t, job->seat, id, job->by, now, true, -1, e) == 0 ? 1 : -1;
@@ -971,8 +977,18 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
     json_array_foreach(actions, i, row)
     {
         const char *by = json_string_value(json_object_get(row, "by"));
+        int seat = (int)json_integer_value(json_object_get(row, "seat"));
+        if (by && strcmp(by, "undo") == 0) { /* a take-back (table_undo.c) */
+            if (table_undo_restored(t, seat, json_integer_value(json_object_get(row, "clock_ms")), &e) != 0) {
+                asobi_fail(err, ASOBI_E_BAD_RECORD, "table %lld: take-back %zu does not replay: %s", (long long)id,
+                           i, e.message);
+                table_free(t);
+                return NULL;
+            }
+            continue;
+        }
         by = by && strcmp(by, "bot") == 0 ? "bot" : by && strcmp(by, "timeout") == 0 ? "timeout" : "human";
-        if (apply_action(t, (int)json_integer_value(json_object_get(row, "seat")), json_object_get(row, "action"),
+        if (apply_action(t, seat, json_object_get(row, "action"),
                          by, now, false, json_integer_value(json_object_get(row, "clock_ms")), &e) != 0) {
             asobi_fail(err, ASOBI_E_BAD_RECORD, "table %lld: action %zu does not replay: %s", (long long)id, i,
                        e.message);
@@ -1151,7 +1167,7 @@ static void write_log_entries(asobi_vw *w, const table_event *ev, int i, int col
 {
     vw_object_begin(w, NULL);
     vw_int(w, "index", i);
-    vw_str(w, "kind", "action");
+    vw_str(w, "kind", ev->undo ? "undo" : "action");
     vw_int(w, "seat", ev->seat);
     vw_str(w, "text", ev->text && ev->text[column] ? ev->text[column] : "acts");
     vw_str(w, "by", ev->by);
@@ -1222,6 +1238,8 @@ static void write_update(asobi_vw *w, const table *t, const asobi_state *s, int 
         vw_int(w, "rematch", t->rematch);
     if (t->clock != CLOCK_NONE)
         write_clock(w, "clock", t, now);
+    if (viewer != ASOBI_SPECTATOR && table_may_undo(t, viewer))
+        vw_bool(w, "undo", true);
 }
 
 json_t *table_update(const table *t, int viewer, int log_from, int64_t now)

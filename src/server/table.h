@@ -47,6 +47,12 @@ typedef struct table_event {
     const char *by; /* "human", "bot" or "timeout" */
     char **text;
     json_t **events;
+    /* Taking back (table_undo.c): an entry that says a take-back ("kind":
+     * "undo", text the withdrawn action's), an action since taken back, and
+     * the mover's clock as it was before the action (the take-back puts it
+     * back, so that acting and taking back never win time). */
+    bool undo, taken_back;
+    int64_t since_before, bank_before;
 } table_event;
 
 typedef struct table {
@@ -61,6 +67,7 @@ typedef struct table {
     table_seat seat[ASOBI_MAX_SEATS];
     table_event *log;
     int log_count, log_cap;
+    int journal;      /* rows in the store's journal of this table: actions, and take-backs (by "undo") */
     int spectators;
     uint64_t version; /* bumped by every change a client may see */
     int64_t rematch;  /* the table of the rematch, once one was asked for (0: none) */
@@ -77,6 +84,7 @@ typedef struct table_job {
     int64_t table;
     int seat;
     int at;          /* the table's action count when the job was made */
+    int journal;     /* ... and its journal's (table->journal): a take-back moves it on, never back */
     const char *by;  /* "bot" or "timeout" */
     char *spec;
     uint64_t seed;
@@ -146,6 +154,19 @@ void table_disconnect(table *t, int seat, int64_t now_ms);
  * flush, which comes before anyone is told). On refusal nothing changes and
  * e says why (the library's code and message). */
 int table_act(table *t, int seat, const json_t *action, int64_t now_ms, srv_error *e);
+/* {"type":"undo"} (table_undo.c; docs/protocol.md, "Taking back"): the
+ * person of seat takes back their own last action, when the library allows
+ * it (asobi_match_undo) and the action was theirs, not a bot's or a
+ * timeout's. Stored before it returns 0 (a journal row by "undo"), logged
+ * ("kind":"undo"), the mover's clock put back. On refusal nothing changes:
+ * undo_not_allowed (409), or not_started / game_over. */
+int table_undo(table *t, int seat, int64_t now_ms, srv_error *e);
+/* May seat take back an action now (the update's "undo": true)? */
+bool table_may_undo(const table *t, int seat);
+/* A take-back read back from the store's journal (table_restore). */
+int table_undo_restored(table *t, int seat, int64_t clock_ms, srv_error *e);
+/* Append an entry to the log (table.c); on running out of memory the entry is dropped (freed). */
+void table_log_append(table *t, table_event ev);
 
 /* The bot moves due now (bot seats, handed seats, clocks run out, seats
  * away longer than grace_ms on their turn): at most cap jobs, each seat

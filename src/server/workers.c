@@ -520,8 +520,8 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
             continue;
         r->abandoned = true;
         /* what names the move (the worker writes the result's fields meanwhile; the state and spec stay its) */
-        late[n] = (table_job){.table = r->job.table, .seat = r->job.seat, .at = r->job.at, .by = r->job.by,
-                              .seed = r->job.seed};
+        late[n] = (table_job){.table = r->job.table, .seat = r->job.seat, .at = r->job.at, .journal = r->job.journal,
+                              .by = r->job.by, .seed = r->job.seed};
         /* the heuristic stands in, unless it is the heuristic that overran */
         standin[n++] = r->standin == 0 && strcmp(r->job.spec, "heuristic") != 0 ? 1 : 2;
         /* the thread may never come back: another takes its place in its lane, and

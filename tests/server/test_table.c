@@ -16,7 +16,7 @@
 #include "repetitions.h"
 #include "temp_db.h"
 
-#define UPDATE_BYTES_HASH 0x142fb0696f85ce87ull /* changed by issue 40: Time Masters' action ids (32 timers) and events; issue 33 before: the log's events; the seats' bot levels and the ended game's why */
+#define UPDATE_BYTES_HASH 0x50419be44fbdaa83ull /* changed by issue 44: "undo": true in a seat's update while it may take back; issue 40: Time Masters' action ids (32 timers) and events; issue 33 before: the log's events; the seats' bot levels and the ended game's why */
 
 /* A store in a fresh temporary file (restore tests reopen it). */
 static char db_path[64];

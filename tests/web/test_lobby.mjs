@@ -225,11 +225,12 @@ async function myTables(browser, base, quickId) {
   await axe(page, 'the lobby with My tables');
   await page.screenshot({ path: path.join(outDir, 'lobby_my_tables_en_390.png'), fullPage: true });
   const leaveAt = async id => {
-    // issue 43: leaving asks once more (the button itself, no dialog)
+    // issue 44: leaving asks first, in a dialog (confirm.js; tests/web/test_undo.mjs checks it in full)
     await page.click(`li.my-table[data-table="${id}"] button.leave`);
-    check(/Really leave\?/.test(await page.textContent(`li.my-table[data-table="${id}"] button.leave`)) && await getJson(`${base}/api/tables/${id}`).then(x => x.status !== undefined),
+    await page.waitForSelector('dialog.confirm-dialog[open]');
+    check(/Really leave\?/.test(await page.textContent('dialog.confirm-dialog h2')) && await getJson(`${base}/api/tables/${id}`).then(x => x.status !== undefined),
       `leave ${id}: the first click asks once more`);
-    await page.click(`li.my-table[data-table="${id}"] button.leave`);
+    await page.click('dialog.confirm-dialog button.confirm');
     await page.waitForSelector(`li.my-table[data-table="${id}"]`, { state: 'detached' });
     check(await page.evaluate(id => localStorage.getItem(`asobi.token.${id}`), id) === null, `table ${id}: the left seat's token is forgotten`);
   };

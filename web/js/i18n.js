@@ -289,6 +289,12 @@ const messages = {
     'act.timemasters.delay': 'Delay timer {rest}', 'act.timemasters.drop': 'Drop timer {rest} with its spells',
     'act.timemasters.recover': 'Recover (discard 2 cards to turn a grey Kè gold)', 'act.timemasters.done': 'End the phase',
     'act.timemasters.pass': 'Pass', 'act.timemasters.pay': r => `Pay ${tmPay(r, 'en')}`,
+    // taking back and asking first (issue 44: undo.js, confirm.js)
+    undo: 'Undo', 'undo.title': 'Take back your last move (Ctrl+Z)', 'undo.log': '{who} took back: {what}',
+    'confirm.cancel': 'Cancel',
+    'leave_playing.what': 'A bot plays your seat to the end of the game, and you cannot take it back.',
+    'leave_ends.what': 'Nobody else plays at this table: it ends, and you cannot come back to it.',
+    'leave.what': 'A bot plays your seat once the game starts, and you cannot take it back.',
   },
   ja: {
     ...LOBBY.ja,
@@ -408,6 +414,12 @@ const messages = {
     'act.timemasters.delay': 'タイマー{rest}を遅延させる', 'act.timemasters.drop': 'タイマー{rest}を呪文ごと捨てる',
     'act.timemasters.recover': 'リカバーする(手札2枚を捨てて灰のKèを金に)', 'act.timemasters.done': 'フェイズを終える',
     'act.timemasters.pass': 'パスする', 'act.timemasters.pay': r => `${tmPay(r, 'ja')}で払う`,
+    // taking back and asking first (issue 44: undo.js, confirm.js)
+    undo: '取り消す', 'undo.title': '直前の手を取り消す(Ctrl+Z)', 'undo.log': '{who}が取り消した: {what}',
+    'confirm.cancel': 'キャンセル',
+    'leave_playing.what': 'ゲームの終わりまでボットがあなたの席でプレイします。席には戻れません。',
+    'leave_ends.what': 'このテーブルでプレイする人はほかにいないため、テーブルは終わります。戻ることはできません。',
+    'leave.what': 'ゲームが始まるとボットがあなたの席でプレイします。席には戻れません。',
   },
 };
 

@@ -1,6 +1,7 @@
 // lobby.js — the lobby screen: play against the computer in one click, play with friends, my tables, the live open tables, the games with their rules, the full create-table form.
 import { t, languageSwitch } from './i18n.js';
 import { el, api, tokenKey, invitesKey, watchKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
+import { confirmDialog } from './confirm.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
@@ -248,14 +249,10 @@ async function loadMine() {
   if (old) old.replaceWith(mineSection());
 }
 
-/** Leaving asks once more: the first click turns the button into "Really leave? …" (no browser dialog), the
- * second leaves. */
-async function leave(id, button) {
-  if (!button.dataset.confirm) {
-    button.dataset.confirm = 'yes';
-    button.textContent = `${t('leave_sure')} ${button.textContent}`;
-    return;
-  }
+/** Leaving gives the seat away for good, so a dialog asks first (confirm.js), saying what follows: KEY is the
+ * button's (leaveKey). */
+async function leave(id, button, key) {
+  if (!await confirmDialog(t('leave_sure'), t(`${key}.what`), key)) return;
   button.disabled = true;
   const line = document.getElementById(`mine-error-${id}`);
   try {
@@ -268,11 +265,11 @@ async function leave(id, button) {
   }
 }
 
-/** What leaving does at table S from SEAT (docs/server.md, "Leaving a table"): with another person there the
+/** What leaving does at table S from SEAT (the key of its words) (docs/server.md, "Leaving a table"): with another person there the
  * heuristic bot plays on in the seat; with nobody else the table ends. */
-function leaveLabel(s, seat) {
+function leaveKey(s, seat) {
   const others = s.seats.some(x => x.seat !== seat && x.name !== null && !x.bot && !x.handed);
-  return !others ? t('leave_ends') : s.status === 'playing' ? t('leave_playing') : t('leave');
+  return !others ? 'leave_ends' : s.status === 'playing' ? 'leave_playing' : 'leave';
 }
 
 function mineSection() {
@@ -288,7 +285,7 @@ function mineSection() {
           s ? ` (${t(`status_${s.status}`)})` : '', held ? ` · ${t('seat')} ${seat + 1}: ${held.name ?? ''}` : ''),
         el('p', { class: 'actions' }, el('a', { href: `/t/${id}`, class: 'back-to' }, over ? t('see_table') : t('return_table')),
           over ? el('button', { type: 'button', class: 'forget', onclick: () => { forgetSeat(id); loadMine(); } }, t('forget'))
-            : el('button', { type: 'button', class: 'leave', 'data-leave': id, onclick: e => leave(id, e.currentTarget) }, leaveLabel(s, seat))),
+            : el('button', { type: 'button', class: 'leave', 'data-leave': id, onclick: e => leave(id, e.currentTarget, leaveKey(s, seat)) }, t(leaveKey(s, seat)))),
         el('p', { class: 'error', id: `mine-error-${id}`, role: 'alert' }));
     })));
 }

@@ -13,6 +13,7 @@ import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow }
 import { promptLine } from './prompt.js';
 import { playMoments, flyMoments } from './moments.js';
 import { teachLine } from './teach.js';
+import { undoButton, undoKeys } from './undo.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -29,7 +30,9 @@ const page = {
 };
 let ws = null, retry = 500;
 const pacer = makePacer(show);
-const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length, () => draw());
+// the record's moves: those heard, less one for each taken back (docs/protocol.md, "Taking back")
+const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length
+  - page.heard.filter(e => kindOf(e) === 'undo').length, () => draw());
 const review = makeReview(id, () => draw());
 
 let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
@@ -86,7 +89,7 @@ function receive(m, fresh) {
   const entries = mergeEntries(page.heard, m.log);
   if (!entries.length) { pacer.push({ update: m, entries, last: true }); return; }
   // the seat's own move shows at once (with what waited before it); what follows it is paced
-  const mine = e => kindOf(e) === 'action' && e.seat === m.seat && e.by === 'human';
+  const mine = e => kindOf(e) !== 'event' && e.seat === m.seat && e.by === 'human';   // a take-back too
   entries.forEach((e, k) => pacer.push({ update: m, entries: [e], last: k === entries.length - 1 }, mine(e)));
   document.body.dataset.waiting = pacer.waiting;   // what is on its way (draw() sets it too)
 }
@@ -112,7 +115,7 @@ function show(step) {
   page.taken = step.fresh ? [] : step.entries;   // what happens now flies (moments.js); a history shown at once does not
   const lastIndex = page.log.length ? page.log[page.log.length - 1].index : -1;
   if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
-  for (const e of step.entries) if (!(kindOf(e) === 'action' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
+  for (const e of step.entries) if (!(kindOf(e) !== 'event' && e.seat === m.seat)) announce(sentence(m.view.game, e, name));
   announceHandovers(before, m);
   yourTurn(m, step.entries, step.last !== false && pacer.waiting === 0);
   // the summary: a finished table's, and a waiting one's (its "ws" says the --public-url the join links use)
@@ -167,6 +170,14 @@ function act(text) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
   page.sentAt = performance.now();
   ws.send(JSON.stringify({ type: 'act', action: text }));
+}
+
+/** Takes back this seat's last move (the Undo button, Ctrl+Z), as an act goes out: one at a time. */
+function undo() {
+  if (page.sentAt !== null && performance.now() - page.sentAt < ACT_ANSWER_MS) return;
+  if (!ws || ws.readyState !== WebSocket.OPEN || !page.last?.undo) return;
+  page.sentAt = performance.now();
+  ws.send(JSON.stringify({ type: 'undo' }));
 }
 
 /** What a game's drawing uses: its legal actions and the way to make a clickable thing. */
@@ -269,8 +280,11 @@ function boardAndLog(ctx, g) {
     ? el('p', { class: 'prompt offline', 'data-prompt': 'offline', role: 'status' }, t('offline_acts')) : promptLine(page.last, games[g], c);
   // a first game's tip of the turn, under the prompt line (teach.js)
   const teach = playing && page.conn === 'connected' ? teachLine(page, view, c.legal, draw) : '';
+  // Undo sits by the prompt while the server allows a take-back (undo.js)
+  const undoNow = live ? undoButton(page.last, page.conn !== 'connected', undo) : '';
+  const said = undoNow ? el('div', { class: 'prompt-row' }, prompt, undoNow) : prompt;
   const dock = hand || playing
-    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? prompt : '', teach, hand ?? '', playing ? legalList(c) : '') : '';
+    ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? said : '', teach, hand ?? '', playing ? legalList(c) : '') : '';
   return { board, dock, prompt: playing ? '' : prompt, log: logSection(view.game, shown ? shown.log : page.log, name) };
 }
 
@@ -300,6 +314,7 @@ function focusPlace() {
     : focused?.dataset?.card ? `[data-card="${CSS.escape(focused.dataset.card)}"]`
       : focused?.dataset?.replay ? `[data-replay="${focused.dataset.replay}"]`
       : focused?.dataset?.reviewSeat ? `[data-review-seat="${focused.dataset.reviewSeat}"]`
+      : focused?.dataset?.undo !== undefined ? '[data-undo]'
         : focused?.id ? `#${CSS.escape(focused.id)}` : null;
   // the same part of the page (the dock's Pass, not the board's): focusing the other one scrolled a phone's
   // page 600 px away from the dragon's questions; and a redraw never scrolls (preventScroll)
@@ -356,5 +371,6 @@ setInterval(() => {
   for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log)));
 }, 1000);
 replayKeys(replay, () => page.last?.status === 'over');
+undoKeys(() => Boolean(page.last?.undo) && page.last.status === 'playing' && !replay.shown, undo);
 draw();
 connect();
