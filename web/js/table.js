@@ -11,6 +11,7 @@ import { makeReplay, replaySection, replayKeys } from './replay.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
 import { playMoments } from './moments.js';
+import { makeChat } from './chat.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -26,6 +27,11 @@ const page = {
   menu: null, summary: null, sentAt: null, leaving: false, cardSet: null, backNotice: '', told: false, draw: () => draw(),
 };
 let ws = null, retry = 500;
+const chat = makeChat(msg => {   // the table's chat (chat.js): its messages go over the table's socket
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
+}, () => draw());
 const pacer = makePacer(show);
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length, () => draw());
 
@@ -46,9 +52,10 @@ function connect() {
   };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
+    if (m.type === 'chat') { chat.heard(m); return; }
     page.sentAt = null;
     if (m.type === 'update' && m.seat === null && page.token) return;   // a spectator's, before the hello is answered
-    if (m.type === 'update') { receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
+    if (m.type === 'update') { chat.update(m); receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
   };
   ws.onclose = () => {
     page.sentAt = null; page.conn = 'reconnecting'; draw();
@@ -279,7 +286,8 @@ function tableArea(ctx, g, last) {
   return el('div', { class: 'table-area' },
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
-      resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log));
+      resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log,
+      chat.section(replay.shown?.step ?? null), chat.opener()));
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
