@@ -381,6 +381,12 @@ bool chat_message(server *s, conn *c, const char *text, size_t len)
     return true;
 }
 
+bool chat_history_due(const conn *c, const table *t)
+{
+    /* once the game is over a seat reads the spectators' lines too: its history goes again */
+    return !c->chat.history_sent || (c->seat >= 0 && t->status == TABLE_OVER && !c->chat.history_over);
+}
+
 bool chat_pending(const conn *c, const table *t)
 {
     return c->chat.history_sent && t->chat && c->chat.told < t->chat->next_index;
@@ -390,7 +396,7 @@ int chat_writable(server *s, conn *c, table *t)
 {
     if (!c->chat.history_sent)
         return 0;
-    if (t->status == TABLE_OVER && !c->chat.history_over && c->seat >= 0) {
+    if (chat_history_due(c, t)) {
         chat_history_again(c); /* the game is over: the spectators' lines are the seats' too */
         return 0;
     }

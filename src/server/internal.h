@@ -434,6 +434,8 @@ void replays_free(server *s);
  * ------------------------------------------------------------------------- */
 /* A chat, mute or unmute message from c: handled (true), or not chat's. */
 bool chat_message(server *s, conn *c, const char *text, size_t len);
+/* Is c's next update to carry its chat history (its first; a seat's once the game is over)? */
+bool chat_history_due(const conn *c, const table *t);
 /* Has c lines of t it has not been told (perhaps not its to read)? */
 bool chat_pending(const conn *c, const table *t);
 /* conn_writable's, when no update is due: send c its next line (1), nothing

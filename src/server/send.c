@@ -389,7 +389,7 @@ int conn_writable(server *s, conn *c)
     if (!len)
         return -1;
     char *with_chat = NULL; /* a connection's first update carries its chat history (chat.c) */
-    if (!c->chat.history_sent && !(with_chat = chat_with_history(c, sl->t, text, &len)))
+    if (chat_history_due(c, sl->t) && !(with_chat = chat_with_history(c, sl->t, text, &len)))
         return -1;
     if (with_chat)
         text = with_chat + LWS_PRE;
