@@ -107,6 +107,8 @@ async def test_channels_and_the_spectators_wall():
         status, record = srv.request("GET", "/api/tables/%d/record" % t)
         check(status == 200 and "chat" not in json.dumps(record) and "well played" not in json.dumps(record),
               "the record carries no chat", status)
+        check(m["move"] == len(record["actions"]) and u["chat"][0]["move"] == 0,
+              "a line's move is the number of actions before it (where a replay shows it)", m, len(record["actions"]))
         status, summary = srv.request("GET", "/api/tables/%d" % t)
         check("well played" not in json.dumps(summary), "the summary carries no chat")
         for c in (a, b, watcher):
