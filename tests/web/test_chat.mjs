@@ -57,6 +57,7 @@ try {
   const aki = await open(browser, table, { locale: 'ja-JP', width: 1280, token: tokens[0] });
   const ben = await open(browser, table, { locale: 'en-US', width: 390, token: tokens[1] });
   const watcher = await open(browser, table, { locale: 'en-US', width: 1280 });
+  const watcherJa = await open(browser, table, { locale: 'ja-JP', width: 390 });   // both languages at both widths
 
   // a laptop shows the panel beside the log; a phone folds it behind a button
   check(await aki.evaluate(() => getComputedStyle(document.querySelector('.chat')).display !== 'none'), 'the panel is shown at 1280 px');
@@ -95,6 +96,11 @@ try {
   check(await hasLine(aki, 'ありがとうございました'), 'a quick phrase in Japanese for the Japanese page');
   check(await hasLine(ben, 'Good game'), 'the same phrase in English for the English page');
   check(await hasLine(watcher, 'Good game'), 'and for the spectator');
+  await watcherJa.click('#chat-opener');
+  check(await hasLine(watcherJa, 'ありがとうございました'), 'and for the Japanese phone');
+  check(await watcherJa.evaluate(() => document.querySelector('.chat-line[data-channel=spectators] .chat-mark')?.textContent === '(観戦者)'),
+    'the Japanese phone marks a spectator\'s name');
+  await watcherJa.screenshot({ path: path.join(outDir, 'chat_spectator_ja_390.png') });
 
   // the live region reads new lines only while the reader is in the chat
   await aki.focus('#chat-input');
@@ -139,6 +145,6 @@ try {
   srv.kill('SIGKILL');
   rmSync(dbDir, { recursive: true, force: true });
 }
-failures += tooFew(checks, 29);
+failures += tooFew(checks, 31);
 console.log(`${checks} checks, ${failures} failed`);
 process.exit(failures ? 1 : 0);
