@@ -1,8 +1,9 @@
-/* fuzz_ws_message.c — fuzz target: WebSocket messages from seats and a spectator to one table, through hall_message. */
+/* fuzz_ws_message.c — fuzz target: WebSocket messages from seats and a spectator to one table, through hall_message (and chat.c's chat and mute). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 
 #include "fuzz_server.h"
+#include "server/chat.h"
 
 /* The input: byte 0 picks the game (registry order) and the player count,
  * byte 1 which seats are random bots (bit k: seat k); every seat without a
@@ -25,6 +26,10 @@
  *    the record is the one before without it, and replays to the state;
  *    when it was the last action, every viewer's view is again the one
  *    before it, byte for byte; the log says so);
+ *  - a chat, mute or unmute message (chat.c, issue 44) is refused with
+ *    bad_request or chat_too_long and changes nothing, or adds exactly one
+ *    line (a mute: no line); the game is untouched either way, and while it
+ *    is in play no seat's chat history holds a spectator's line;
  *  - what each seat and a spectator is sent can be built and names its
  *    viewer, and what a seat is sent is the same whatever the cards it
  *    cannot see: the update built from a determinization for that seat
@@ -116,6 +121,49 @@ static void check_take_back(const table *t, int seat, const json_t *was, const a
         }
 }
 
+/* A chat, mute or unmute message through chat.c's side without sockets, as
+ * chat_message does it: true when it was one (checked here). */
+static bool chat_fuzzed(hall *h, table *t, int seat, const char *msg, size_t len, const fuzz_snapshot *before)
+{
+    json_t *m = json_loadb(msg, len, JSON_REJECT_DUPLICATES, NULL);
+    chat_request req;
+    srv_error e;
+    int kind = json_is_object(m) ? chat_parse(m, t->players, &req, &e) : CHAT_NOT_MINE;
+    if (kind == CHAT_NOT_MINE) {
+        json_decref(m);
+        return false;
+    }
+    int lines = t->chat ? t->chat->n : 0;
+    uint32_t mutes = chat_seat_mutes(t, seat);
+    int rc = kind < 0 ? -1
+             : kind == CHAT_SAY ? chat_say(t, seat, seat >= 0 ? t->seat[seat].name : "#1", &req, 0, &e)
+             : seat >= 0 ? chat_mute_seat(t, seat, &req, &e) : 0;
+    FUZZ_CHECK(store_flush(t->store, NULL) == ASOBI_OK);
+    if (rc != 0) {
+        FUZZ_CHECK(!strcmp(e.code, "bad_request") || !strcmp(e.code, "chat_too_long"));
+        FUZZ_CHECK((t->chat ? t->chat->n : 0) == lines && chat_seat_mutes(t, seat) == mutes);
+    } else {
+        FUZZ_CHECK((t->chat ? t->chat->n : 0) == lines + (kind == CHAT_SAY));
+        if (kind == CHAT_SAY) { /* the line as stored is what chat_restore reads back */
+            const chat_line *l = &t->chat->lines[t->chat->n - 1];
+            json_t *j = chat_line_json(l);
+            FUZZ_CHECK(j && (l->text ? strlen(l->text) == req.text_len : chat_phrase_known(l->phrase)));
+            json_decref(j);
+        }
+    }
+    fuzz_snapshot_check_same(h, before); /* the game and the summary as they were, line or not */
+    json_decref(m);
+    for (int v = 0; v < t->players; v++) {
+        json_t *history = chat_history_json(t, v, chat_seat_mutes(t, v));
+        size_t i;
+        json_t *line;
+        json_array_foreach(history, i, line)
+            FUZZ_CHECK(t->status == TABLE_OVER || json_is_integer(json_object_get(line, "seat")));
+        json_decref(history);
+    }
+    return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
@@ -170,6 +218,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             json_decref(parsed);
             fuzz_snapshot_check_same(&fs.hall, &before);
+            fuzz_snapshot_free(&before);
+            p += len + (nl != NULL);
+            continue;
+        }
+        if (chat_fuzzed(&fs.hall, t, seat, msg, mlen, &before)) {
             fuzz_snapshot_free(&before);
             p += len + (nl != NULL);
             continue;

@@ -22,6 +22,7 @@ int cli_bots(int argc, char **argv);
 int cli_arena(int argc, char **argv);
 int cli_rules(int argc, char **argv);
 int cli_review(int argc, char **argv);
+int cli_chat(int argc, char **argv);
 
 /* Parse a whole decimal number; false (and a message on stderr naming
  * what) when text is not one or is outside [min, max]. */

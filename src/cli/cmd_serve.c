@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "asobi/review.h"
+#include "server/chat.h"
 #include "server/server.h"
 
 #ifndef ASOBI_WEB_DIR
@@ -47,6 +48,7 @@ static void usage(FILE *out)
             "                   [--messages-per-second-per-seat R] [--log-lines-per-second-per-address R]\n"
             "                   [--max-slow-bot-tables-per-address N] [--bot-seconds-per-minute-per-address S]\n"
             "                   [--max-bot-workers-per-address N] [--replays-per-second-per-address R]\n"
+            "                   [--chat-lines-per-ten-seconds N] [--chat-lines-per-minute-per-address N]\n"
             "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
             "                   [--max-cycles %d] [--max-turns %d]\n"
             "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n"
@@ -108,12 +110,16 @@ static void usage(FILE *out)
             "  --replays-per-second-per-address R  replay steps and records asked for, a burst of three\n"
             "                    seconds' worth (default %d)\n"
             "  --reviews-per-hour-per-address R  game reviews asked, a burst of three (default %d)\n"
+            "  --chat-lines-per-ten-seconds N  chat lines of one seat, or one spectator's connection, in\n"
+            "                    ten seconds (default %d)\n"
+            "  --chat-lines-per-minute-per-address N  chat lines a minute from one address, a burst of\n"
+            "                    ten seconds' worth (default %d)\n"
             "See docs/server.md (\"Limits\").\n",
             SERVER_MAX_CYCLES, SERVER_MAX_TURNS, SERVER_MAX_QUEUED_REVIEWS, SERVER_REVIEWS_PER_HOUR, ASOBI_WEB_DIR,
             SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_REVIEW_DEFAULT_BOT, SERVER_MAX_QUEUED_REVIEWS,
             CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS, MESSAGES_PER_ADDRESS,
             MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND,
-            SERVER_REVIEWS_PER_HOUR);
+            SERVER_REVIEWS_PER_HOUR, CHAT_PER_TEN_SECONDS, CHAT_PER_MINUTE_PER_ADDRESS);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -191,6 +197,8 @@ int cli_serve(int argc, char **argv)
         {"bot-seconds-per-minute-per-address", required_argument, NULL, 1009},
         {"replays-per-second-per-address", required_argument, NULL, 1010},
         {"max-bot-workers-per-address", required_argument, NULL, 1011},
+        {"chat-lines-per-ten-seconds", required_argument, NULL, 1310},
+        {"chat-lines-per-minute-per-address", required_argument, NULL, 1311},
         {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
         {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
@@ -223,7 +231,9 @@ int cli_serve(int argc, char **argv)
                    .slow_bot_tables_per_address = SLOW_BOT_TABLES,
                    .bot_workers_per_address = -1, /* server.c: half the workers */
                    .bot_seconds_per_minute = BOT_SECONDS_PER_MINUTE,
-                   .replays_per_second = REPLAYS_PER_SECOND},
+                   .replays_per_second = REPLAYS_PER_SECOND,
+                   .chat_per_ten_seconds = CHAT_PER_TEN_SECONDS,
+                   .chat_per_minute_per_address = CHAT_PER_MINUTE_PER_ADDRESS},
         .bot_deadline_ms = SERVER_BOT_DEADLINE_MS,
         .max_bot_tables = SERVER_MAX_BOT_TABLES,
         .bot_table_pace_ms = SERVER_BOT_TABLE_PACE_MS,
@@ -341,6 +351,12 @@ int cli_serve(int argc, char **argv)
               : c == 1009 ? &cfg.limits.bot_seconds_per_minute
               : c == 1010 ? &cfg.limits.replays_per_second
                           : &cfg.limits.log_lines_per_address) = seconds;
+            break;
+        case 1310:
+        case 1311:
+            if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
+                return 2;
+            *(c == 1310 ? &cfg.limits.chat_per_ten_seconds : &cfg.limits.chat_per_minute_per_address) = seconds;
             break;
         case 1106:
         case 1107:

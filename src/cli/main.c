@@ -23,6 +23,7 @@ static const subcommand subcommands[] = {
     {"games", cli_games, "list the games, their player counts and options (--json)"},
     {"bots", cli_bots, "list the bots and their parameters"},
     {"rules", cli_rules, "a short legend of a game (--lang ja|en)"},
+    {"chat", cli_chat, "an operator's hand on a table's stored chat: hide a line (docs/server.md)"},
 };
 
 static void usage(FILE *out)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "protocol/protocol.h"
+#include "server/chat.h"
 #include "server/hall.h"
 
 /* The index of the first slot whose id is not below id (n_slots: none). */
@@ -81,6 +82,8 @@ void hall_reload_replay(hall_reload *r, store *st, int64_t now_ms)
 hall_slot *hall_reload_take(hall *h, hall_reload *r)
 {
     hall_slot *sl = hall_slot_of(h, r->id); /* two reloads of one table: the first one's */
+    if (!sl && r->t)
+        chat_restore(r->t, h->store); /* its chat (PostgreSQL: read with its rows, off the loop) */
     if (!sl && r->t && (sl = hall_add(h, r->t)) != NULL) {
         r->t = NULL;
         srv_log("table %lld is back in memory from the store", (long long)r->id);

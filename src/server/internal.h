@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "protocol/protocol.h"
+#include "server/chat.h"
 #include "server/hall.h"
 #include "server/limits.h"
 #include "server/server.h"
@@ -98,6 +99,7 @@ typedef struct conn {
     bool spectating;     /* counted among its address's spectators */
     bool seated;         /* in its table's list (seat_connection) */
     bool heard;          /* has sent a message (a hello comes first: ws_hello) */
+    chat_conn chat;      /* its chat: history sent, lines told, a spectator's mutes and rate (chat.c) */
 } conn;
 
 typedef hall_slot slot;
@@ -454,6 +456,23 @@ void review_task_free(server *s, struct review_task *t);
 void reviews_free(server *s);
 /* workers.c: queue a review's job (fast set: the fast lane; else the review lane). */
 bool queue_review(server *s, job_node *node);
+
+/* ---------------------------------------------------------------------------
+ * chat.c (its socket side; chat.h has the rest)
+ * ------------------------------------------------------------------------- */
+/* A chat, mute or unmute message from c: handled (true), or not chat's. */
+bool chat_message(server *s, conn *c, const char *text, size_t len);
+/* Is c's next update to carry its chat history (its first; a seat's once the game is over)? */
+bool chat_history_due(const conn *c, const table *t);
+/* Has c lines of t it has not been told (perhaps not its to read)? */
+bool chat_pending(const conn *c, const table *t);
+/* conn_writable's, when no update is due: send c its next line (1), nothing
+ * to send (0; an update may have become due), or -1 to close. */
+int chat_writable(server *s, conn *c, table *t);
+/* c's update (len bytes) with its chat history and mutes added ("chat",
+ * "chat_muted"): a new buffer, the text after LWS_PRE bytes, *len its
+ * length; NULL when out of memory. */
+char *chat_with_history(conn *c, const table *t, const char *update, size_t *len);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

@@ -11,7 +11,7 @@
 static const char *const kind_names[LIMIT_KINDS] = {
     "connections_per_address", "connections", "tables_per_address", "bot_tables_per_address",
     "slow_bot_tables_per_address", "replays_per_address", "spectators_per_address", "messages_per_connection", "messages_per_seat", "messages_per_address",
-    "log_lines_per_address",
+    "log_lines_per_address", "chat_per_seat", "chat_per_address",
 };
 
 const char *limits_kind_name(limits_kind k)
@@ -481,7 +481,9 @@ void limits_sweep(limits *l, double now)
                         limits_bucket_full(&a->replays, l->cfg.replays_per_second, 3 * l->cfg.replays_per_second, now) &&
                         limits_bucket_full(&a->tables, tables_rate, l->cfg.table_burst, now) &&
                         limits_bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now) &&
-                        limits_bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now);
+                        limits_bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now) &&
+                        limits_bucket_full(&a->chat, l->cfg.chat_per_minute_per_address / 60,
+                                           l->cfg.chat_per_minute_per_address / 6, now);
             if (!idle) {
                 p = &a->next;
                 continue;

@@ -81,6 +81,9 @@ typedef struct limits_config {
     double messages_per_address; /* --messages-per-second-per-address (a burst of two seconds' worth) */
     double messages_per_seat;    /* --messages-per-second-per-seat (a burst of one second's worth) */
     double log_lines_per_address; /* --log-lines-per-second-per-address: its refusals' lines (a burst of 5 s) */
+    /* chat (issue 44: chat.c) */
+    double chat_per_ten_seconds;        /* --chat-lines-per-ten-seconds: a seat's or spectator connection's lines */
+    double chat_per_minute_per_address; /* --chat-lines-per-minute-per-address (a burst of ten seconds' worth) */
     limits_range trusted[LIMITS_TRUSTED_MAX]; /* --trusted-proxy: whose forwarded header names the client */
     int n_trusted;
 } limits_config;
@@ -98,6 +101,8 @@ typedef enum limits_kind {
     LIMIT_MESSAGES_SEAT,
     LIMIT_MESSAGES_ADDRESS,
     LIMIT_LOG_LINES,
+    LIMIT_CHAT,          /* chat (issue 44): a seat's or spectator connection's lines */
+    LIMIT_CHAT_ADDRESS,  /* ... an address's */
     LIMIT_KINDS
 } limits_kind;
 /* Its name in /metrics ({limit="..."}) and in the log. */
@@ -123,6 +128,7 @@ typedef struct limits_address {
     limits_bucket messages;
     limits_bucket log_lines;
     limits_bucket replays;
+    limits_bucket chat;          /* its chat lines (chat.c) */
     limits_tables bot_tables;    /* all-bot tables it created that may still play */
     limits_tables slow_tables;   /* tables with a searching bot it created that may still play */
     double used_at;              /* last taken or let go of something */

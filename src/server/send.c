@@ -339,7 +339,7 @@ int conn_writable(server *s, conn *c)
         free(m);
         if (n < 0)
             return -1;
-        if (c->errors || c->due || c->closing)
+        if (c->errors || c->due || c->closing || (own && chat_pending(c, own->t)))
             lws_callback_on_writable(c->wsi);
         return 0;
     }
@@ -369,6 +369,9 @@ int conn_writable(server *s, conn *c)
     if (c->lobby)
         return lobby_writable(s, c);
     slot *sl = hall_slot_of(&s->hall, c->table);
+    int chat = sl && !c->due ? chat_writable(s, c, sl->t) : 0; /* a chat line (chat.c) */
+    if (chat)
+        return chat < 0 ? -1 : 0;
     if (!c->due || !sl)
         return 0;
     /* written into the loop's send buffer, after the room lws_write wants
@@ -385,7 +388,13 @@ int conn_writable(server *s, conn *c)
     }
     if (!len)
         return -1;
+    char *with_chat = NULL; /* a connection's first update carries its chat history (chat.c) */
+    if (chat_history_due(c, sl->t) && !(with_chat = chat_with_history(c, sl->t, text, &len)))
+        return -1;
+    if (with_chat)
+        text = with_chat + LWS_PRE;
     int n = lws_write(c->wsi, (unsigned char *)text, len, LWS_WRITE_TEXT);
+    free(with_chat);
     if (n < 0)
         return -1;
     s->bytes_sent += len;
@@ -397,5 +406,7 @@ int conn_writable(server *s, conn *c)
     }
     c->due = false;
     c->log_from = sl->t->log_count;
+    if (chat_pending(c, sl->t))
+        lws_callback_on_writable(c->wsi);
     return 0;
 }

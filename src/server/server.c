@@ -391,6 +391,7 @@ static int restore_one(void *ctx, int64_t id, const json_t *spec, const json_t *
         store_give_up(s->store, id); /* PostgreSQL: its lease goes, for a node that can */
         return ASOBI_OK;
     }
+    chat_restore(t, s->store); /* its chat (PostgreSQL: read with its rows, off the loop) */
     if (!hall_add(&s->hall, t)) {
         table_free(t);
         return asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");

@@ -147,3 +147,32 @@ int store_load_finished(store *st, int64_t table, json_t **summary, json_t **rec
 {
     return st->ops->load_finished(st, table, summary, record, err);
 }
+
+int store_add_chat(store *st, int64_t table, int index, const char *line, asobi_error *err)
+{
+    return st->ops->add_chat(st, table, index, line, err);
+}
+
+int store_hide_chat(store *st, int64_t table, int index, asobi_error *err)
+{
+    return st->ops->hide_chat(st, table, index, err);
+}
+
+int store_load_chat(store *st, int64_t table, json_t **lines, asobi_error *err)
+{
+    return st->ops->load_chat(st, table, lines, err);
+}
+
+int store_hide_chat_at(const char *where, int64_t table, int index, asobi_error *err)
+{
+    if (store_is_postgresql(where))
+        return store_pg_hide_chat(where, table, index, err);
+    store *st = store_open(where, err);
+    if (!st)
+        return err->code ? err->code : ASOBI_E_IO;
+    int rc = store_hide_chat(st, table, index, err);
+    if (rc == ASOBI_OK)
+        rc = store_flush(st, err);
+    store_close(st);
+    return rc;
+}

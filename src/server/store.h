@@ -185,4 +185,21 @@ int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, js
  * when there is no finished table of that number. */
 int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
 
+/* Chat (issue 44: chat.h). store_add_chat: a table's index-th line, its JSON
+ * text, written like an action (the same batch, fenced like it on several
+ * nodes). store_hide_chat: an operator hid the line (`asobi chat hide`): it
+ * is never loaded again (not fenced: it is no node's write). store_load_chat:
+ * its lines not hidden, oldest first (*lines a new array). PostgreSQL reads a
+ * table's chat off the loop where it reads its rows (a takeover, a finished
+ * table brought back) and hands it over here without a round trip; any other
+ * call reads it on the caller's thread (start-up, the command line). */
+int store_add_chat(store *st, int64_t table, int index, const char *line, asobi_error *err);
+int store_hide_chat(store *st, int64_t table, int index, asobi_error *err);
+int store_load_chat(store *st, int64_t table, json_t **lines, asobi_error *err);
+/* The operator's hide from the command line: opens the store at where for
+ * this one write (PostgreSQL: one connection, never a node that takes
+ * tables; SQLite: refused while a server holds the file). ASOBI_E_BAD_ARGUMENT
+ * when the table has no such line. */
+int store_hide_chat_at(const char *where, int64_t table, int index, asobi_error *err);
+
 #endif

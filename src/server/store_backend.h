@@ -38,6 +38,10 @@ typedef struct store_ops {
     bool (*node_origin)(store *st, const char *origin);
     void (*publish_tables)(store *st, const json_t *entries);
     json_t *(*other_tables)(store *st);
+    /* chat (issue 44) */
+    int (*add_chat)(store *st, int64_t table, int index, const char *line, asobi_error *err);
+    int (*hide_chat)(store *st, int64_t table, int index, asobi_error *err);
+    int (*load_chat)(store *st, int64_t table, json_t **lines, asobi_error *err);
 } store_ops;
 
 struct store {
@@ -46,5 +50,7 @@ struct store {
 
 store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
+/* store_hide_chat_at's, without joining the nodes. */
+int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err);
 
 #endif

@@ -61,6 +61,10 @@ static const char *const schema =
     "  epoch BIGINT NOT NULL, expires TIMESTAMPTZ NOT NULL);"
     "CREATE INDEX IF NOT EXISTS asobi_leases_node ON asobi_leases(node);"
     "CREATE TABLE IF NOT EXISTS asobi_listing(table_id BIGINT PRIMARY KEY, node TEXT NOT NULL, entry TEXT NOT NULL);"
+    /* chat (issue 44): a table's lines, each its JSON (chat.c), written by asobi_apply's 'chat' like an action
+     * (fenced, the epoch kept); hidden = 1 once an operator hid it (asobi chat ... hide) */
+    "CREATE TABLE IF NOT EXISTS asobi_chat(table_id BIGINT NOT NULL, idx INT NOT NULL, line TEXT NOT NULL,"
+    "  hidden INT NOT NULL DEFAULT 0, epoch BIGINT NOT NULL, PRIMARY KEY(table_id, idx));"
     /* One batch of writes, fenced: the tables in p_epochs must be leased to
      * p_node at those epochs (and not expired), checked under a share lock
      * held to the commit; the writes to any other table are dropped and the
@@ -96,6 +100,7 @@ static const char *const schema =
     "    WHEN 'leave' THEN UPDATE asobi_seats SET token_hash = '' WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
     "    WHEN 'action' THEN INSERT INTO asobi_actions VALUES (t, (w->>'i')::INT, (w->>'seat')::INT,"
     "      w->>'action', w->>'by', (w->>'clock')::BIGINT, ep);\n"
+    "    WHEN 'chat' THEN INSERT INTO asobi_chat VALUES (t, (w->>'i')::INT, w->>'line', 0, ep);\n"
     "    WHEN 'finish' THEN UPDATE asobi_tables SET finished = 1, summary = w->>'summary', record = w->>'record'"
     "      WHERE id = t; DELETE FROM asobi_leases WHERE table_id = t; DELETE FROM asobi_listing WHERE table_id = t;\n"
     "    WHEN 'expire' THEN UPDATE asobi_tables SET finished = 2 WHERE id = t AND finished = 0;"
@@ -148,6 +153,7 @@ typedef struct pg_store {
     int64_t spare_id;         /* a further block's first id (0: none; the thread reserves one) */
     json_t *lost;             /* ids of tables lost since the last collect */
     json_t *claimed;          /* [{"id","spec","seats","actions"}] taken since the last collect */
+    json_t *chat_read;        /* {"ID": [lines]}: the chat of tables read on a thread, for pg_load_chat */
     bool others_changed;
     json_t *publish;          /* this node's lobby entries to publish (NULL: nothing new) */
     json_t *origins;          /* the live nodes' origins (scheme://host[:port] of their public URLs) */
@@ -333,6 +339,26 @@ static json_t *rows_of(PGconn *c, bool seats, int64_t table, asobi_error *err)
     return rows;
 }
 
+/* One table's chat lines not hidden, oldest first (chat, issue 44). */
+static json_t *chat_rows_of(PGconn *c, int64_t table, asobi_error *err)
+{
+    char id[24];
+    id_text(id, sizeof id, table);
+    const char *params[1] = {id};
+    PGresult *r = run(c, "SELECT line FROM asobi_chat WHERE table_id = $1 AND hidden = 0 ORDER BY idx", 1, params,
+                      PGRES_TUPLES_OK, err, "reading chat");
+    if (!r)
+        return NULL;
+    json_t *rows = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *line = json_loads(PQgetvalue(r, i, 0), 0, NULL);
+        if (line)
+            json_array_append_new(rows, line);
+    }
+    PQclear(r);
+    return rows;
+}
+
 /* A table just leased to this node: its rows, for the loop to restore (the thread). */
 static void take_table(pg_store *st, int64_t id, int64_t epoch)
 {
@@ -346,7 +372,10 @@ static void take_table(pg_store *st, int64_t id, int64_t epoch)
     PQclear(r);
     json_t *seats = spec ? rows_of(st->write, true, id, &err) : NULL;
     json_t *actions = seats ? rows_of(st->write, false, id, &err) : NULL;
+    json_t *chat = actions ? chat_rows_of(st->write, id, &err) : NULL;
     pthread_mutex_lock(&st->lock);
+    if (chat)
+        json_object_set_new(st->chat_read, key, chat);
     if (actions) {
         json_object_set_new(st->epochs, key, json_integer(epoch));
         json_array_append_new(st->claimed, json_pack("{s:I, s:o, s:o, s:o}", "id", (json_int_t)id, "spec", spec,
@@ -771,6 +800,17 @@ static void *reader_thread(void *arg)
         if (!l.owner_url && l.rows &&
             pg_load_table(&st->base, l.table, &l.spec, &l.seats, &l.actions, &l.summary, &err) != ASOBI_OK)
             l.spec = l.seats = l.actions = l.summary = NULL;
+        if (l.spec) { /* its chat, for pg_load_chat when the table is taken */
+            pthread_mutex_lock(&st->read_lock);
+            json_t *chat = chat_rows_of(st->read, l.table, &err);
+            pthread_mutex_unlock(&st->read_lock);
+            char key[24];
+            id_text(key, sizeof key, l.table);
+            pthread_mutex_lock(&st->lock);
+            if (chat)
+                json_object_set_new(st->chat_read, key, chat);
+            pthread_mutex_unlock(&st->lock);
+        }
         else if (!l.owner_url && !l.rows && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
             l.summary = l.record = NULL;
         pthread_mutex_lock(&st->lock);
@@ -840,6 +880,7 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
     st->given_up = json_array();
     st->lost = json_array();
     st->claimed = json_array();
+    st->chat_read = json_object();
     st->others_stale = true; /* the other nodes' tables: read once at the start */
     pthread_mutex_init(&st->lock, NULL);
     pthread_mutex_init(&st->read_lock, NULL);
@@ -940,6 +981,7 @@ static void pg_close(store *base)
     json_decref(st->given_up);
     json_decref(st->lost);
     json_decref(st->claimed);
+    json_decref(st->chat_read);
     json_decref(st->publish);
     json_decref(st->others);
     json_decref(st->origins);
@@ -1243,6 +1285,73 @@ static int pg_set_rematch(store *base, int64_t table, int64_t rematch, asobi_err
                   err);
 }
 
+/* chat (issue 44) */
+static int pg_add_chat(store *base, int64_t table, int index, const char *line, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:i, s:s}", "op", "chat", "t", (json_int_t)table, "i", index, "line", line),
+                  err);
+}
+
+/* An operator's hide, on any connection: no node's write, so not fenced. */
+static int hide_chat_on(PGconn *c, int64_t table, int index, asobi_error *err)
+{
+    char id[24], idx[16];
+    id_text(id, sizeof id, table);
+    snprintf(idx, sizeof idx, "%d", index);
+    const char *params[2] = {id, idx};
+    PGresult *r = run(c, "UPDATE asobi_chat SET hidden = 1 WHERE table_id = $1 AND idx = $2", 2, params,
+                      PGRES_COMMAND_OK, err, "hiding a chat line");
+    if (!r)
+        return ASOBI_E_IO;
+    bool found = atoi(PQcmdTuples(r)) > 0;
+    PQclear(r);
+    if (!found)
+        return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "table %lld has no chat line %d", (long long)table, index);
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
+static int pg_hide_chat(store *base, int64_t table, int index, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->read_lock);
+    int rc = hide_chat_on(st->read, table, index, err);
+    pthread_mutex_unlock(&st->read_lock);
+    return rc;
+}
+
+int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err)
+{
+    PGconn *c = connect_to(uri, err);
+    if (!c)
+        return ASOBI_E_IO;
+    int rc = hide_chat_on(c, table, index, err);
+    PQfinish(c);
+    return rc;
+}
+
+/* What a thread read with the table's rows, else a read now (start-up, the tests). */
+static int pg_load_chat(store *base, int64_t table, json_t **lines, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    char key[24];
+    id_text(key, sizeof key, table);
+    pthread_mutex_lock(&st->lock);
+    *lines = json_incref(json_object_get(st->chat_read, key));
+    json_object_del(st->chat_read, key);
+    pthread_mutex_unlock(&st->lock);
+    if (!*lines) {
+        pthread_mutex_lock(&st->read_lock);
+        *lines = chat_rows_of(st->read, table, err);
+        pthread_mutex_unlock(&st->read_lock);
+    }
+    if (!*lines)
+        return ASOBI_E_IO;
+    asobi_error_clear(err);
+    return ASOBI_OK;
+}
+
 /* ---------------------------------------------------------------------------
  * Reads (the loop's connection; what they read is committed).
  * ------------------------------------------------------------------------- */
@@ -1363,4 +1472,5 @@ static const store_ops pg_ops = {
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
+    .add_chat = pg_add_chat, .hide_chat = pg_hide_chat, .load_chat = pg_load_chat,
 };

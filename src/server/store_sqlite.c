@@ -36,12 +36,24 @@ static const char *const schema =
     "  PRIMARY KEY(table_id, seat)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS actions("
     "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,"
-    "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx)) WITHOUT ROWID;";
+    "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx)) WITHOUT ROWID;"
+    /* chat (issue 44): a table's lines, each its JSON (chat.c's chat_line_json), hidden = 1 once an operator
+     * hid it (asobi chat ... hide): never loaded again */
+    "CREATE TABLE IF NOT EXISTS chat("
+    "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, line TEXT NOT NULL, hidden INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY(table_id, idx)) WITHOUT ROWID;";
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
     Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
+};
+/* chat's statements (issue 44), apart from the others' */
+enum { CQ_ADD, CQ_HIDE, CQ_OF, CQ_COUNT };
+static const char *const chat_queries[CQ_COUNT] = {
+    [CQ_ADD] = "INSERT INTO chat(table_id, idx, line) VALUES(?1, ?2, ?3)",
+    [CQ_HIDE] = "UPDATE chat SET hidden = 1 WHERE table_id = ?1 AND idx = ?2",
+    [CQ_OF] = "SELECT line FROM chat WHERE table_id = ?1 AND hidden = 0 ORDER BY idx",
 };
 static const char *const queries[Q_COUNT] = {
     [Q_CREATE] = "INSERT INTO tables(spec) VALUES(?1)",
@@ -99,6 +111,7 @@ typedef struct sqlite_store {
     struct store base; /* its ops: first */
     sqlite3 *db;
     sqlite3_stmt *q[Q_COUNT];
+    sqlite3_stmt *chat_q[CQ_COUNT];
     sqlite3 *ckpt_db; /* the checkpointer's connection; NULL: no checkpointer */
     pthread_t ckpt_thread;
     pthread_mutex_t ckpt_lock;
@@ -292,6 +305,14 @@ store *store_sqlite_open(const char *path, asobi_error *err)
             return NULL;
         }
     }
+    for (int i = 0; i < CQ_COUNT; i++) {
+        if (sqlite3_prepare_v3(st->db, chat_queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->chat_q[i], NULL) !=
+            SQLITE_OK) {
+            db_fail(st, err, "preparing a query");
+            sqlite_close(&st->base);
+            return NULL;
+        }
+    }
     start_checkpointer(st, path);
     asobi_error_clear(err);
     return &st->base;
@@ -307,6 +328,8 @@ static void sqlite_close(store *base)
         sqlite_flush(&st->base, NULL);
     for (int i = 0; i < Q_COUNT; i++)
         sqlite3_finalize(st->q[i]);
+    for (int i = 0; i < CQ_COUNT; i++)
+        sqlite3_finalize(st->chat_q[i]);
     sqlite3_close(st->db);
     if (st->hold_fd >= 0)
         close(st->hold_fd); /* last: see hold_file */
@@ -407,6 +430,52 @@ static int sqlite_add_action(store *base, int64_t table, int index, int seat, co
     sqlite3_bind_text(q, 5, by, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 6, clock_ms);
     return run_write(st, q, err, "adding an action");
+}
+
+/* chat (issue 44) */
+static int sqlite_add_chat(store *base, int64_t table, int index, const char *line, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->chat_q[CQ_ADD];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, index);
+    sqlite3_bind_text(q, 3, line, -1, SQLITE_TRANSIENT);
+    return run_write(st, q, err, "adding a chat line");
+}
+
+static int sqlite_hide_chat(store *base, int64_t table, int index, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->chat_q[CQ_HIDE];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, index);
+    int rc = run_write(st, q, err, "hiding a chat line");
+    if (rc == ASOBI_OK && sqlite3_changes(st->db) == 0)
+        return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "table %lld has no chat line %d", (long long)table, index);
+    return rc;
+}
+
+static int sqlite_load_chat(store *base, int64_t table, json_t **lines, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->chat_q[CQ_OF];
+    sqlite3_bind_int64(q, 1, table);
+    *lines = json_array();
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *text = (const char *)sqlite3_column_text(q, 0);
+        json_t *line = text ? json_loads(text, 0, NULL) : NULL;
+        if (line)
+            json_array_append_new(*lines, line);
+    }
+    sqlite3_reset(q);
+    if (step != SQLITE_DONE) {
+        json_decref(*lines);
+        *lines = NULL;
+        return db_fail(st, err, "reading a table's chat");
+    }
+    asobi_error_clear(err);
+    return ASOBI_OK;
 }
 
 static int sqlite_set_rematch(store *base, int64_t table, int64_t rematch, asobi_error *err)
@@ -618,4 +687,5 @@ static const store_ops sqlite_ops = {
     .finish = sqlite_finish, .expire = sqlite_expire, .set_rematch = sqlite_set_rematch,
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
     .owner_url = sqlite_owner_url, .owns = sqlite_owns,
+    .add_chat = sqlite_add_chat, .hide_chat = sqlite_hide_chat, .load_chat = sqlite_load_chat,
 };

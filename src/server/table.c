@@ -6,6 +6,7 @@
 
 #include "core/view_writer.h"
 #include "protocol/protocol.h"
+#include "server/chat.h"
 #include "server/table.h"
 
 const char *table_status_name(table_status s)
@@ -350,6 +351,7 @@ void table_free(table *t)
         free(t->seat[s].bot);
     asobi_match_free(t->match);
     json_decref(t->spec);
+    chat_free(t->chat);
     free(t);
 }
 

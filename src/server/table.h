@@ -77,6 +77,7 @@ typedef struct table {
     bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
     int64_t grace_ms; /* the server's --grace, for the updates' countdown (0: not told; hall_add tells it) */
     store *store;
+    struct chat_log *chat; /* its chat (chat.h); NULL until a line or a mute */
 } table;
 
 /* A bot move to compute (on a worker): the state is a private copy. */

@@ -315,6 +315,7 @@ static bool ws_hello(server *s, conn *c, const char *text, size_t len)
     c->seat = opens;
     table_connect(sl->t, opens, now);
     c->log_from = 0; /* the seat's whole history, from its own view */
+    c->chat.history_sent = false; /* ... and its chat, as the seat reads it */
     c->due = true;
     table_changed(s, sl);
     return true;
@@ -343,6 +344,8 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
         json_decref(msg);
         return;
     }
+    if (chat_message(s, c, text, len)) /* chat, mute, unmute (chat.c) */
+        return;
     if (hall_message(&s->hall, c->table, c->seat, text, len, now_ms(), &id, &e) == 0)
         c->act_received = started;
     else

@@ -295,6 +295,14 @@ const messages = {
     'leave_playing.what': 'A bot plays your seat to the end of the game, and you cannot take it back.',
     'leave_ends.what': 'Nobody else plays at this table: it ends, and you cannot come back to it.',
     'leave.what': 'A bot plays your seat once the game starts, and you cannot take it back.',
+    // chat (issue 44: chat.js)
+    chat: 'Chat', chat_send: 'Send', chat_placeholder: 'Say something…', chat_unread: 'Chat ({n})',
+    chat_seat: 'seat {n}', chat_spectator: 'spectator', chat_bot: 'bot', chat_spectators: 'spectators',
+    chat_mute: 'Mute {who}', chat_unmute: 'Unmute {who}', chat_phrases: 'Quick phrases', chat_empty: 'Nothing said yet.',
+    chat_turn_off: 'Turn chat off', chat_turn_on: 'Turn chat on', chat_is_off: 'Chat is off on this device.',
+    chat_wall: 'Spectators’ lines reach the players once the game is over.', chat_replay: 'Chat up to move {k}',
+    'phrase.hi': 'Hello!', 'phrase.gl': 'Good luck!', 'phrase.wp': 'Well played', 'phrase.ty': 'Thanks',
+    'phrase.oops': 'Oops', 'phrase.think': 'Thinking…', 'phrase.gg': 'Good game',
   },
   ja: {
     ...LOBBY.ja,
@@ -420,6 +428,14 @@ const messages = {
     'leave_playing.what': 'ゲームの終わりまでボットがあなたの席でプレイします。席には戻れません。',
     'leave_ends.what': 'このテーブルでプレイする人はほかにいないため、テーブルは終わります。戻ることはできません。',
     'leave.what': 'ゲームが始まるとボットがあなたの席でプレイします。席には戻れません。',
+    // chat (issue 44: chat.js)
+    chat: 'チャット', chat_send: '送信', chat_placeholder: 'ひとこと…', chat_unread: 'チャット({n})',
+    chat_seat: '席{n}', chat_spectator: '観戦者', chat_bot: 'ボット', chat_spectators: '観戦者',
+    chat_mute: '{who}をミュート', chat_unmute: '{who}のミュートを解除', chat_phrases: '定型文', chat_empty: 'まだ発言はありません。',
+    chat_turn_off: 'チャットを切る', chat_turn_on: 'チャットを表示する', chat_is_off: 'この端末ではチャットを切っています。',
+    chat_wall: '観戦者の発言は、対局が終わるとプレイヤーにも届きます。', chat_replay: '{k}手目までのチャット',
+    'phrase.hi': 'こんにちは!', 'phrase.gl': 'よろしくお願いします!', 'phrase.wp': 'お見事!', 'phrase.ty': 'ありがとう',
+    'phrase.oops': 'おっと', 'phrase.think': '考え中…', 'phrase.gg': 'ありがとうございました',
   },
 };
 

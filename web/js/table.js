@@ -14,6 +14,7 @@ import { promptLine } from './prompt.js';
 import { playMoments, flyMoments } from './moments.js';
 import { teachLine } from './teach.js';
 import { undoButton, undoKeys } from './undo.js';
+import { makeChat } from './chat.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -29,6 +30,11 @@ const page = {
   menu: null, summary: null, sentAt: null, leaving: false, cardSet: null, backNotice: '', told: false, draw: () => draw(),
 };
 let ws = null, retry = 500;
+const chat = makeChat(msg => {   // the table's chat (chat.js): its messages go over the table's socket
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
+}, () => draw());
 const pacer = makePacer(show);
 // the record's moves: those heard, less one for each taken back (docs/protocol.md, "Taking back")
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length
@@ -52,9 +58,10 @@ function connect() {
   };
   ws.onmessage = ev => {
     const m = JSON.parse(ev.data);
+    if (m.type === 'chat') { chat.heard(m); return; }
     page.sentAt = null;
     if (m.type === 'update' && m.seat === null && page.token) return;   // a spectator's, before the hello is answered
-    if (m.type === 'update') { receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
+    if (m.type === 'update') { chat.update(m); receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
   };
   ws.onclose = () => {
     page.sentAt = null; page.conn = 'reconnecting'; draw();
@@ -301,7 +308,7 @@ function tableArea(ctx, g, last) {
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
       last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
-      log));
+      log, chat.section(replay.shown?.step ?? null), chat.opener()));
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
