@@ -38,6 +38,8 @@ typedef struct store_ops {
     bool (*node_origin)(store *st, const char *origin);
     void (*publish_tables)(store *st, const json_t *entries);
     json_t *(*other_tables)(store *st);
+    /* accounts (store_accounts.c) */
+    int (*seat_account)(store *st, int64_t table, int seat, int64_t account, asobi_error *err);
 } store_ops;
 
 struct store {
@@ -46,5 +48,13 @@ struct store {
 
 store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
+
+/* The accounts' schema (store_accounts.c): the accounts and sessions
+ * tables, and the seats' account columns added to a database of before,
+ * idempotently; run by each backend's open after its own schema. */
+struct sqlite3;
+struct pg_conn;
+int store_accounts_schema_sqlite(struct sqlite3 *db, asobi_error *err);
+int store_accounts_schema_pg(struct pg_conn *c, asobi_error *err);
 
 #endif
