@@ -549,6 +549,8 @@ static void run_job(store_accounts *sa, acct_job *j)
     explicit_bzero(encoded, sizeof encoded);
 }
 
+static void job_free(acct_job *j);
+
 typedef struct worker_arg {
     accounts *a;
     int index;
@@ -562,11 +564,19 @@ static void *worker_main(void *arg)
     free(w);
     pthread_mutex_lock(&a->lock);
     for (;;) {
-        acct_job *j;
-        while (!(j = take_job(a)) && !a->stopping)
+        acct_job *j = NULL;
+        /* stopping: the jobs still queued are dropped (accounts_stop), not run: a
+         * queue of hashes would hold the shutdown for as long as they take */
+        while (!a->stopping && !(j = take_job(a)))
             pthread_cond_wait(&a->wake, &a->lock);
-        if (!j)
+        if (a->stopping) {
+            if (j) {
+                pthread_mutex_unlock(&a->lock);
+                job_free(j);
+                pthread_mutex_lock(&a->lock);
+            }
             break;
+        }
         pthread_mutex_unlock(&a->lock);
         run_job(sa, j);
         accounts_body_free(&j->body); /* the passwords, wiped, as soon as they are done with */
