@@ -405,7 +405,8 @@ static acct_job *take_job(accounts *a)
 static void fail_io(acct_job *j, const asobi_error *err)
 {
     srv_log("accounts: %s", err->message);
-    j->status = srv_fail(&j->e, 503, "busy", "the accounts' store failed: try again later") ? 503 : 503;
+    srv_fail(&j->e, 503, "busy", "the accounts' store failed: try again later");
+    j->status = 503;
 }
 
 /* A new session for the job's signed-in account. */
