@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 asobi=${1:-build/asobi}
 c=fuzz/corpus
-mkdir -p $c/{protocol,record,action,options,cards,http_api,ws_message}
+mkdir -p $c/{protocol,record,action,options,cards,http_api,ws_message,account_body}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mini='{"title":"mini","sphere_size":3,"cards":[{"name":"Zap","type":"spell","level":0,"cost":1,"copies":8,"effects":[["draw",1]]},{"name":"A","type":"spell","level":1,"cost":1,"copies":4},{"name":"B","type":"focus","level":2,"copies":4,"effects":[["ready",2]]},{"name":"C","type":"timer","level":3,"copies":4,"slots":2,"trigger":"set","effects":[["ephemeral",1]]},{"name":"D","type":"spell","level":4,"cost":3,"copies":4,"effects":[["access",2]]},{"name":"E","type":"spell","level":5,"cost":4,"copies":4,"effects":[["slow",2],["heavy",1]]}]}'
 printf '%s' "$mini" > $c/cards/seed-mini.json
@@ -114,3 +114,15 @@ open(sys.argv[1], "wb").write(b"\x00\x00" + b"\n".join(lines) + b"\n")
 PY
 
 echo "corpora in $c:" $(for d in $c/*; do echo "$(basename $d)=$(ls $d | wc -l)"; done)
+
+# the accounts API's bodies (byte 0: the fields wanted, accounts.h's ACCOUNTS_WANT_*)
+a=$c/account_body
+printf '\x03{"name":"Aoi","password":"correct horse"}' > $a/seed-sign-up.txt
+printf '\x03{"name":"aoi","password":"short"}' > $a/seed-short-password.txt
+printf '\x03{"name":"a b","password":"correct horse"}' > $a/seed-bad-name.txt
+printf '\x06{"password":"correct horse","new_password":"漢字漢字漢字漢字"}' > $a/seed-new-password.txt
+printf '\x02{"password":"correct\\u0000horse"}' > $a/seed-nul.txt
+printf '\x08{"tokens":["0123456789abcdef0123456789abcdef","xyz"]}' > $a/seed-claim.txt
+printf '\x08{"tokens":["0123456789abcdef0123456789abcdef"]}' > $a/seed-claim-one.txt
+printf '\x0f[1,2]' > $a/seed-array.txt
+printf '\x01{"name":"Aoi","name":"Ben"}' > $a/seed-duplicate.txt

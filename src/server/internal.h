@@ -11,6 +11,7 @@
 
 #include "protocol/protocol.h"
 #include "server/chat.h"
+#include "server/accounts.h"
 #include "server/hall.h"
 #include "server/limits.h"
 #include "server/server.h"
@@ -129,6 +130,10 @@ typedef struct http_req {
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
     size_t reply_len;
     size_t reply_sent;
+    /* accounts (accounts.c) */
+    bool del;                /* a DELETE (only the accounts' paths take one: /api/session, /api/me) */
+    bool accounts_looked_up; /* its session cookie was looked up (accounts_look_up_first) */
+    char set_cookie[192];    /* a Set-Cookie header ("": none) */
 } http_req;
 
 /* The bot lane's work of one client address (under the lock): the workers
@@ -279,6 +284,7 @@ typedef struct server {
     struct reviews *reviews;
     job_node *review_q, *review_q_tail;
     int review_running, review_share;
+    struct accounts *accounts;    /* sessions and the accounts' workers (accounts.c; NULL: none) */
 } server;
 
 

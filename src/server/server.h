@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "server/accounts.h"
 #include "server/limits.h"
 
 #define SERVER_MAX_ORIGINS 16
@@ -49,6 +50,7 @@ typedef struct server_config {
     const char *review_bot;      /* --review-bot: the judge (NULL: ASOBI_REVIEW_DEFAULT_BOT) */
     int max_queued_reviews;      /* --max-queued-reviews: queued or running, every node's (0: no limit) */
     double reviews_per_hour;     /* --reviews-per-hour-per-address: reviews one address asks (0: no limit) */
+    accounts_config accounts;    /* sign-ins, sign-ups and password hashes (accounts.h; docs/server.md, "Limits") */
 } server_config;
 
 /* The defaults of the options above (cmd_serve.c, docs/server.md). */

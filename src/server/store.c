@@ -176,3 +176,8 @@ int store_hide_chat_at(const char *where, int64_t table, int index, asobi_error 
     store_close(st);
     return rc;
 }
+
+int store_seat_account(store *st, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    return st->ops->seat_account(st, table, seat, account, err);
+}

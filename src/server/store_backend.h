@@ -42,6 +42,8 @@ typedef struct store_ops {
     int (*add_chat)(store *st, int64_t table, int index, const char *line, asobi_error *err);
     int (*hide_chat)(store *st, int64_t table, int index, asobi_error *err);
     int (*load_chat)(store *st, int64_t table, json_t **lines, asobi_error *err);
+    /* accounts (store_accounts.c) */
+    int (*seat_account)(store *st, int64_t table, int seat, int64_t account, asobi_error *err);
 } store_ops;
 
 struct store {
@@ -52,5 +54,13 @@ store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
 /* store_hide_chat_at's, without joining the nodes. */
 int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err);
+
+/* The accounts' schema (store_accounts.c): the accounts and sessions
+ * tables, and the seats' account columns added to a database of before,
+ * idempotently; run by each backend's open after its own schema. */
+struct sqlite3;
+struct pg_conn;
+int store_accounts_schema_sqlite(struct sqlite3 *db, asobi_error *err);
+int store_accounts_schema_pg(struct pg_conn *c, asobi_error *err);
 
 #endif
