@@ -105,6 +105,9 @@ static const char *const schema =
     "    CASE w->>'op'\n"
     "    WHEN 'seat' THEN INSERT INTO asobi_seats VALUES (t, (w->>'seat')::INT, w->>'name', w->>'hash');\n"
     "    WHEN 'leave' THEN UPDATE asobi_seats SET token_hash = '' WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
+    /* accounts (issue 42): the signed-in person who took a seat */
+    "    WHEN 'seat_account' THEN UPDATE asobi_seats SET account_id = (w->>'account')::BIGINT"
+    "      WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
     "    WHEN 'action' THEN INSERT INTO asobi_actions VALUES (t, (w->>'i')::INT, (w->>'seat')::INT,"
     "      w->>'action', w->>'by', (w->>'clock')::BIGINT, ep);\n"
     "    WHEN 'finish' THEN UPDATE asobi_tables SET finished = 1, summary = w->>'summary', record = w->>'record'"
@@ -127,12 +130,18 @@ static const char *const schema =
     "END $$;"
     "SELECT pg_advisory_unlock(7334901);";
 
-/* Who an account is and which seats were its (the accounts' tables). */
-#define RATINGS_PG_ACCOUNT "SELECT account, name FROM asobi_ratings WHERE lower(name) = lower($1) LIMIT 1"
+/* Ratings' statements that read the accounts' tables (store_accounts.c), as SQLite's. */
+#define RATINGS_PG_ACCOUNT "SELECT id, name, closed FROM asobi_accounts WHERE name_key = lower($1)"
 #define RATINGS_PG_GAMES                                                                                              \
-    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
-    " FROM asobi_rating_history h JOIN asobi_tables t ON t.id = h.table_id AND t.finished = 1"                       \
-    " WHERE h.account = $1 AND h.table_id < $2 ORDER BY h.table_id DESC LIMIT 20"
+    "SELECT s.table_id, t.summary, s.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM asobi_seats s JOIN asobi_tables t ON t.id = s.table_id AND t.finished = 1"                                \
+    " LEFT JOIN asobi_rating_history h ON h.table_id = s.table_id AND h.account = s.account_id"                      \
+    " WHERE s.account_id = $1 AND s.table_id < $2 ORDER BY s.table_id DESC LIMIT 20"
+/* ... after the accounts' schema, which gives seats their account_id (under the schema's lock: see schema) */
+#define RATINGS_PG_INDEX                                                                                              \
+    "SELECT pg_advisory_lock(7334901);"                                                                              \
+    "CREATE INDEX IF NOT EXISTS asobi_seats_account ON asobi_seats(account_id, table_id);"                           \
+    "SELECT pg_advisory_unlock(7334901);"
 
 /* The ratings' statements (store_backend.h's store_rq), as SQLite's. A
  * rating is read FOR UPDATE: two nodes rating one person at once take
@@ -154,8 +163,9 @@ static const char *const ratings_queries[STORE_RQ_COUNT] = {
                       " ORDER BY game, level",
     [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM asobi_rating_history WHERE account = $1"
                          " ORDER BY table_id DESC LIMIT 2000",
-    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM asobi_ratings WHERE game = $1 AND games >= 10"
-                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+    [STORE_RQ_BOARD] = "SELECT a.name, r.mu, r.sigma, r.games FROM asobi_ratings r JOIN asobi_accounts a"
+                       " ON a.id = r.account WHERE r.game = $1 AND r.games >= 10 AND a.closed IS NULL"
+                       " ORDER BY r.mu - 3 * r.sigma DESC, r.account LIMIT 100",
 };
 
 typedef struct pg_store {
@@ -472,17 +482,23 @@ static json_t *rows_of(PGconn *c, bool seats, int64_t table, asobi_error *err)
     id_text(id, sizeof id, table);
     const char *params[1] = {id};
     PGresult *r = run(c,
-                      seats ? "SELECT seat, name, token_hash FROM asobi_seats WHERE table_id = $1 ORDER BY seat"
+                      seats ? "SELECT seat, name, token_hash, account_id, claimed FROM asobi_seats WHERE table_id = $1 ORDER BY seat"
                             : "SELECT seat, action, by, clock_ms FROM asobi_actions WHERE table_id = $1 ORDER BY idx",
                       1, params, PGRES_TUPLES_OK, err, seats ? "reading seats" : "reading actions");
     if (!r)
         return NULL;
     json_t *rows = json_array();
     for (int i = 0; i < PQntuples(r); i++) {
-        if (seats)
-            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", atoi(PQgetvalue(r, i, 0)), "name",
-                                                  PQgetvalue(r, i, 1), "token_hash", PQgetvalue(r, i, 2)));
-        else
+        if (seats) {
+            json_t *row = json_pack("{s:i, s:s, s:s}", "seat", atoi(PQgetvalue(r, i, 0)), "name",
+                                    PQgetvalue(r, i, 1), "token_hash", PQgetvalue(r, i, 2));
+            if (row && !PQgetisnull(r, i, 3)) { /* a signed-in person's seat (issue 42) */
+                json_object_set_new(row, "account", json_integer(strtoll(PQgetvalue(r, i, 3), NULL, 10)));
+                if (atoi(PQgetvalue(r, i, 4)))
+                    json_object_set_new(row, "claimed", json_true());
+            }
+            json_array_append_new(rows, row);
+        } else
             json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", atoi(PQgetvalue(r, i, 0)),
                                                   "action", PQgetvalue(r, i, 1), "by", PQgetvalue(r, i, 2),
                                                   "clock_ms", (json_int_t)strtoll(PQgetvalue(r, i, 3), NULL, 10)));
@@ -1030,6 +1046,18 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
         return NULL;
     }
     PQclear(r);
+    if (store_accounts_schema_pg(st->read, err) != ASOBI_OK) {
+        pg_close(&st->base);
+        return NULL;
+    }
+    r = PQexec(st->read, RATINGS_PG_INDEX);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
+        pg_fail(st->read, err, "creating the ratings' index");
+        PQclear(r);
+        pg_close(&st->base);
+        return NULL;
+    }
+    PQclear(r);
     r = PQexec(st->write, "LISTEN " NOTIFY_CHANNEL);
     PQclear(r);
     st->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1383,6 +1411,14 @@ static int pg_add_seat(store *base, int64_t table, int seat, const char *name, c
                   err);
 }
 
+static int pg_seat_account(store *base, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:i, s:I}", "op", "seat_account", "t", (json_int_t)table, "seat", seat,
+                            "account", (json_int_t)account),
+                  err);
+}
+
 static int pg_leave_seat(store *base, int64_t table, int seat, asobi_error *err)
 {
     return append((pg_store *)base, json_pack("{s:s, s:I, s:i}", "op", "leave", "t", (json_int_t)table, "seat", seat),
@@ -1579,4 +1615,5 @@ static const store_ops pg_ops = {
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
     .player = pg_player, .leaderboard = pg_leaderboard, .ratings_read_start = pg_ratings_read_start,
+    .seat_account = pg_seat_account,
 };

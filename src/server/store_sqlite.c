@@ -25,12 +25,17 @@
  * and an index page, and each commit writes half the WAL frames. (A
  * database made before this keeps its rowid tables; the queries are the
  * same for both.) */
-/* Who an account is and which seats were its (the accounts' tables). */
-#define RATINGS_SQLITE_ACCOUNT "SELECT account, name FROM ratings WHERE name = ?1 COLLATE NOCASE LIMIT 1"
+/* Ratings' statements that read the accounts' tables (store_accounts.c):
+ * an account by name (any case: name_key is its lower case), and its
+ * seats at finished tables with their history rows (none: unrated). */
+#define RATINGS_SQLITE_ACCOUNT "SELECT id, name, closed FROM accounts WHERE name_key = lower(?1)"
 #define RATINGS_SQLITE_GAMES                                                                                          \
-    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
-    " FROM rating_history h JOIN tables t ON t.id = h.table_id AND t.finished = 1"                                   \
-    " WHERE h.account = ?1 AND h.table_id < ?2 ORDER BY h.table_id DESC LIMIT 20"
+    "SELECT s.table_id, t.summary, s.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM seats s JOIN tables t ON t.id = s.table_id AND t.finished = 1"                                            \
+    " LEFT JOIN rating_history h ON h.table_id = s.table_id AND h.account = s.account_id"                            \
+    " WHERE s.account_id = ?1 AND s.table_id < ?2 ORDER BY s.table_id DESC LIMIT 20"
+/* ... after the accounts' schema, which gives seats their account_id */
+#define RATINGS_SQLITE_INDEX "CREATE INDEX IF NOT EXISTS seats_account ON seats(account_id, table_id);"
 
 static const char *const schema =
     "PRAGMA journal_mode=WAL;"
@@ -73,13 +78,14 @@ static const char *const ratings_queries[STORE_RQ_COUNT] = {
     [STORE_RQ_BOTS] = "SELECT game, level, wins, losses, draws FROM bot_records WHERE account = ?1 ORDER BY game, level",
     [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM rating_history WHERE account = ?1"
                          " ORDER BY table_id DESC LIMIT 2000",
-    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= 10"
-                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+    [STORE_RQ_BOARD] = "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account"
+                       " WHERE r.game = ?1 AND r.games >= 10 AND a.closed IS NULL"
+                       " ORDER BY r.mu - 3 * r.sigma DESC, r.account LIMIT 100",
 };
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
-    Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_SEAT_ACCOUNT, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
 };
 static const char *const queries[Q_COUNT] = {
@@ -88,7 +94,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_ACTION] = "INSERT INTO actions(table_id, idx, seat, action, by, clock_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_FINISH] = "UPDATE tables SET finished = 1, summary = ?2, record = ?3 WHERE id = ?1",
     [Q_UNFINISHED] = "SELECT id, spec FROM tables WHERE finished = 0 ORDER BY id",
-    [Q_SEATS_OF] = "SELECT seat, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+    [Q_SEATS_OF] = "SELECT seat, name, token_hash, account_id, claimed FROM seats WHERE table_id = ?1 ORDER BY seat",
     [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
     [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
@@ -97,6 +103,8 @@ static const char *const queries[Q_COUNT] = {
     [Q_EXPIRE] = "UPDATE tables SET finished = 2 WHERE id = ?1 AND finished = 0",
     /* a seat left for good: its token hash emptied (store_leave_seat) */
     [Q_LEAVE] = "UPDATE seats SET token_hash = '' WHERE table_id = ?1 AND seat = ?2",
+    /* accounts (issue 42): the signed-in person who took a seat */
+    [Q_SEAT_ACCOUNT] = "UPDATE seats SET account_id = ?3 WHERE table_id = ?1 AND seat = ?2",
     [Q_BEGIN] = "BEGIN",
     [Q_COMMIT] = "COMMIT",
 };
@@ -324,6 +332,15 @@ store *store_sqlite_open(const char *path, asobi_error *err)
         sqlite_close(&st->base);
         return NULL;
     }
+    if (store_accounts_schema_sqlite(st->db, err) != ASOBI_OK) {
+        sqlite_close(&st->base);
+        return NULL;
+    }
+    if (sqlite3_exec(st->db, RATINGS_SQLITE_INDEX, NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, path);
+        sqlite_close(&st->base);
+        return NULL;
+    }
     for (int i = 0; i < Q_COUNT; i++) {
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
             db_fail(st, err, "preparing a query");
@@ -432,6 +449,16 @@ static int sqlite_leave_seat(store *base, int64_t table, int seat, asobi_error *
     sqlite3_bind_int64(q, 1, table);
     sqlite3_bind_int(q, 2, seat);
     return run_write(st, q, err, "leaving a seat");
+}
+
+static int sqlite_seat_account(store *base, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->q[Q_SEAT_ACCOUNT];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, seat);
+    sqlite3_bind_int64(q, 3, account);
+    return run_write(st, q, err, "keeping a seat's account");
 }
 
 static int sqlite_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
@@ -559,11 +586,17 @@ static json_t *rows_of(sqlite_store *st, int which, int64_t table)
     sqlite3_bind_int64(q, 1, table);
     json_t *rows = json_array();
     while (sqlite3_step(q) == SQLITE_ROW) {
-        if (which == Q_SEATS_OF)
-            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", sqlite3_column_int(q, 0), "name",
-                                                  (const char *)sqlite3_column_text(q, 1), "token_hash",
-                                                  (const char *)sqlite3_column_text(q, 2)));
-        else
+        if (which == Q_SEATS_OF) {
+            json_t *row = json_pack("{s:i, s:s, s:s}", "seat", sqlite3_column_int(q, 0), "name",
+                                    (const char *)sqlite3_column_text(q, 1), "token_hash",
+                                    (const char *)sqlite3_column_text(q, 2));
+            if (row && sqlite3_column_type(q, 3) != SQLITE_NULL) { /* a signed-in person's seat (issue 42) */
+                json_object_set_new(row, "account", json_integer(sqlite3_column_int64(q, 3)));
+                if (sqlite3_column_int(q, 4))
+                    json_object_set_new(row, "claimed", json_true());
+            }
+            json_array_append_new(rows, row);
+        } else
             json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", sqlite3_column_int(q, 0),
                                                   "action", (const char *)sqlite3_column_text(q, 1), "by",
                                                   (const char *)sqlite3_column_text(q, 2), "clock_ms",
@@ -725,4 +758,5 @@ static const store_ops sqlite_ops = {
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
     .owner_url = sqlite_owner_url, .owns = sqlite_owns,
     .player = sqlite_player, .leaderboard = sqlite_leaderboard,
+    .seat_account = sqlite_seat_account,
 };

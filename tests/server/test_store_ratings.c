@@ -59,26 +59,54 @@ static void pg_exec(const char *sql)
     PQfinish(c);
 }
 
-/* A finished table of three accounts (base, base+1, base+2: each test its own) at ranks, rated or not. */
-static int64_t play(store *st, const char *game, int64_t base, const int rank[3], bool rated, bool flush)
+/* Three accounts of names prefix-aoi, -ben, -chie (each test its own): their ids into ids. */
+static void sign_up(const char *prefix, int64_t ids[3])
 {
     asobi_error err;
-    json_t *spec = json_pack("{s:s, s:i}", "game", game, "players", 3);
+    store_accounts *sa = store_accounts_open(pg ? pg : path, &err);
+    if (!sa)
+        fail_msg("store_accounts_open: %s", err.message);
+    static const char *const names[3] = {"aoi", "ben", "chie"};
+    for (int s = 0; s < 3; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%s", prefix, names[s]);
+        assert_int_equal(store_account_create(sa, name, "$argon2id$x", 1, &ids[s], &err), ASOBI_OK);
+    }
+    store_accounts_close(sa);
+}
+
+/* A finished table of the three accounts at ranks, rated or not; with a bot
+ * (its level) in a fourth seat, ranked last. */
+static int64_t play_with(store *st, const char *game, const int64_t ids[3], const int rank[3], bool rated,
+                         const char *bot)
+{
+    asobi_error err;
+    json_t *spec = json_pack("{s:s, s:i}", "game", game, "players", bot ? 4 : 3);
     int64_t id;
     assert_int_equal(store_create_table(st, spec, &id, &err), ASOBI_OK);
     json_decref(spec);
     static const char *const names[3] = {"aoi", "ben", "chie"};
-    store_result res = {.game = game, .rated = rated, .seats = 3};
+    store_result res = {.game = game, .rated = rated, .seats = bot ? 4 : 3};
     for (int s = 0; s < 3; s++) {
         assert_int_equal(store_add_seat(st, id, s, names[s], "hash", &err), ASOBI_OK);
-        res.seat[s] = (store_seat_result){.account = base + s, .name = names[s], .rank = rank[s]};
+        assert_int_equal(store_seat_account(st, id, s, ids[s], &err), ASOBI_OK);
+        res.seat[s] = (store_seat_result){.account = ids[s], .name = names[s], .rank = rank[s]};
     }
-    char summary[128];
-    snprintf(summary, sizeof summary, "{\"table\":%lld,\"game\":\"%s\"}", (long long)id, game);
+    if (bot)
+        res.seat[3] = (store_seat_result){.name = "random", .level = bot, .rank = 4};
+    char summary[256];
+    snprintf(summary, sizeof summary,
+             "{\"table\":%lld,\"game\":\"%s\",\"seats\":[{\"name\":\"aoi\",\"rank\":%d},"
+             "{\"name\":\"ben\",\"rank\":%d},{\"name\":\"chie\",\"rank\":%d}]}",
+             (long long)id, game, rank[0], rank[1], rank[2]);
     assert_int_equal(store_finish_result(st, id, summary, "{}", &res, &err), ASOBI_OK);
-    if (flush)
-        assert_int_equal(store_flush(st, &err), ASOBI_OK);
+    assert_int_equal(store_flush(st, &err), ASOBI_OK);
     return id;
+}
+
+static int64_t play(store *st, const char *game, const int64_t ids[3], const int rank[3], bool rated)
+{
+    return play_with(st, game, ids, rank, rated, NULL);
 }
 
 /* The board's entry of a name (NULL: not on it). */
@@ -102,16 +130,18 @@ static void test_rated_games_rate_once_each(void **state)
 {
     (void)state;
     store *st = open_as("ratings-a");
+    int64_t ids[3];
+    sign_up("a", ids);
     asobi_rating expect[3] = {asobi_rating_initial(), asobi_rating_initial(), asobi_rating_initial()};
     const int rank[3] = {1, 2, 2};
     int64_t last = 0;
     json_t *board;
     for (int g = 0; g < 10; g++) {
         if (g == 9) {
-            assert_null(on_board(st, "psycle", "aoi", &board)); /* 9 games: provisional, left out */
+            assert_null(on_board(st, "psycle", "aaoi", &board)); /* 9 games: provisional, left out */
             json_decref(board);
         }
-        last = play(st, "psycle", 100, rank, true, true);
+        last = play(st, "psycle", ids, rank, true);
         asobi_error err;
         assert_int_equal(asobi_rating_update(expect, rank, 3, expect, &err), ASOBI_OK);
     }
@@ -119,10 +149,10 @@ static void test_rated_games_rate_once_each(void **state)
     asobi_error err;
     store_result again = {.game = "psycle", .rated = true, .seats = 3};
     for (int s = 0; s < 3; s++)
-        again.seat[s] = (store_seat_result){.account = 100 + s, .name = "x", .rank = 3 - s};
+        again.seat[s] = (store_seat_result){.account = ids[s], .name = "x", .rank = 3 - s};
     assert_int_equal(store_finish_result(st, last, "{}", "{}", &again, &err), ASOBI_OK);
     assert_int_equal(store_flush(st, &err), ASOBI_OK);
-    static const char *const names[3] = {"aoi", "ben", "chie"};
+    static const char *const names[3] = {"aaoi", "aben", "achie"};
     for (int s = 0; s < 3; s++) {
         const json_t *p = on_board(st, "psycle", names[s], &board);
         assert_non_null(p);
@@ -135,7 +165,7 @@ static void test_rated_games_rate_once_each(void **state)
     assert_int_equal(store_leaderboard(st, "psycle", &board, &err), ASOBI_OK);
     const json_t *players = json_object_get(board, "players");
     assert_string_equal(json_string_value(json_object_get(board, "game")), "psycle");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(players, 0), "name")), "aoi"); /* first */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(players, 0), "name")), "aaoi"); /* first */
     json_decref(board);
     /* another game's board is its own */
     assert_int_equal(store_leaderboard(st, "ninja", &board, &err), ASOBI_OK);
@@ -144,18 +174,18 @@ static void test_rated_games_rate_once_each(void **state)
     store_close(st);
 }
 
-/* An unrated table moves no rating; a result that is not written (the
- * transaction rolled back: the store closed before its flush, SQLite; or
- * the process gone) moves none either, and the finish with it. */
-static void test_unrated_and_unflushed_games_rate_nothing(void **state)
+/* An unrated table moves no rating. */
+static void test_unrated_games_rate_nothing(void **state)
 {
     (void)state;
     store *st = open_as("ratings-b");
+    int64_t ids[3];
+    sign_up("b", ids);
     const int rank[3] = {1, 2, 3};
     for (int g = 0; g < 10; g++)
-        play(st, "octal", 200, rank, false, true);
+        play(st, "octal", ids, rank, false);
     json_t *board;
-    assert_null(on_board(st, "octal", "aoi", &board));
+    assert_null(on_board(st, "octal", "baoi", &board));
     json_decref(board);
     store_close(st);
 }
@@ -196,12 +226,69 @@ static void test_a_fenced_finish_rates_nobody(void **state)
     store_close(st);
 }
 
+/* A profile: the account's name as spelled at sign-up (asked in any case),
+ * its ratings per game, its finished games newest first with places, rated
+ * or not, and the rating change, paged by ?before=; its record against
+ * each bot strength; its rating history oldest first. An unknown name:
+ * ASOBI_E_BAD_ARGUMENT. */
+static void test_a_profile(void **state)
+{
+    (void)state;
+    store *st = open_as("ratings-d");
+    int64_t ids[3];
+    sign_up("D", ids);
+    const int rank[3] = {2, 1, 1};
+    int64_t rated = play(st, "ninja", ids, rank, true);
+    int64_t unrated = play(st, "psycle", ids, rank, false);
+    int64_t botted = play_with(st, "psycle", ids, rank, false, "easy");
+    asobi_error err;
+    json_t *p;
+    assert_int_equal(store_player(st, "dben", 0, &p, &err), ASOBI_OK);
+    assert_string_equal(json_string_value(json_object_get(p, "name")), "Dben");
+    const json_t *r = json_object_get(json_object_get(p, "ratings"), "ninja");
+    assert_int_equal(json_integer_value(json_object_get(r, "games")), 1);
+    assert_true(json_is_true(json_object_get(r, "provisional")));
+    double mu = json_real_value(json_object_get(r, "mu")), sigma = json_real_value(json_object_get(r, "sigma"));
+    assert_true(fabs(json_real_value(json_object_get(r, "rating")) - (mu - 3 * sigma)) < 1e-9);
+    assert_true(mu > 25.0); /* a winner's */
+    assert_null(json_object_get(json_object_get(p, "ratings"), "psycle"));
+    const json_t *games = json_object_get(p, "games");
+    assert_int_equal(json_array_size(games), 3);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(games, 0), "table")), botted);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(games, 1), "table")), unrated);
+    const json_t *g = json_array_get(games, 2);
+    assert_int_equal(json_integer_value(json_object_get(g, "table")), rated);
+    assert_true(json_is_true(json_object_get(g, "rated")));
+    assert_int_equal(json_integer_value(json_object_get(g, "seat")), 1);
+    assert_true(json_real_value(json_object_get(json_object_get(g, "change"), "after")) >
+                json_real_value(json_object_get(json_object_get(g, "change"), "before")));
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(g, "players"), 0), "rank")), 2);
+    assert_true(json_is_false(json_object_get(json_array_get(games, 1), "rated")));
+    assert_true(json_is_null(json_object_get(json_array_get(games, 1), "change")));
+    const json_t *easy = json_object_get(json_object_get(json_object_get(p, "bots"), "psycle"), "easy");
+    assert_int_equal(json_integer_value(json_object_get(easy, "wins")), 1);
+    assert_int_equal(json_integer_value(json_object_get(easy, "losses")), 0);
+    const json_t *history = json_object_get(json_object_get(p, "history"), "ninja");
+    assert_int_equal(json_array_size(history), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(history, 0), "table")), rated);
+    json_decref(p);
+    /* the next page: below the unrated game */
+    assert_int_equal(store_player(st, "DBEN", unrated, &p, &err), ASOBI_OK);
+    assert_int_equal(json_array_size(json_object_get(p, "games")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(p, "games"), 0), "table")), rated);
+    json_decref(p);
+    assert_int_equal(store_player(st, "nobody", 0, &p, &err), ASOBI_E_BAD_ARGUMENT);
+    assert_null(p);
+    store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rated_games_rate_once_each),
-        cmocka_unit_test(test_unrated_and_unflushed_games_rate_nothing),
+        cmocka_unit_test(test_unrated_games_rate_nothing),
         cmocka_unit_test(test_a_fenced_finish_rates_nobody),
+        cmocka_unit_test(test_a_profile),
     };
     return cmocka_run_group_tests(tests, make_db, remove_db);
 }
