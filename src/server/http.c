@@ -334,6 +334,9 @@ static void found_drop(http_req *r)
     free(r->found.owner_url);
     json_decref(r->found.summary);
     json_decref(r->found.record);
+    free(r->found.player);
+    free(r->found.game);
+    json_decref(r->found.answer);
     memset(&r->found, 0, sizeof r->found);
 }
 
@@ -402,6 +405,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     path_with_query(wsi, r->path, path, sizeof path);
     if (reviews_answer(s, wsi, r, path, &rc))
         return rc; /* a game review, asked or read off the loop (reviews.c) */
+    if (ratings_answer(s, wsi, r, path, &rc))
+        return rc; /* a profile or a leaderboard (ratings_api.c) */
     if (replays_answer(s, wsi, r, path, &rc))
         return rc; /* a finished game's replay step or record, off the loop (replays.c) */
     if (look_up_first(s, wsi, r))
@@ -415,11 +420,13 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     s->hall.maker = a ? a->key : NULL;
     account_ref who;
     s->hall.account = accounts_of(s, wsi, &who) == ACCOUNT_SIGNED_IN ? who.id : 0;
+    s->hall.account_name = s->hall.account ? who.name : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
     s->hall.secret = NULL;
     s->hall.maker = NULL;
     s->hall.account = 0;
+    s->hall.account_name = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,

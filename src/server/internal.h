@@ -481,6 +481,14 @@ int chat_writable(server *s, conn *c, table *t);
 char *chat_with_history(conn *c, const table *t, const char *update, size_t *len);
 
 /* ---------------------------------------------------------------------------
+ * ratings_api.c (issue 42)
+ * ------------------------------------------------------------------------- */
+/* GET /api/players/NAME[?before=N] and GET /api/leaderboard/GAME (path with
+ * its query): answered (true, *rc lws's verdict; PostgreSQL: once the
+ * reader thread read it), or false: not one of these. */
+bool ratings_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+
+/* ---------------------------------------------------------------------------
  * metrics.c
  * ------------------------------------------------------------------------- */
 void observe(histogram *h, double seconds);

@@ -77,6 +77,7 @@ typedef struct table {
     char watch_hash[TOKEN_HASH_CHARS + 1]; /* a private table's watch code's hash (spec "watch"); "" otherwise */
     bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
     int64_t grace_ms; /* the server's --grace, for the updates' countdown (0: not told; hall_add tells it) */
+    bool rated;       /* a rated table (issue 42, spec "rated"): signed-in people only, its end moves their ratings */
     store *store;
     struct chat_log *chat; /* its chat (chat.h); NULL until a line or a mute */
 } table;
