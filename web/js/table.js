@@ -11,6 +11,7 @@ import { makeReplay, replaySection, replayKeys } from './replay.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
 import { playMoments } from './moments.js';
+import { makeStanding, ratedBadge } from './standing.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -27,6 +28,8 @@ const page = {
 };
 let ws = null, retry = 500;
 const pacer = makePacer(show);
+/** The table's stakes (issue 42): rated or not, and the ratings of the signed-in people on its seats. */
+const standing = makeStanding(id, () => draw());
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length, () => draw());
 
 let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
@@ -105,6 +108,7 @@ function show(step) {
   const m = step.update;
   if (m.rematch && m.seat !== null && page.token) { goToRematch(m.rematch); return; }
   page.last = m; page.error = ''; page.menu = null;
+  standing.update(m);
   page.log.push(...step.entries);
   const lastIndex = page.log.length ? page.log[page.log.length - 1].index : -1;
   if (m.seat !== null && page.token) localStorage.setItem(`asobi.seen.${id}`, lastIndex);
@@ -240,7 +244,7 @@ function menuSection() {
 }
 
 function header(game) {
-  return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
+  return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `, standing.rated ? ratedBadge() : '',
     game ? el('a', { class: 'rules-link', href: `/rules/${game}.html`, target: '_blank' }, t('rules_link')) : '',
     el('span', { class: 'conn', 'data-conn': page.conn }, t(page.conn)), soundSwitch(draw), languageSwitch(draw));
 }
@@ -278,7 +282,7 @@ function tableArea(ctx, g, last) {
   const seatWords = last.seat !== null ? `${t('your_seat')}: ${last.seat + 1}` : joiningNow(page) ? '' : t('spectator');
   return el('div', { class: 'table-area' },
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
-    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
+    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log), standing.ratings),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '', log));
 }
 
@@ -342,7 +346,7 @@ function seated(token) {
 
 setInterval(() => {
   if (!page.last || !ticking(page.last)) return;
-  for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log)));
+  for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log), standing.ratings));
 }, 1000);
 replayKeys(replay, () => page.last?.status === 'over');
 draw();
