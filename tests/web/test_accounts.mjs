@@ -71,7 +71,7 @@ async function looked(p, what, file) {
 async function signUp(p, base, name) {
   await p.page.goto(base + '/');
   await p.page.waitForSelector('#sign-up');
-  await p.page.fill('#sign-up input[name=name]', name);
+  await p.page.fill('#sign-up input[name=account_name]', name);
   await p.page.fill('#sign-up input[name=password]', PASSWORD);
   await p.page.click('#sign-up button[type=submit]');
   await p.page.waitForSelector(`[data-me="${name}"]`);
@@ -161,7 +161,7 @@ async function run(browser, base) {
       const box = await p.page.locator('[data-quick="bots"]').boundingBox();
       check(box && box.y + box.height <= viewport.height, `${p.who}: quick play is still on the first screen`);
       // a refusal is said in the page's words: a wrong password
-      await p.page.fill('#sign-in input[name=name]', 'Nobody');
+      await p.page.fill('#sign-in input[name=account_name]', 'Nobody');
       await p.page.fill('#sign-in input[name=password]', 'not the password');
       await p.page.click('#sign-in button[type=submit]');
       await p.page.waitForSelector('#sign-in-error:not(:empty)');
@@ -272,7 +272,7 @@ async function run(browser, base) {
       const d = await person(browser, 'en-US', WIDTHS[1], 'another device');
       await d.page.goto(base + '/');
       await d.page.waitForSelector('#sign-in');
-      await d.page.fill('#sign-in input[name=name]', names[0].toLowerCase());   // names are unique ignoring case
+      await d.page.fill('#sign-in input[name=account_name]', names[0].toLowerCase());   // names are unique ignoring case
       await d.page.fill('#sign-in input[name=password]', PASSWORD);
       await d.page.click('#sign-in button[type=submit]');
       await d.page.waitForSelector(`[data-me="${names[0]}"]`);

@@ -59,8 +59,9 @@ export function accountSection(state, redraw) {
     const f = e.currentTarget, submit = f.querySelector('button[type=submit]');
     if (submit.disabled) return;   // one request per submit (a double click)
     submit.disabled = true;
-    const body = Object.fromEntries(new FormData(f));
-    delete body.password_again;
+    // the name's field is account_name: the lobby's own forms have a field "name" (the table's seat)
+    const { account_name: accountName, ...body } = Object.fromEntries(new FormData(f));
+    if (accountName !== undefined) body.name = accountName;
     const r = await call(method, path, body).catch(err => ({ status: 0, body: { error: { message: err.message } } }));
     submit.disabled = false;
     if (r.status >= 200 && r.status < 300) done(r.body);
@@ -73,7 +74,7 @@ export function accountSection(state, redraw) {
     redraw();
   };
   if (!state.me) {
-    const nameField = complete => field('name', t('acct.name'), 'text', complete,
+    const nameField = complete => field('account_name', t('acct.name'), 'text', complete,
       { minlength: 2, maxlength: 20, pattern: NAME_PATTERN, title: t('acct.name_rule'), autocapitalize: 'off', spellcheck: 'false' });
     return el('section', { class: 'account', id: 'account', 'aria-labelledby': 'account-title' },
       el('h2', { id: 'account-title' }, t('acct.title')),

@@ -335,8 +335,8 @@ function draw() {
   app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'),
     el('nav', { class: 'account-links', 'aria-label': t('board.nav') }, el('a', { href: '/leaderboard' }, t('board.title')), ' · ',
       account.me ? el('a', { href: `/u/${encodeURIComponent(account.me.name)}` }, account.me.name) : el('a', { href: '#account' }, t('acct.sign_in'))),
-    languageSwitch(draw)), startSection(), mineSection(), accountSection(account, draw),
-    tablesSection(), gamesSection(), createSection());
+    languageSwitch(draw)), startSection(), mineSection(), tablesSection(), gamesSection(), createSection(),
+    accountSection(account, draw));
 }
 
 function showTables(list, after) {
