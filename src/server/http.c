@@ -331,6 +331,9 @@ static void found_drop(http_req *r)
     free(r->found.owner_url);
     json_decref(r->found.summary);
     json_decref(r->found.record);
+    free(r->found.player);
+    free(r->found.game);
+    json_decref(r->found.answer);
     memset(&r->found, 0, sizeof r->found);
 }
 
@@ -393,6 +396,8 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
     int rc;
+    if (ratings_answer(s, wsi, r, path, &rc))
+        return rc; /* a profile or a leaderboard (ratings_api.c) */
     if (replays_answer(s, wsi, r, path, &rc))
         return rc; /* a finished game's replay step or record, off the loop (replays.c) */
     if (look_up_first(s, wsi, r))

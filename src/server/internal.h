@@ -428,6 +428,14 @@ void replay_job_free(server *s, struct replay_job *j);
 void replays_free(server *s);
 
 /* ---------------------------------------------------------------------------
+ * ratings_api.c (issue 42)
+ * ------------------------------------------------------------------------- */
+/* GET /api/players/NAME[?before=N] and GET /api/leaderboard/GAME (path with
+ * its query): answered (true, *rc lws's verdict; PostgreSQL: once the
+ * reader thread read it), or false: not one of these. */
+bool ratings_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+
+/* ---------------------------------------------------------------------------
  * metrics.c
  * ------------------------------------------------------------------------- */
 void observe(histogram *h, double seconds);

@@ -53,6 +53,9 @@ void store_events_free(store_events *ev)
         json_decref(ev->lookups[i].spec);
         json_decref(ev->lookups[i].seats);
         json_decref(ev->lookups[i].actions);
+        free(ev->lookups[i].player);
+        free(ev->lookups[i].game);
+        json_decref(ev->lookups[i].answer);
     }
     free(ev->lookups);
     free(ev->claimed);
@@ -122,7 +125,28 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
 
 int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err)
 {
-    return st->ops->finish(st, table, summary, record, err);
+    return st->ops->finish(st, table, summary, record, NULL, err);
+}
+
+int store_finish_result(store *st, int64_t table, const char *summary, const char *record,
+                        const store_result *result, asobi_error *err)
+{
+    return st->ops->finish(st, table, summary, record, result, err);
+}
+
+int store_player(store *st, const char *name, int64_t before, json_t **profile, asobi_error *err)
+{
+    return st->ops->player(st, name, before, profile, err);
+}
+
+int store_leaderboard(store *st, const char *game, json_t **board, asobi_error *err)
+{
+    return st->ops->leaderboard(st, game, board, err);
+}
+
+bool store_ratings_read_start(store *st, const char *player, const char *game, int64_t before, void *cookie)
+{
+    return st->ops->ratings_read_start && st->ops->ratings_read_start(st, player, game, before, cookie);
 }
 
 int store_expire(store *st, int64_t table, asobi_error *err) { return st->ops->expire(st, table, err); }

@@ -84,6 +84,11 @@ typedef struct store_lookup {
     char *owner_url;        /* as store_owner_url (NULL: no unfinished table of that id) */
     json_t *summary, *record; /* a finished table's, as store_load_finished (NULL: none; no record with rows) */
     json_t *spec, *seats, *actions; /* with rows, a finished table's, as store_load_table (NULL: none) */
+    /* a ratings read (store_ratings_read_start; table 0): what it asked, and its answer */
+    char *player, *game;    /* a profile (player), else a leaderboard (game) */
+    int64_t before;
+    int answer_rc;          /* store_player's or store_leaderboard's return */
+    json_t *answer;         /* ... and what it read (NULL unless ASOBI_OK) */
 } store_lookup;
 typedef struct store_events {
     store_lookup *lookups;  /* reads asked by store_lookup_start that are done */
@@ -160,6 +165,13 @@ int store_add_action(store *st, int64_t table, int index, int seat, const char *
  * no longer restored. */
 int store_finish(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);
 
+/* store_finish, and what the game's end means for the people who played it
+ * (ratings.c builds result from the table; NULL: as store_finish), in the
+ * same transaction: see "Ratings" below. */
+typedef struct store_result store_result;
+int store_finish_result(store *st, int64_t table, const char *summary, const char *record,
+                        const store_result *result, asobi_error *err);
+
 /* An unfinished table expired (nobody joined it, or nobody came back): it
  * is neither restored nor loaded again, as if it had never been. */
 int store_expire(store *st, int64_t table, asobi_error *err);
@@ -184,5 +196,59 @@ int store_load_table(store *st, int64_t table, json_t **spec, json_t **seats, js
 /* A finished table's summary and record (new references); ASOBI_E_BAD_ARGUMENT
  * when there is no finished table of that number. */
 int store_load_finished(store *st, int64_t table, json_t **summary, json_t **record, asobi_error *err);
+
+/* ---------------------------------------------------------------------------
+ * Ratings (issue 42): rated tables, Weng-Lin ratings per account and game,
+ * profiles and leaderboards. Both stores keep, beside the tables above:
+ *   ratings(account, game, name, mu, sigma, games): one per account and game;
+ *   rating_history(table_id, account, game, ...): one row per rated game and
+ *     account (its rank, mu and sigma before and after), which also marks
+ *     the table as rated;
+ *   bot_records(account, game, level, wins, losses, draws): a signed-in
+ *     person's games against the bots, by strength (never rated).
+ * (PostgreSQL's carry the asobi_ prefix.) Every statement is CREATE ... IF
+ * NOT EXISTS: a database of before gains them at its next open.
+ * ------------------------------------------------------------------------- */
+typedef struct store_seat_result {
+    int64_t account;   /* the seat's person's account; 0: a guest's seat or a bot's */
+    const char *name;  /* the person's name as it was (kept with the rating) */
+    const char *level; /* a bot's seat: its strength ("easy", "medium", "strong"); NULL: a person's */
+    int rank;          /* its place, 1 the best, ties equal (a seat left for good: last) */
+} store_seat_result;
+struct store_result {
+    const char *game;  /* the rating's game: "psycle", "ninja", "octal", "timemasters" */
+    bool rated;        /* a rated table: the accounts' ratings of the game move */
+    int seats;
+    store_seat_result seat[ASOBI_MAX_SEATS];
+};
+/* What store_finish_result writes beside the finish, in its transaction
+ * (and so fenced with it: a finish a node may no longer write writes no
+ * rating either):
+ *   - rated, with 2 or more accounts, no account twice: every account's
+ *     rating of the game is read (a newcomer's: asobi_rating_initial),
+ *     updated by asobi_rating_update from the ranks, and written back with
+ *     a history row. A table that has history rows is not rated again;
+ *   - every account's seat against every bot's seat: a win, loss or draw
+ *     by rank in bot_records, rated or not. */
+
+/* A profile: {"name", "ratings": {GAME: {"mu","sigma","rating","games",
+ * "provisional"}}, "games": [...], "bots": {GAME: {LEVEL: {"wins","losses",
+ * "draws"}}}, "history": {GAME: [{"table","rating"}...]}} of the account
+ * whose name is name (any case): its finished games newest first (tables
+ * numbered below before; 0: from the newest), at most STORE_PROFILE_GAMES
+ * (docs/server.md, "Ratings"). ASOBI_E_BAD_ARGUMENT: no such account. */
+#define STORE_PROFILE_GAMES 20
+#define STORE_HISTORY_POINTS 200
+int store_player(store *st, const char *name, int64_t before, json_t **profile, asobi_error *err);
+/* A game's leaderboard: {"game", "players": [{"name","rating","mu","sigma",
+ * "games"}...]}, the top STORE_LEADERBOARD by rating (mu - 3 sigma),
+ * players with fewer than ASOBI_RATING_PROVISIONAL_GAMES rated games left out. */
+#define STORE_LEADERBOARD 100
+int store_leaderboard(store *st, const char *game, json_t **board, asobi_error *err);
+/* store_player (player set) or store_leaderboard (else, game) on the
+ * reader thread, answered as a store_lookup (table 0: answer_rc, answer)
+ * as store_lookup_start's are; false when the store reads synchronously
+ * (SQLite), or out of memory: the caller then reads itself. */
+bool store_ratings_read_start(store *st, const char *player, const char *game, int64_t before, void *cookie);
 
 #endif

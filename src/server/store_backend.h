@@ -22,7 +22,8 @@ typedef struct store_ops {
     int (*leave_seat)(store *st, int64_t table, int seat, asobi_error *err);
     int (*add_action)(store *st, int64_t table, int index, int seat, const char *action, const char *by,
                       int64_t clock_ms, asobi_error *err);
-    int (*finish)(store *st, int64_t table, const char *summary, const char *record, asobi_error *err);
+    int (*finish)(store *st, int64_t table, const char *summary, const char *record, const store_result *result,
+                  asobi_error *err);
     int (*expire)(store *st, int64_t table, asobi_error *err);
     int (*set_rematch)(store *st, int64_t table, int64_t rematch, asobi_error *err);
     int (*load_unfinished)(store *st, store_table_fn on_table, void *ctx, asobi_error *err);
@@ -38,11 +39,43 @@ typedef struct store_ops {
     bool (*node_origin)(store *st, const char *origin);
     void (*publish_tables)(store *st, const json_t *entries);
     json_t *(*other_tables)(store *st);
+    /* ratings (store_ratings.c): the profile's and leaderboard's reads */
+    int (*player)(store *st, const char *name, int64_t before, json_t **profile, asobi_error *err);
+    int (*leaderboard)(store *st, const char *game, json_t **board, asobi_error *err);
+    bool (*ratings_read_start)(store *st, const char *player, const char *game, int64_t before, void *cookie);
 } store_ops;
 
 struct store {
     const store_ops *ops;
 };
+
+/* Ratings (store_ratings.c): the statements each backend gives, one text
+ * per query, parameters $1... as texts. Rows come back as a JSON array of
+ * arrays of texts (NULL columns: null); a statement with no rows gives []. */
+enum store_rq {
+    STORE_RQ_BOT_RECORD,    /* account, game, level, wins, losses, draws: added to the account's record */
+    STORE_RQ_RATED_ALREADY, /* table: a row when it has rating history */
+    STORE_RQ_RATING_SEED,   /* account, game, name: a newcomer's row (none if there is one) */
+    STORE_RQ_RATING_GET,    /* account, game: mu, sigma, games (PostgreSQL: locked to the commit) */
+    STORE_RQ_RATING_PUT,    /* account, game, name, mu, sigma, games */
+    STORE_RQ_HISTORY_PUT,   /* table, account, game, name, seat, rank, mu0, sigma0, mu, sigma, games */
+    STORE_RQ_ACCOUNT,       /* name: id, name of the account so named (any case) */
+    STORE_RQ_RATINGS,       /* account: game, mu, sigma, games */
+    STORE_RQ_GAMES,         /* account, before: table, summary, seat, then history's game, mu0, sigma0, mu, sigma
+                             * (NULLs: unrated), newest first, STORE_PROFILE_GAMES */
+    STORE_RQ_BOTS,          /* account: game, level, wins, losses, draws */
+    STORE_RQ_HISTORY,       /* account: game, table, mu, sigma, newest first */
+    STORE_RQ_BOARD,         /* game: name, mu, sigma, games, best first, STORE_LEADERBOARD, none provisional */
+    STORE_RQ_COUNT
+};
+typedef json_t *(*store_sql_fn)(void *ctx, int query, const char *const *params, int n, asobi_error *err);
+/* What store_finish_result writes beside the finish (store.h), through sql. */
+int store_record_result(store_sql_fn sql, void *ctx, int64_t table, const store_result *result, asobi_error *err);
+/* Does result write anything (an account at the table)? */
+bool store_result_writes(const store_result *result);
+int store_read_player(store_sql_fn sql, void *ctx, const char *name, int64_t before, json_t **profile,
+                      asobi_error *err);
+int store_read_leaderboard(store_sql_fn sql, void *ctx, const char *game, json_t **board, asobi_error *err);
 
 store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);

@@ -61,6 +61,17 @@ static const char *const schema =
     "  epoch BIGINT NOT NULL, expires TIMESTAMPTZ NOT NULL);"
     "CREATE INDEX IF NOT EXISTS asobi_leases_node ON asobi_leases(node);"
     "CREATE TABLE IF NOT EXISTS asobi_listing(table_id BIGINT PRIMARY KEY, node TEXT NOT NULL, entry TEXT NOT NULL);"
+    /* Ratings (issue 42; store.h, "Ratings"; store_ratings.c) */
+    "CREATE TABLE IF NOT EXISTS asobi_ratings(account BIGINT NOT NULL, game TEXT NOT NULL, name TEXT NOT NULL,"
+    "  mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, games INT NOT NULL, PRIMARY KEY(account, game));"
+    "CREATE INDEX IF NOT EXISTS asobi_ratings_board ON asobi_ratings(game, (mu - 3 * sigma));"
+    "CREATE TABLE IF NOT EXISTS asobi_rating_history(table_id BIGINT NOT NULL, account BIGINT NOT NULL,"
+    "  game TEXT NOT NULL, name TEXT NOT NULL, seat INT NOT NULL, rank INT NOT NULL,"
+    "  mu_before DOUBLE PRECISION NOT NULL, sigma_before DOUBLE PRECISION NOT NULL, mu DOUBLE PRECISION NOT NULL,"
+    "  sigma DOUBLE PRECISION NOT NULL, games INT NOT NULL, PRIMARY KEY(table_id, account));"
+    "CREATE INDEX IF NOT EXISTS asobi_rating_history_account ON asobi_rating_history(account, table_id);"
+    "CREATE TABLE IF NOT EXISTS asobi_bot_records(account BIGINT NOT NULL, game TEXT NOT NULL, level TEXT NOT NULL,"
+    "  wins INT NOT NULL, losses INT NOT NULL, draws INT NOT NULL, PRIMARY KEY(account, game, level));"
     /* One batch of writes, fenced: the tables in p_epochs must be leased to
      * p_node at those epochs (and not expired), checked under a share lock
      * held to the commit; the writes to any other table are dropped and the
@@ -115,6 +126,37 @@ static const char *const schema =
     "  PERFORM pg_notify('asobi_tables', p_node);\n"
     "END $$;"
     "SELECT pg_advisory_unlock(7334901);";
+
+/* Who an account is and which seats were its (the accounts' tables). */
+#define RATINGS_PG_ACCOUNT "SELECT account, name FROM asobi_ratings WHERE lower(name) = lower($1) LIMIT 1"
+#define RATINGS_PG_GAMES                                                                                              \
+    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM asobi_rating_history h JOIN asobi_tables t ON t.id = h.table_id AND t.finished = 1"                       \
+    " WHERE h.account = $1 AND h.table_id < $2 ORDER BY h.table_id DESC LIMIT 20"
+
+/* The ratings' statements (store_backend.h's store_rq), as SQLite's. A
+ * rating is read FOR UPDATE: two nodes rating one person at once take
+ * turns, the second reading what the first wrote. */
+static const char *const ratings_queries[STORE_RQ_COUNT] = {
+    [STORE_RQ_BOT_RECORD] = "INSERT INTO asobi_bot_records AS b VALUES($1, $2, $3, $4, $5, $6)"
+                            " ON CONFLICT(account, game, level) DO UPDATE SET wins = b.wins + EXCLUDED.wins,"
+                            " losses = b.losses + EXCLUDED.losses, draws = b.draws + EXCLUDED.draws",
+    [STORE_RQ_RATED_ALREADY] = "SELECT 1 FROM asobi_rating_history WHERE table_id = $1 LIMIT 1",
+    [STORE_RQ_RATING_SEED] = "INSERT INTO asobi_ratings VALUES($1, $2, $3, 25.0, 25.0 / 3.0, 0) ON CONFLICT DO NOTHING",
+    [STORE_RQ_RATING_GET] = "SELECT mu, sigma, games FROM asobi_ratings WHERE account = $1 AND game = $2 FOR UPDATE",
+    [STORE_RQ_RATING_PUT] = "UPDATE asobi_ratings SET name = $3, mu = $4, sigma = $5, games = $6"
+                            " WHERE account = $1 AND game = $2",
+    [STORE_RQ_HISTORY_PUT] = "INSERT INTO asobi_rating_history VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    [STORE_RQ_ACCOUNT] = RATINGS_PG_ACCOUNT,
+    [STORE_RQ_RATINGS] = "SELECT game, mu, sigma, games FROM asobi_ratings WHERE account = $1 ORDER BY game",
+    [STORE_RQ_GAMES] = RATINGS_PG_GAMES,
+    [STORE_RQ_BOTS] = "SELECT game, level, wins, losses, draws FROM asobi_bot_records WHERE account = $1"
+                      " ORDER BY game, level",
+    [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM asobi_rating_history WHERE account = $1"
+                         " ORDER BY table_id DESC LIMIT 2000",
+    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM asobi_ratings WHERE game = $1 AND games >= 10"
+                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+};
 
 typedef struct pg_store {
     struct store base; /* its ops: first */
@@ -249,6 +291,115 @@ static void lose(pg_store *st, int64_t id)
     }
 }
 
+/* ---- Ratings: what a finish means for the people who played (store_ratings.c) ---- */
+
+/* store_ratings.c's statements on a connection (ctx). */
+static json_t *pg_rows(void *ctx, int query, const char *const *params, int n, asobi_error *err)
+{
+    PGconn *c = ctx;
+    PGresult *r = PQexecParams(c, ratings_queries[query], n, NULL, params, NULL, NULL, 0);
+    ExecStatusType status = PQresultStatus(r);
+    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+        msg[strcspn(msg, "\n")] = '\0';
+        asobi_fail(err, ASOBI_E_IO, "database: ratings: %s", msg);
+        PQclear(r);
+        return NULL;
+    }
+    json_t *rows = json_array();
+    for (int i = 0; i < PQntuples(r); i++) {
+        json_t *row = json_array();
+        for (int col = 0; col < PQnfields(r); col++)
+            json_array_append_new(row, PQgetisnull(r, i, col) ? json_null() : json_string(PQgetvalue(r, i, col)));
+        json_array_append_new(rows, row);
+    }
+    PQclear(r);
+    return rows;
+}
+
+static bool exec_ok(PGconn *c, const char *sql, asobi_error *err)
+{
+    PGresult *r = run(c, sql, 0, NULL, PGRES_COMMAND_OK, err, sql);
+    PQclear(r);
+    return r != NULL;
+}
+
+/* A finish's result as the batch carries it (pg_finish) and back: the
+ * strings stay the JSON's. */
+static json_t *result_json(const store_result *res)
+{
+    json_t *seats = json_array();
+    for (int s = 0; s < res->seats; s++)
+        json_array_append_new(seats, json_pack("{s:I, s:s?, s:s?, s:i}", "account", (json_int_t)res->seat[s].account,
+                                               "name", res->seat[s].name, "level", res->seat[s].level, "rank",
+                                               res->seat[s].rank));
+    return json_pack("{s:s, s:b, s:o}", "game", res->game, "rated", res->rated, "seats", seats);
+}
+
+static void result_of(const json_t *j, store_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->game = json_string_value(json_object_get(j, "game"));
+    res->rated = json_is_true(json_object_get(j, "rated"));
+    size_t i;
+    const json_t *seat;
+    json_array_foreach(json_object_get(j, "seats"), i, seat)
+    {
+        if (i >= ASOBI_MAX_SEATS)
+            break;
+        res->seat[i] = (store_seat_result){json_integer_value(json_object_get(seat, "account")),
+                                           json_string_value(json_object_get(seat, "name")),
+                                           json_string_value(json_object_get(seat, "level")),
+                                           (int)json_integer_value(json_object_get(seat, "rank"))};
+        res->seats = (int)i + 1;
+    }
+}
+
+/* Does the batch finish a table with a result to record? Then it commits
+ * in a transaction of its own making: asobi_apply, then the results. */
+static bool batch_results(const json_t *batch)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(batch, i, w) if (json_object_get(w, "result")) return true;
+    return false;
+}
+
+/* The results of the batch's finishes, inside the transaction asobi_apply
+ * ran in, after it: a table it fenced (fenced: its array's text, "{3,7}")
+ * was not finished, and gets no result either. The lease rows asobi_apply
+ * locked stay locked to the commit, so the node that takes a table over
+ * finds it either finished and rated, or neither. */
+static bool record_results(pg_store *st, const json_t *batch, const char *fenced, asobi_error *err)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(batch, i, w)
+    {
+        const json_t *result = json_object_get(w, "result");
+        if (!result)
+            continue;
+        int64_t t = json_integer_value(json_object_get(w, "t"));
+        bool lost = false;
+        for (const char *p = fenced; *p;) {
+            char *end;
+            long long id = strtoll(p, &end, 10);
+            if (end == p) {
+                p++;
+                continue;
+            }
+            lost |= id == t;
+            p = end;
+        }
+        store_result res;
+        result_of(result, &res);
+        if (!lost && store_record_result(pg_rows, st->write, t, &res, err) != ASOBI_OK)
+            return false;
+    }
+    return true;
+}
+
 /* Commit the batches handed since the last commit, n of them joined in
  * one (the thread): while one commit is on its way, the loop's turns hand
  * over a batch each, and they go together in the next (group commit), so
@@ -263,9 +414,16 @@ static void commit_batch(pg_store *st, json_t *batch, int n)
     id_text(lease, sizeof lease, st->lease_ms);
     const char *params[4] = {st->node, lease, held, writes};
     asobi_error err;
-    PGresult *r = writes && held ? run(st->write, "SELECT asobi_apply($1, $2, $3, $4)", 4, params, PGRES_TUPLES_OK,
-                                       &err, "committing")
-                                 : NULL;
+    bool results = batch_results(batch);
+    PGresult *r = NULL;
+    if (writes && held && (!results || exec_ok(st->write, "BEGIN", &err)))
+        r = run(st->write, "SELECT asobi_apply($1, $2, $3, $4)", 4, params, PGRES_TUPLES_OK, &err, "committing");
+    if (r && results && (!record_results(st, batch, PQgetvalue(r, 0, 0), &err) || !exec_ok(st->write, "COMMIT", &err))) {
+        PQclear(r);
+        r = NULL;
+    }
+    if (!r && results)
+        PQclear(PQexec(st->write, "ROLLBACK")); /* nothing of the batch is kept; the server stops (st->failed) */
     if (!writes || !held)
         asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");
     pthread_mutex_lock(&st->lock);
@@ -730,6 +888,8 @@ static bool lookups_room(store_lookup **list, size_t *cap, size_t want)
 }
 
 static char *pg_owner_url(store *base, int64_t table);
+static int pg_player(store *base, const char *name, int64_t before, json_t **profile, asobi_error *err);
+static int pg_leaderboard(store *base, const char *game, json_t **board, asobi_error *err);
 static int pg_load_finished(store *base, int64_t table, json_t **summary, json_t **record, asobi_error *err);
 static int pg_load_table(store *base, int64_t table, json_t **spec, json_t **seats, json_t **actions,
                          json_t **summary, asobi_error *err);
@@ -767,14 +927,22 @@ static void *reader_thread(void *arg)
         memmove(st->asked, st->asked + 1, --st->n_asked * sizeof *st->asked);
         pthread_mutex_unlock(&st->lock);
         asobi_error err;
-        l.owner_url = pg_owner_url(&st->base, l.table);
-        if (!l.owner_url && l.rows &&
-            pg_load_table(&st->base, l.table, &l.spec, &l.seats, &l.actions, &l.summary, &err) != ASOBI_OK)
-            l.spec = l.seats = l.actions = l.summary = NULL;
-        else if (!l.owner_url && !l.rows && pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
-            l.summary = l.record = NULL;
+        bool ratings = l.player || l.game; /* a ratings read (pg_ratings_read_start) */
+        if (ratings) {
+            l.answer_rc = l.player ? pg_player(&st->base, l.player, l.before, &l.answer, &err)
+                                   : pg_leaderboard(&st->base, l.game, &l.answer, &err);
+        } else {
+            l.owner_url = pg_owner_url(&st->base, l.table);
+            if (!l.owner_url && l.rows &&
+                pg_load_table(&st->base, l.table, &l.spec, &l.seats, &l.actions, &l.summary, &err) != ASOBI_OK)
+                l.spec = l.seats = l.actions = l.summary = NULL;
+            else if (!l.owner_url && !l.rows &&
+                     pg_load_finished(&st->base, l.table, &l.summary, &l.record, &err) != ASOBI_OK)
+                l.summary = l.record = NULL;
+        }
         pthread_mutex_lock(&st->lock);
-        note_owner(st, l.table, l.owner_url);
+        if (!ratings)
+            note_owner(st, l.table, l.owner_url);
         st->answered[st->n_answered++] = l; /* room was made when it was asked */
         pthread_mutex_unlock(&st->lock);
         wake_loop(st);
@@ -922,6 +1090,13 @@ static void pg_close(store *base)
         json_decref(st->answered[i].spec);
         json_decref(st->answered[i].seats);
         json_decref(st->answered[i].actions);
+        free(st->answered[i].player);
+        free(st->answered[i].game);
+        json_decref(st->answered[i].answer);
+    }
+    for (size_t i = 0; i < st->n_asked; i++) {
+        free(st->asked[i].player);
+        free(st->asked[i].game);
     }
     json_decref(st->owners);
     free(st->answered);
@@ -1223,12 +1398,52 @@ static int pg_add_action(store *base, int64_t table, int index, int seat, const 
                   err);
 }
 
-static int pg_finish(store *base, int64_t table, const char *summary, const char *record, asobi_error *err)
+static int pg_finish(store *base, int64_t table, const char *summary, const char *record, const store_result *result,
+                     asobi_error *err)
 {
     return append((pg_store *)base,
-                  json_pack("{s:s, s:I, s:s, s:s}", "op", "finish", "t", (json_int_t)table, "summary", summary,
-                            "record", record),
+                  json_pack("{s:s, s:I, s:s, s:s, s:o?}", "op", "finish", "t", (json_int_t)table, "summary", summary,
+                            "record", record, "result", store_result_writes(result) ? result_json(result) : NULL),
                   err);
+}
+
+static int pg_player(store *base, const char *name, int64_t before, json_t **profile, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->read_lock);
+    int rc = store_read_player(pg_rows, st->read, name, before, profile, err);
+    pthread_mutex_unlock(&st->read_lock);
+    return rc;
+}
+
+static int pg_leaderboard(store *base, const char *game, json_t **board, asobi_error *err)
+{
+    pg_store *st = (pg_store *)base;
+    pthread_mutex_lock(&st->read_lock);
+    int rc = store_read_leaderboard(pg_rows, st->read, game, board, err);
+    pthread_mutex_unlock(&st->read_lock);
+    return rc;
+}
+
+static bool pg_ratings_read_start(store *base, const char *player, const char *game, int64_t before, void *cookie)
+{
+    pg_store *st = (pg_store *)base;
+    store_lookup l = {.cookie = cookie, .before = before, .player = player ? strdup(player) : NULL,
+                      .game = game ? strdup(game) : NULL};
+    if (!l.player && !l.game)
+        return false;
+    pthread_mutex_lock(&st->lock);
+    bool ok = st->reader_started && lookups_room(&st->asked, &st->cap_asked, st->n_asked + 1) &&
+              lookups_room(&st->answered, &st->cap_answered, st->n_answered + st->n_asked + 2);
+    if (ok)
+        st->asked[st->n_asked++] = l;
+    pthread_cond_signal(&st->read_wanted);
+    pthread_mutex_unlock(&st->lock);
+    if (!ok) {
+        free(l.player);
+        free(l.game);
+    }
+    return ok;
 }
 
 static int pg_expire(store *base, int64_t table, asobi_error *err)
@@ -1363,4 +1578,5 @@ static const store_ops pg_ops = {
     .set_rematch = pg_set_rematch, .load_unfinished = pg_load_unfinished, .load_table = pg_load_table,
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
+    .player = pg_player, .leaderboard = pg_leaderboard, .ratings_read_start = pg_ratings_read_start,
 };

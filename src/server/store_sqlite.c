@@ -25,6 +25,13 @@
  * and an index page, and each commit writes half the WAL frames. (A
  * database made before this keeps its rowid tables; the queries are the
  * same for both.) */
+/* Who an account is and which seats were its (the accounts' tables). */
+#define RATINGS_SQLITE_ACCOUNT "SELECT account, name FROM ratings WHERE name = ?1 COLLATE NOCASE LIMIT 1"
+#define RATINGS_SQLITE_GAMES                                                                                          \
+    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM rating_history h JOIN tables t ON t.id = h.table_id AND t.finished = 1"                                   \
+    " WHERE h.account = ?1 AND h.table_id < ?2 ORDER BY h.table_id DESC LIMIT 20"
+
 static const char *const schema =
     "PRAGMA journal_mode=WAL;"
     "PRAGMA synchronous=NORMAL;"
@@ -36,7 +43,39 @@ static const char *const schema =
     "  PRIMARY KEY(table_id, seat)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS actions("
     "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,"
-    "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx)) WITHOUT ROWID;";
+    "  by TEXT NOT NULL, clock_ms INTEGER NOT NULL, PRIMARY KEY(table_id, idx)) WITHOUT ROWID;"
+    /* Ratings (issue 42; store.h, "Ratings"; store_ratings.c) */
+    "CREATE TABLE IF NOT EXISTS ratings(account INTEGER NOT NULL, game TEXT NOT NULL, name TEXT NOT NULL,"
+    "  mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY(account, game)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, (mu - 3 * sigma));"
+    "CREATE TABLE IF NOT EXISTS rating_history(table_id INTEGER NOT NULL, account INTEGER NOT NULL,"
+    "  game TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL, rank INTEGER NOT NULL,"
+    "  mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,"
+    "  games INTEGER NOT NULL, PRIMARY KEY(table_id, account)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS rating_history_account ON rating_history(account, table_id);"
+    "CREATE TABLE IF NOT EXISTS bot_records(account INTEGER NOT NULL, game TEXT NOT NULL, level TEXT NOT NULL,"
+    "  wins INTEGER NOT NULL, losses INTEGER NOT NULL, draws INTEGER NOT NULL,"
+    "  PRIMARY KEY(account, game, level)) WITHOUT ROWID;";
+
+/* The ratings' statements (store_backend.h's store_rq; PostgreSQL's are the same but for the names). */
+static const char *const ratings_queries[STORE_RQ_COUNT] = {
+    [STORE_RQ_BOT_RECORD] = "INSERT INTO bot_records VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(account, game, level)"
+                            " DO UPDATE SET wins = wins + excluded.wins, losses = losses + excluded.losses,"
+                            " draws = draws + excluded.draws",
+    [STORE_RQ_RATED_ALREADY] = "SELECT 1 FROM rating_history WHERE table_id = ?1 LIMIT 1",
+    [STORE_RQ_RATING_SEED] = "INSERT INTO ratings VALUES(?1, ?2, ?3, 25.0, 25.0 / 3.0, 0) ON CONFLICT DO NOTHING",
+    [STORE_RQ_RATING_GET] = "SELECT mu, sigma, games FROM ratings WHERE account = ?1 AND game = ?2",
+    [STORE_RQ_RATING_PUT] = "UPDATE ratings SET name = ?3, mu = ?4, sigma = ?5, games = ?6 WHERE account = ?1 AND game = ?2",
+    [STORE_RQ_HISTORY_PUT] = "INSERT INTO rating_history VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    [STORE_RQ_ACCOUNT] = RATINGS_SQLITE_ACCOUNT,
+    [STORE_RQ_RATINGS] = "SELECT game, mu, sigma, games FROM ratings WHERE account = ?1 ORDER BY game",
+    [STORE_RQ_GAMES] = RATINGS_SQLITE_GAMES,
+    [STORE_RQ_BOTS] = "SELECT game, level, wins, losses, draws FROM bot_records WHERE account = ?1 ORDER BY game, level",
+    [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM rating_history WHERE account = ?1"
+                         " ORDER BY table_id DESC LIMIT 2000",
+    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= 10"
+                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+};
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
@@ -426,9 +465,76 @@ static int sqlite_expire(store *base, int64_t table, asobi_error *err)
     return run_write(st, q, err, "expiring a table");
 }
 
-static int sqlite_finish(store *base, int64_t table, const char *summary, const char *record, asobi_error *err)
+/* store_ratings.c's statements on the loop's connection (inside the open
+ * transaction when they write). */
+static json_t *sqlite_rows(void *ctx, int query, const char *const *params, int n, asobi_error *err)
+{
+    sqlite_store *st = ctx;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, ratings_queries[query], -1, &q, NULL) != SQLITE_OK) {
+        db_fail(st, err, "preparing a ratings query");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        sqlite3_bind_text(q, i + 1, params[i], -1, SQLITE_TRANSIENT);
+    json_t *rows = json_array();
+    int step;
+    while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+        json_t *row = json_array();
+        for (int c = 0; c < sqlite3_column_count(q); c++) {
+            const char *text = (const char *)sqlite3_column_text(q, c);
+            json_array_append_new(row, text ? json_string(text) : json_null());
+        }
+        json_array_append_new(rows, row);
+    }
+    sqlite3_finalize(q);
+    if (step != SQLITE_DONE) {
+        json_decref(rows);
+        db_fail(st, err, "reading or writing ratings");
+        return NULL;
+    }
+    return rows;
+}
+
+static int sqlite_player(store *base, const char *name, int64_t before, json_t **profile, asobi_error *err)
+{
+    return store_read_player(sqlite_rows, base, name, before, profile, err);
+}
+
+static int sqlite_leaderboard(store *base, const char *game, json_t **board, asobi_error *err)
+{
+    return store_read_leaderboard(sqlite_rows, base, game, board, err);
+}
+
+/* The finish, and with a result what it means for the ratings, as one:
+ * under a savepoint in the open transaction, so that a failure halfway
+ * leaves neither (the table stays unfinished in the store, and a restore
+ * replays it to the same end and finishes it then). */
+static int sqlite_finish_row(sqlite_store *st, int64_t table, const char *summary, const char *record,
+                             asobi_error *err);
+
+static int sqlite_finish(store *base, int64_t table, const char *summary, const char *record,
+                         const store_result *result, asobi_error *err)
 {
     sqlite_store *st = (sqlite_store *)base;
+    if (!store_result_writes(result))
+        return sqlite_finish_row(st, table, summary, record, err);
+    if (sqlite3_get_autocommit(st->db) && step_once(st->q[Q_BEGIN]) != SQLITE_DONE)
+        return db_fail(st, err, "beginning a transaction");
+    if (sqlite3_exec(st->db, "SAVEPOINT finish", NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(st, err, "a savepoint");
+    int rc = sqlite_finish_row(st, table, summary, record, err);
+    if (rc == ASOBI_OK)
+        rc = store_record_result(sqlite_rows, st, table, result, err);
+    if (rc != ASOBI_OK)
+        sqlite3_exec(st->db, "ROLLBACK TO finish", NULL, NULL, NULL);
+    sqlite3_exec(st->db, "RELEASE finish", NULL, NULL, NULL);
+    return rc;
+}
+
+static int sqlite_finish_row(sqlite_store *st, int64_t table, const char *summary, const char *record,
+                             asobi_error *err)
+{
     sqlite3_stmt *q = st->q[Q_FINISH];
     sqlite3_bind_int64(q, 1, table);
     if (sqlite3_bind_text(q, 2, summary, -1, SQLITE_STATIC) != SQLITE_OK ||
@@ -618,4 +724,5 @@ static const store_ops sqlite_ops = {
     .finish = sqlite_finish, .expire = sqlite_expire, .set_rematch = sqlite_set_rematch,
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
     .owner_url = sqlite_owner_url, .owns = sqlite_owns,
+    .player = sqlite_player, .leaderboard = sqlite_leaderboard,
 };

@@ -6,6 +6,7 @@
 
 #include "core/view_writer.h"
 #include "protocol/protocol.h"
+#include "server/ratings.h"
 #include "server/table.h"
 
 const char *table_status_name(table_status s)
@@ -149,6 +150,7 @@ static table *table_from_spec(store *st, const json_t *spec, srv_error *e)
     t->players = players;
     t->seed_chosen = json_is_true(json_object_get(spec, "seed_chosen"));
     t->private_table = json_is_true(json_object_get(spec, "private"));
+    t->rated = json_is_true(json_object_get(spec, "rated"));
     if (parse_clock(t, json_object_get(spec, "clock"), e) != 0) {
         table_free(t);
         return NULL;
@@ -241,7 +243,7 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
     const json_t *game = json_object_get(req, "game"), *players = json_object_get(req, "players");
     const json_t *options = json_object_get(req, "options"), *seed = json_object_get(req, "seed");
     const json_t *bots = json_object_get(req, "bots"), *clock = json_object_get(req, "clock");
-    const json_t *private_ = json_object_get(req, "private");
+    const json_t *private_ = json_object_get(req, "private"), *rated = json_object_get(req, "rated");
     if (!json_is_string(game)) {
         srv_fail(e, 400, "bad_request", "\"game\" (a string) is required");
         return NULL;
@@ -254,10 +256,11 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
     if ((players && !json_is_integer(players)) || (options && !json_is_object(options) && !json_is_null(options)) ||
         (seed && !json_is_integer(seed) && !json_is_null(seed)) ||
         (bots && !json_is_array(bots) && !json_is_null(bots)) ||
-        (private_ && !json_is_boolean(private_) && !json_is_null(private_))) {
+        (private_ && !json_is_boolean(private_) && !json_is_null(private_)) ||
+        (rated && !json_is_boolean(rated) && !json_is_null(rated))) {
         srv_fail(e, 400, "bad_request",
                  "\"players\" is an integer, \"options\" an object, \"seed\" an integer, \"bots\" an array, "
-                 "\"private\" true or false");
+                 "\"private\" and \"rated\" true or false");
         return NULL;
     }
     json_int_t n = players ? json_integer_value(players) : asobi_game_min_players(def);
@@ -282,6 +285,10 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
                  (long long)n);
         return NULL;
     }
+    if (json_is_true(rated) && !ratings_people_only(bot_list, e)) {
+        json_decref(bot_list);
+        return NULL;
+    }
     if (json_is_integer(seed) && json_integer_value(seed) < 0) {
         json_decref(bot_list);
         srv_fail(e, 400, "bad_request", "\"seed\" is an integer from 0 to 2^63-1");
@@ -300,6 +307,8 @@ table *table_create_invited(store *st, const json_t *req, int64_t now, table_inv
                              json_is_object(options) ? json_copy((json_t *)options) : json_object(),
                              "seed", s, "bots", bot_list, "clock", clock ? (json_t *)clock : json_null(), "created",
                              (json_int_t)time(NULL));
+    if (spec && json_is_true(rated))
+        json_object_set_new(spec, "rated", json_true());
     bool marked = !spec || mark_spec(spec, seed, private_, bot_list, invites);
     json_decref(bot_list);
     if (!marked) {
@@ -682,8 +691,10 @@ static void finish_if_over(table *t)
     asobi_error err;
     /* A failure here (out of memory included) leaves the table unfinished in
      * the store: restoring it replays to the same end and finishes it then. */
+    store_result result; /* who played it: the bot records, and a rated table's ratings (ratings.c) */
+    ratings_result(t, &result);
     if (summary && record)
-        store_finish(t->store, t->id, summary, record, &err);
+        store_finish_result(t->store, t->id, summary, record, &result, &err);
     free(summary);
     free(record);
 }
@@ -959,6 +970,7 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
         snprintf(t->seat[s].name, sizeof t->seat[s].name, "%s", json_string_value(json_object_get(row, "name")));
         snprintf(t->seat[s].token_hash, sizeof t->seat[s].token_hash, "%s",
                  json_string_value(json_object_get(row, "token_hash")));
+        t->seat[s].account = (int64_t)json_integer_value(json_object_get(row, "account")); /* 0: none */
         t->seat[s].left_ms = now;
         /* its person left it for good (store_leave_seat): the bot plays on, no token takes it back */
         t->seat[s].left = t->seat[s].handed = !t->seat[s].token_hash[0];
@@ -1033,6 +1045,9 @@ static int64_t grace_left_ms(const table *t, int s, int64_t now)
  * on their turn, their grace left. */
 static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t now)
 {
+    asobi_result result; /* over: each seat's place (profiles list the games with them) */
+    if (t->status == TABLE_OVER)
+        asobi_state_result(asobi_match_state(t->match), &result);
     vw_array_begin(w, key);
     for (int s = 0; s < t->players; s++) {
         const table_seat *ts = &t->seat[s];
@@ -1058,6 +1073,8 @@ static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t no
         int64_t grace = grace_left_ms(t, s, now);
         if (grace >= 0)
             vw_int(w, "grace_left_ms", grace);
+        if (t->status == TABLE_OVER)
+            vw_int(w, "rank", result.rank[s]);
         vw_object_end(w);
     }
     vw_array_end(w);
@@ -1083,6 +1100,8 @@ static void write_flags(asobi_vw *w, const table *t)
         vw_bool(w, "seed_chosen", true);
     if (t->private_table)
         vw_bool(w, "private", true);
+    if (t->rated)
+        vw_bool(w, "rated", true);
 }
 
 static void write_summary(asobi_vw *w, const table *t)

@@ -33,6 +33,7 @@ typedef struct table_seat {
     int timeouts;       /* timeouts in a row */
     bool handed;        /* handed to the heuristic bot until the person is back */
     bool left;          /* the person left (table_leave): the heuristic plays it for good, the token holds nothing */
+    int64_t account;    /* the signed-in person's account (issue 42; store.h); 0: a guest or a bot */
     bool busy;          /* a bot move for this seat is being computed */
     int64_t since_ms;   /* when this seat's clock started running */
     int64_t bank_ms;    /* Fischer: time left when the clock is not running */
@@ -69,6 +70,7 @@ typedef struct table {
     char watch_hash[TOKEN_HASH_CHARS + 1]; /* a private table's watch code's hash (spec "watch"); "" otherwise */
     bool abandoned;   /* every person there left (table_leave): unlisted, and the socket side ends it as expired */
     int64_t grace_ms; /* the server's --grace, for the updates' countdown (0: not told; hall_add tells it) */
+    bool rated;       /* a rated table (issue 42, spec "rated"): signed-in people only, its end moves their ratings */
     store *store;
 } table;
 
