@@ -48,7 +48,10 @@ static void usage(FILE *out)
             "                   [--max-bot-workers-per-address N] [--replays-per-second-per-address R]\n"
             "                   [--bot-deadline 5] [--max-bot-tables 32] [--bot-table-pace 0.2]\n"
             "                   [--max-cycles %d] [--max-turns %d]\n"
-            "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n\n"
+            "                   [--open-table-expiry 1800] [--idle-table-expiry 7200] [--max-spectators 100]\n"
+            "                   [--sign-ins-per-minute-per-address R] [--sign-ins-per-hour-per-name R]\n"
+            "                   [--sign-ups-per-hour-per-address R] [--password-hashes N]\n"
+            "                   [--password-queue-per-address N]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -103,10 +106,19 @@ static void usage(FILE *out)
             "                    of one minute's worth (default %d)\n"
             "  --replays-per-second-per-address R  replay steps and records asked for, a burst of three\n"
             "                    seconds' worth (default %d)\n"
+            "Accounts (docs/server.md, \"Accounts and ratings\"; 0: no limit):\n"
+            "  --sign-ins-per-minute-per-address R  sign-ins (and password checks) from one address a\n"
+            "                    minute, a burst of as many (default %d)\n"
+            "  --sign-ins-per-hour-per-name R  sign-ins to one name an hour, a burst of as many (default %d)\n"
+            "  --sign-ups-per-hour-per-address R  accounts made from one address an hour (default %d)\n"
+            "  --password-hashes N  Argon2id hashes at once, ~19 MiB each (default %d)\n"
+            "  --password-queue-per-address N  an address's password checks waiting at most (default %d)\n"
             "See docs/server.md (\"Limits\").\n",
             SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_WEB_DIR, SERVER_MAX_CYCLES, SERVER_MAX_TURNS,
             CONNECTIONS_PER_ADDRESS, TABLES_PER_MINUTE, TABLE_BURST, BOT_TABLES, SPECTATORS, MESSAGES_PER_ADDRESS,
-            MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND);
+            MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND,
+            ACCOUNTS_SIGN_INS_PER_MINUTE_PER_ADDRESS, ACCOUNTS_SIGN_INS_PER_HOUR_PER_NAME,
+            ACCOUNTS_SIGN_UPS_PER_HOUR_PER_ADDRESS, ACCOUNTS_PASSWORD_HASHES, ACCOUNTS_PASSWORD_QUEUE_PER_ADDRESS);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -192,6 +204,12 @@ int cli_serve(int argc, char **argv)
         {"public-url", required_argument, NULL, 1200},        {"node", required_argument, NULL, 1201},
         {"lease", required_argument, NULL, 1202},         {"trusted-proxy", required_argument, NULL, 1203},
         {"max-cycles", required_argument, NULL, 1106},        {"max-turns", required_argument, NULL, 1107},
+        /* accounts (accounts.h) */
+        {"sign-ins-per-minute-per-address", required_argument, NULL, 1300},
+        {"sign-ins-per-hour-per-name", required_argument, NULL, 1301},
+        {"sign-ups-per-hour-per-address", required_argument, NULL, 1302},
+        {"password-hashes", required_argument, NULL, 1303},
+        {"password-queue-per-address", required_argument, NULL, 1304},
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -223,6 +241,11 @@ int cli_serve(int argc, char **argv)
         .max_spectators = SERVER_MAX_SPECTATORS,
         .max_cycles = SERVER_MAX_CYCLES,
         .max_turns = SERVER_MAX_TURNS,
+        .accounts = {.sign_ins_per_minute_per_address = ACCOUNTS_SIGN_INS_PER_MINUTE_PER_ADDRESS,
+                     .sign_ins_per_hour_per_name = ACCOUNTS_SIGN_INS_PER_HOUR_PER_NAME,
+                     .sign_ups_per_hour_per_address = ACCOUNTS_SIGN_UPS_PER_HOUR_PER_ADDRESS,
+                     .password_hashes = ACCOUNTS_PASSWORD_HASHES,
+                     .password_queue_per_address = ACCOUNTS_PASSWORD_QUEUE_PER_ADDRESS},
     };
     int c;
     long v;
@@ -339,6 +362,21 @@ int cli_serve(int argc, char **argv)
             break;
         case 'S':
             cfg.allow_chosen_seeds = true;
+            break;
+        case 1300:
+        case 1301:
+        case 1302:
+            if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
+                return 2;
+            *(c == 1300   ? &cfg.accounts.sign_ins_per_minute_per_address
+              : c == 1301 ? &cfg.accounts.sign_ins_per_hour_per_name
+                          : &cfg.accounts.sign_ups_per_hour_per_address) = seconds;
+            break;
+        case 1303:
+        case 1304:
+            if (!cli_parse_long(optarg, c == 1303 ? 1 : 0, c == 1303 ? 64 : 100000, longopts_name(longopts, c), &v))
+                return 2;
+            *(c == 1303 ? &cfg.accounts.password_hashes : &cfg.accounts.password_queue_per_address) = (int)v;
             break;
         case 1100:
             if (!cli_parse_double(optarg, 0.05, 3600, "--bot-deadline", &seconds))

@@ -670,6 +670,8 @@ static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, js
     }
     if (table_join(sl->t, body, now_ms, &seat, token, e) != 0)
         return refuse(reply, e);
+    if (h->account && table_seat_account(sl->t, seat, h->account, e) != 0)
+        return refuse(reply, e); /* the store failed: the server stops at its commit */
     srv_log("table %lld: seat %d joined as \"%s\"", (long long)id, seat, sl->t->seat[seat].name);
     changed(h, sl);
     *reply = json_pack("{s:i, s:s}", "seat", seat, "token", token);

@@ -79,6 +79,9 @@ typedef struct hall {
     /* The client address of the creation being answered (its limits key),
      * or NULL: the new table's slot takes it as its owner. */
     const unsigned char *maker;
+    /* The signed-in account of the request being answered (accounts.h's
+     * accounts_of; 0: a guest): a seat it takes keeps it. */
+    int64_t account;
     const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];

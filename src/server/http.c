@@ -36,7 +36,7 @@ static void set_reply(http_req *r, json_t *body)
 
 static int send_headers(struct lws *wsi, http_req *r, int status, const char *type, size_t len)
 {
-    unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    unsigned char buf[LWS_PRE + 1024], *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     char retry[16];
     int retry_len = snprintf(retry, sizeof retry, "%d", r->retry_after);
     if (lws_add_http_common_headers(wsi, (unsigned int)status, type, len, &p, end) ||
@@ -46,6 +46,9 @@ static int send_headers(struct lws *wsi, http_req *r, int status, const char *ty
                                                            (const unsigned char *)retry, retry_len, &p, end)) ||
         (r->close_after && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
                                                        (const unsigned char *)"close", 5, &p, end)) ||
+        (r->set_cookie[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:",
+                                                         (const unsigned char *)r->set_cookie,
+                                                         (int)strlen(r->set_cookie), &p, end)) ||
         (r->location && lws_add_http_header_by_name(wsi, (const unsigned char *)"location:",
                                                     (const unsigned char *)r->location, (int)strlen(r->location),
                                                     &p, end)) ||
@@ -104,7 +107,7 @@ static int reply_json(server *s, struct lws *wsi, http_req *r, int status, json_
 static int reply_error(server *s, struct lws *wsi, http_req *r, const srv_error *e)
 {
     s->refusals++;
-    log_refusal(s, client_address(wsi), "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path,
+    log_refusal(s, client_address(wsi), "refused %s %.100s: %d %s: %s", r->post ? "POST" : r->del ? "DELETE" : "GET", r->path,
                 e->status, e->code, e->message);
     return reply_json(s, wsi, r, e->status, srv_error_json(e));
 }
@@ -393,9 +396,13 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
         r->reply_sent = 0;
         return send_reply(s, wsi, r, 200, "application/json");
     }
+    int rc;
+    if (accounts_look_up_first(s, wsi, r))
+        return 0; /* its session cookie is read first (accounts.c): served again then */
+    if (accounts_answer(s, wsi, r, &rc))
+        return rc; /* sign-up, sign-in, sign-out, /api/me (accounts.c) */
     char path[sizeof r->path + 256];
     path_with_query(wsi, r->path, path, sizeof path);
-    int rc;
     if (ratings_answer(s, wsi, r, path, &rc))
         return rc; /* a profile or a leaderboard (ratings_api.c) */
     if (replays_answer(s, wsi, r, path, &rc))
@@ -409,10 +416,13 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     int secret_len = lws_hdr_custom_copy(wsi, secret, sizeof secret, "x-asobi-code:", 13);
     s->hall.secret = secret_len > 0 ? secret : NULL;
     s->hall.maker = a ? a->key : NULL;
+    account_ref who;
+    s->hall.account = accounts_of(s, wsi, &who) == ACCOUNT_SIGNED_IN ? who.id : 0;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
     s->hall.secret = NULL;
     s->hall.maker = NULL;
+    s->hall.account = 0;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,
@@ -522,11 +532,14 @@ static bool content_type_json(struct lws *wsi)
  * JSON (415), or chunked (411). */
 static bool head_refused(server *s, struct lws *wsi, http_req *r, size_t path_len, srv_error *e)
 {
-    static const enum lws_token_indexes others[] = {WSI_TOKEN_PUT_URI, WSI_TOKEN_DELETE_URI, WSI_TOKEN_PATCH_URI,
-                                                     WSI_TOKEN_OPTIONS_URI, WSI_TOKEN_HEAD_URI};
+    static const enum lws_token_indexes others[] = {WSI_TOKEN_PUT_URI, WSI_TOKEN_PATCH_URI, WSI_TOKEN_OPTIONS_URI,
+                                                     WSI_TOKEN_HEAD_URI};
     bool other_method = false;
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         other_method |= lws_hdr_total_length(wsi, others[i]) > 0;
+    /* DELETE: signing out and closing an account only (accounts.c), held to
+     * a POST's checks (its Origin; a body, if any, declared JSON) */
+    other_method |= r->del && strcmp(r->path, "/api/session") != 0 && strcmp(r->path, "/api/me") != 0;
     bool chunked = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0;
     bool length = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
     if (path_len > PATH_MAX_BYTES || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > QUERY_MAX_BYTES) {
@@ -539,9 +552,9 @@ static bool head_refused(server *s, struct lws *wsi, http_req *r, size_t path_le
         r->close_after = true;
     } else if (other_method) {
         srv_fail(e, 405, "method_not_allowed", "only GET and POST are served");
-    } else if (r->post && !origin_allowed(s, wsi)) {
+    } else if ((r->post || r->del) && !origin_allowed(s, wsi)) {
         srv_fail(e, 403, "bad_origin", "a POST from another site's page (its Origin is not this server's)");
-    } else if (r->post && !content_type_json(wsi)) {
+    } else if ((r->post || (r->del && length)) && !content_type_json(wsi)) {
         srv_fail(e, 415, "unsupported_media_type", "a POST's body is JSON: send Content-Type: application/json");
     } else if (r->post && chunked) {
         srv_fail(e, 411, "length_required", "a request body needs a Content-Length");
@@ -560,12 +573,13 @@ int http_request(server *s, struct lws *wsi, http_req *r, const char *uri)
     size_t path_len = strlen(uri);
     snprintf(r->path, sizeof r->path, "%s", uri);
     r->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+    r->del = lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0;
     bool body_coming = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0;
     if (head_refused(s, wsi, r, path_len, &r->refusal)) {
         r->refused = true;
         return body_coming && !r->close_after ? 0 : http_body_done(s, wsi, r);
     }
-    if (r->post && body_coming)
+    if ((r->post || r->del) && body_coming)
         return 0; /* answered once the body is in (LWS_CALLBACK_HTTP_BODY_COMPLETION) */
     return serve_http(s, wsi, r); /* a POST without a body: an empty one */
 }

@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "protocol/protocol.h"
+#include "server/accounts.h"
 #include "server/hall.h"
 #include "server/limits.h"
 #include "server/server.h"
@@ -127,6 +128,10 @@ typedef struct http_req {
     shared_text *reply_shared; /* ... when it is a shared text's (the list of tables): not to be freed */
     size_t reply_len;
     size_t reply_sent;
+    /* accounts (accounts.c) */
+    bool del;                /* a DELETE (only the accounts' paths take one: /api/session, /api/me) */
+    bool accounts_looked_up; /* its session cookie was looked up (accounts_look_up_first) */
+    char set_cookie[192];    /* a Set-Cookie header ("": none) */
 } http_req;
 
 /* The bot lane's work of one client address (under the lock): the workers
@@ -270,6 +275,7 @@ typedef struct server {
     uint64_t lobby_seq; /* the store's batch when the lobby's list was built (its sockets wait for it) */
     char own_url[96]; /* http://HOST:PORT: a PostgreSQL node's public URL without --public-url */
     struct replay_cache *replays; /* finished games' books (replays.c; NULL until the first) */
+    struct accounts *accounts;    /* sessions and the accounts' workers (accounts.c; NULL: none) */
 } server;
 
 

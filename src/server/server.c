@@ -364,6 +364,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         drain_done(s);
+        accounts_drain(s);
         store_news(s);
         return 0;
     default:
@@ -686,6 +687,16 @@ int server_run(const server_config *cfg)
         free(s);
         return 1;
     }
+    char why[200];
+    if (!accounts_start(s, why, sizeof why)) { /* its workers wake the loop: after the context is made */
+        fprintf(stderr, "asobi serve: %s\n", why);
+        accounts_stop(s);
+        lws_context_destroy(s->context);
+        store_close(s->store);
+        free(s->pending);
+        free(s);
+        return 1;
+    }
     int port = lws_get_vhost_listen_port(s->vhost);
     const char *host = strchr(cfg->host, ':') ? NULL : cfg->host;
     snprintf(s->origins[s->n_origins++], sizeof s->origins[0], "http://%s:%d", host ? host : "localhost", port);
@@ -755,6 +766,7 @@ int server_run(const server_config *cfg)
     s->stopping = true; /* no worker wakes the loop any more */
     pthread_mutex_unlock(&s->lock);
     store_set_wake(s->store, NULL, NULL);
+    accounts_stop(s); /* its threads wake the loop: joined before the context goes */
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
     if (stopped)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "server/accounts.h"
 #include "server/limits.h"
 
 #define SERVER_MAX_ORIGINS 16
@@ -45,6 +46,7 @@ typedef struct server_config {
      * a game as long as an option allows is as long to replay and to send. */
     int max_cycles;              /* --max-cycles: PSYCLE's max_cycles at most */
     int max_turns;               /* --max-turns: OCTAL's and Time Masters' max_turns at most */
+    accounts_config accounts;    /* sign-ins, sign-ups and password hashes (accounts.h; docs/server.md, "Limits") */
 } server_config;
 
 /* The defaults of the options above (cmd_serve.c, docs/server.md). */

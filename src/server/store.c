@@ -171,3 +171,8 @@ int store_load_finished(store *st, int64_t table, json_t **summary, json_t **rec
 {
     return st->ops->load_finished(st, table, summary, record, err);
 }
+
+int store_seat_account(store *st, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    return st->ops->seat_account(st, table, seat, account, err);
+}

@@ -251,4 +251,72 @@ int store_leaderboard(store *st, const char *game, json_t **board, asobi_error *
  * (SQLite), or out of memory: the caller then reads itself. */
 bool store_ratings_read_start(store *st, const char *player, const char *game, int64_t before, void *cookie);
 
+/* ---------------------------------------------------------------------------
+ * Accounts and sessions (issue 42; store_accounts.c, both backends).
+ *
+ * A seat's account: the account of the signed-in person who took it (set
+ * in the loop's batch, with the seat, so fenced like it), or of one who
+ * claimed the seat afterwards with its token (store_claim_seats, never
+ * rated: `claimed` set). Guests' seats have none. The seats' rows that
+ * store_load_unfinished and store_load_table give carry "account" (the id)
+ * when they have one, and "claimed": true when it came by a claim.
+ * ------------------------------------------------------------------------- */
+int store_seat_account(store *st, int64_t table, int seat, int64_t account, asobi_error *err);
+
+/* The accounts' half of the store is a handle of its own, with its own
+ * connection to the same database: its calls are synchronous reads and
+ * writes (each its own transaction), made on the accounts' worker threads
+ * (accounts.c) and by `asobi accounts`, never on the event loop. It takes
+ * no hold on a SQLite file, so `asobi accounts` works beside a running
+ * server (WAL: its short writes wait for the server's at most
+ * busy_timeout). ":memory:" opens a database of its own (tests only). */
+typedef struct store_accounts store_accounts;
+store_accounts *store_accounts_open(const char *where, asobi_error *err);
+void store_accounts_close(store_accounts *sa);
+
+#define STORE_ACCOUNT_NAME_MAX 20
+typedef struct store_account {
+    int64_t id;
+    char name[STORE_ACCOUNT_NAME_MAX + 1]; /* as given at sign-up */
+    char password[160];                     /* the Argon2id encoded string (password.h); "" once closed */
+    int64_t created_ms;                     /* wall clock, ms since 1970 */
+    int64_t closed_ms;                      /* 0: open */
+} store_account;
+
+/* A new account (name already checked: accounts_name_ok); ASOBI_E_BAD_ARGUMENT
+ * when the name is taken, ignoring case (closed accounts' names stay taken). */
+int store_account_create(store_accounts *sa, const char *name, const char *password_hash, int64_t now_ms,
+                         int64_t *id, asobi_error *err);
+/* The account of that name, ignoring case (closed ones too): ASOBI_OK, or
+ * ASOBI_E_BAD_ARGUMENT when there is none. */
+int store_account_find(store_accounts *sa, const char *name, store_account *out, asobi_error *err);
+int store_account_set_password(store_accounts *sa, int64_t id, const char *password_hash, asobi_error *err);
+/* Closed: its password hash is erased and its sessions deleted; its row
+ * (id, name) stays, so the name is never given to another and its finished
+ * games keep meaning the same person. */
+int store_account_close(store_accounts *sa, int64_t id, int64_t now_ms, asobi_error *err);
+/* Every account, oldest first: [{"id","name","created","closed"}] (closed: ms or null). */
+int store_accounts_list(store_accounts *sa, json_t **out, asobi_error *err);
+
+/* Sessions: the SHA-256 of the cookie's token (token.h) and an expiry
+ * (wall clock, ms). */
+int store_session_add(store_accounts *sa, const char *session_hash, int64_t account, int64_t expires_ms,
+                      asobi_error *err);
+/* The open account of a session that has not expired at now_ms: ASOBI_OK
+ * and *out, *expires_ms; ASOBI_E_BAD_ARGUMENT when there is none. */
+int store_session_find(store_accounts *sa, const char *session_hash, int64_t now_ms, store_account *out,
+                       int64_t *expires_ms, asobi_error *err);
+/* The sliding expiry: the session lasts until expires_ms. */
+int store_session_touch(store_accounts *sa, const char *session_hash, int64_t expires_ms, asobi_error *err);
+int store_session_revoke(store_accounts *sa, const char *session_hash, asobi_error *err);
+/* Every session of the account but keep_hash's (NULL: all of them); expired ones go too. */
+int store_sessions_revoke(store_accounts *sa, int64_t account, const char *keep_hash, asobi_error *err);
+
+/* A guest's seats join an account: each seat whose token hashes to one of
+ * token_hashes, at a finished table, held by no account yet, gets the
+ * account and `claimed` (such games never count for ratings). *claimed: how
+ * many seats. */
+int store_claim_seats(store_accounts *sa, int64_t account, const char *const *token_hashes, size_t n,
+                      int *claimed, asobi_error *err);
+
 #endif

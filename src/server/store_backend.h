@@ -43,6 +43,8 @@ typedef struct store_ops {
     int (*player)(store *st, const char *name, int64_t before, json_t **profile, asobi_error *err);
     int (*leaderboard)(store *st, const char *game, json_t **board, asobi_error *err);
     bool (*ratings_read_start)(store *st, const char *player, const char *game, int64_t before, void *cookie);
+    /* accounts (store_accounts.c) */
+    int (*seat_account)(store *st, int64_t table, int seat, int64_t account, asobi_error *err);
 } store_ops;
 
 struct store {
@@ -79,5 +81,13 @@ int store_read_leaderboard(store_sql_fn sql, void *ctx, const char *game, json_t
 
 store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
+
+/* The accounts' schema (store_accounts.c): the accounts and sessions
+ * tables, and the seats' account columns added to a database of before,
+ * idempotently; run by each backend's open after its own schema. */
+struct sqlite3;
+struct pg_conn;
+int store_accounts_schema_sqlite(struct sqlite3 *db, asobi_error *err);
+int store_accounts_schema_pg(struct pg_conn *c, asobi_error *err);
 
 #endif

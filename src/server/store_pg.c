@@ -105,6 +105,9 @@ static const char *const schema =
     "    CASE w->>'op'\n"
     "    WHEN 'seat' THEN INSERT INTO asobi_seats VALUES (t, (w->>'seat')::INT, w->>'name', w->>'hash');\n"
     "    WHEN 'leave' THEN UPDATE asobi_seats SET token_hash = '' WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
+    /* accounts (issue 42): the signed-in person who took a seat */
+    "    WHEN 'seat_account' THEN UPDATE asobi_seats SET account_id = (w->>'account')::BIGINT"
+    "      WHERE table_id = t AND seat = (w->>'seat')::INT;\n"
     "    WHEN 'action' THEN INSERT INTO asobi_actions VALUES (t, (w->>'i')::INT, (w->>'seat')::INT,"
     "      w->>'action', w->>'by', (w->>'clock')::BIGINT, ep);\n"
     "    WHEN 'finish' THEN UPDATE asobi_tables SET finished = 1, summary = w->>'summary', record = w->>'record'"
@@ -472,17 +475,23 @@ static json_t *rows_of(PGconn *c, bool seats, int64_t table, asobi_error *err)
     id_text(id, sizeof id, table);
     const char *params[1] = {id};
     PGresult *r = run(c,
-                      seats ? "SELECT seat, name, token_hash FROM asobi_seats WHERE table_id = $1 ORDER BY seat"
+                      seats ? "SELECT seat, name, token_hash, account_id, claimed FROM asobi_seats WHERE table_id = $1 ORDER BY seat"
                             : "SELECT seat, action, by, clock_ms FROM asobi_actions WHERE table_id = $1 ORDER BY idx",
                       1, params, PGRES_TUPLES_OK, err, seats ? "reading seats" : "reading actions");
     if (!r)
         return NULL;
     json_t *rows = json_array();
     for (int i = 0; i < PQntuples(r); i++) {
-        if (seats)
-            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", atoi(PQgetvalue(r, i, 0)), "name",
-                                                  PQgetvalue(r, i, 1), "token_hash", PQgetvalue(r, i, 2)));
-        else
+        if (seats) {
+            json_t *row = json_pack("{s:i, s:s, s:s}", "seat", atoi(PQgetvalue(r, i, 0)), "name",
+                                    PQgetvalue(r, i, 1), "token_hash", PQgetvalue(r, i, 2));
+            if (row && !PQgetisnull(r, i, 3)) { /* a signed-in person's seat (issue 42) */
+                json_object_set_new(row, "account", json_integer(strtoll(PQgetvalue(r, i, 3), NULL, 10)));
+                if (atoi(PQgetvalue(r, i, 4)))
+                    json_object_set_new(row, "claimed", json_true());
+            }
+            json_array_append_new(rows, row);
+        } else
             json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", atoi(PQgetvalue(r, i, 0)),
                                                   "action", PQgetvalue(r, i, 1), "by", PQgetvalue(r, i, 2),
                                                   "clock_ms", (json_int_t)strtoll(PQgetvalue(r, i, 3), NULL, 10)));
@@ -1030,6 +1039,10 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
         return NULL;
     }
     PQclear(r);
+    if (store_accounts_schema_pg(st->read, err) != ASOBI_OK) {
+        pg_close(&st->base);
+        return NULL;
+    }
     r = PQexec(st->write, "LISTEN " NOTIFY_CHANNEL);
     PQclear(r);
     st->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1383,6 +1396,14 @@ static int pg_add_seat(store *base, int64_t table, int seat, const char *name, c
                   err);
 }
 
+static int pg_seat_account(store *base, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    return append((pg_store *)base,
+                  json_pack("{s:s, s:I, s:i, s:I}", "op", "seat_account", "t", (json_int_t)table, "seat", seat,
+                            "account", (json_int_t)account),
+                  err);
+}
+
 static int pg_leave_seat(store *base, int64_t table, int seat, asobi_error *err)
 {
     return append((pg_store *)base, json_pack("{s:s, s:I, s:i}", "op", "leave", "t", (json_int_t)table, "seat", seat),
@@ -1579,4 +1600,5 @@ static const store_ops pg_ops = {
     .load_finished = pg_load_finished, .owner_url = pg_owner_url, .lookup_start = pg_lookup_start, .owned_elsewhere = pg_owned_elsewhere, .give_up = pg_give_up, .owns = pg_owns,
     .node_origin = pg_node_origin, .set_public_url = pg_set_public_url, .publish_tables = pg_publish_tables, .other_tables = pg_other_tables,
     .player = pg_player, .leaderboard = pg_leaderboard, .ratings_read_start = pg_ratings_read_start,
+    .seat_account = pg_seat_account,
 };

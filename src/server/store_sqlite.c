@@ -79,7 +79,7 @@ static const char *const ratings_queries[STORE_RQ_COUNT] = {
 
 enum {
     Q_CREATE, Q_SEAT, Q_ACTION, Q_FINISH, Q_UNFINISHED, Q_SEATS_OF, Q_ACTIONS_OF, Q_FINISHED, Q_REMATCH,
-    Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
+    Q_TABLE, Q_EXPIRE, Q_LEAVE, Q_SEAT_ACCOUNT, Q_BEGIN, Q_COMMIT, /* prepared too: sqlite3_exec would parse them again at every flush */
     Q_COUNT
 };
 static const char *const queries[Q_COUNT] = {
@@ -88,7 +88,7 @@ static const char *const queries[Q_COUNT] = {
     [Q_ACTION] = "INSERT INTO actions(table_id, idx, seat, action, by, clock_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_FINISH] = "UPDATE tables SET finished = 1, summary = ?2, record = ?3 WHERE id = ?1",
     [Q_UNFINISHED] = "SELECT id, spec FROM tables WHERE finished = 0 ORDER BY id",
-    [Q_SEATS_OF] = "SELECT seat, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+    [Q_SEATS_OF] = "SELECT seat, name, token_hash, account_id, claimed FROM seats WHERE table_id = ?1 ORDER BY seat",
     [Q_ACTIONS_OF] = "SELECT seat, action, by, clock_ms FROM actions WHERE table_id = ?1 ORDER BY idx",
     [Q_FINISHED] = "SELECT summary, record FROM tables WHERE id = ?1 AND finished = 1",
     [Q_REMATCH] = "UPDATE tables SET summary = json_set(summary, '$.rematch', ?2) WHERE id = ?1 AND finished = 1",
@@ -97,6 +97,8 @@ static const char *const queries[Q_COUNT] = {
     [Q_EXPIRE] = "UPDATE tables SET finished = 2 WHERE id = ?1 AND finished = 0",
     /* a seat left for good: its token hash emptied (store_leave_seat) */
     [Q_LEAVE] = "UPDATE seats SET token_hash = '' WHERE table_id = ?1 AND seat = ?2",
+    /* accounts (issue 42): the signed-in person who took a seat */
+    [Q_SEAT_ACCOUNT] = "UPDATE seats SET account_id = ?3 WHERE table_id = ?1 AND seat = ?2",
     [Q_BEGIN] = "BEGIN",
     [Q_COMMIT] = "COMMIT",
 };
@@ -324,6 +326,10 @@ store *store_sqlite_open(const char *path, asobi_error *err)
         sqlite_close(&st->base);
         return NULL;
     }
+    if (store_accounts_schema_sqlite(st->db, err) != ASOBI_OK) {
+        sqlite_close(&st->base);
+        return NULL;
+    }
     for (int i = 0; i < Q_COUNT; i++) {
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i], NULL) != SQLITE_OK) {
             db_fail(st, err, "preparing a query");
@@ -432,6 +438,16 @@ static int sqlite_leave_seat(store *base, int64_t table, int seat, asobi_error *
     sqlite3_bind_int64(q, 1, table);
     sqlite3_bind_int(q, 2, seat);
     return run_write(st, q, err, "leaving a seat");
+}
+
+static int sqlite_seat_account(store *base, int64_t table, int seat, int64_t account, asobi_error *err)
+{
+    sqlite_store *st = (sqlite_store *)base;
+    sqlite3_stmt *q = st->q[Q_SEAT_ACCOUNT];
+    sqlite3_bind_int64(q, 1, table);
+    sqlite3_bind_int(q, 2, seat);
+    sqlite3_bind_int64(q, 3, account);
+    return run_write(st, q, err, "keeping a seat's account");
 }
 
 static int sqlite_add_action(store *base, int64_t table, int index, int seat, const char *action, const char *by,
@@ -559,11 +575,17 @@ static json_t *rows_of(sqlite_store *st, int which, int64_t table)
     sqlite3_bind_int64(q, 1, table);
     json_t *rows = json_array();
     while (sqlite3_step(q) == SQLITE_ROW) {
-        if (which == Q_SEATS_OF)
-            json_array_append_new(rows, json_pack("{s:i, s:s, s:s}", "seat", sqlite3_column_int(q, 0), "name",
-                                                  (const char *)sqlite3_column_text(q, 1), "token_hash",
-                                                  (const char *)sqlite3_column_text(q, 2)));
-        else
+        if (which == Q_SEATS_OF) {
+            json_t *row = json_pack("{s:i, s:s, s:s}", "seat", sqlite3_column_int(q, 0), "name",
+                                    (const char *)sqlite3_column_text(q, 1), "token_hash",
+                                    (const char *)sqlite3_column_text(q, 2));
+            if (row && sqlite3_column_type(q, 3) != SQLITE_NULL) { /* a signed-in person's seat (issue 42) */
+                json_object_set_new(row, "account", json_integer(sqlite3_column_int64(q, 3)));
+                if (sqlite3_column_int(q, 4))
+                    json_object_set_new(row, "claimed", json_true());
+            }
+            json_array_append_new(rows, row);
+        } else
             json_array_append_new(rows, json_pack("{s:i, s:s, s:s, s:I}", "seat", sqlite3_column_int(q, 0),
                                                   "action", (const char *)sqlite3_column_text(q, 1), "by",
                                                   (const char *)sqlite3_column_text(q, 2), "clock_ms",
@@ -725,4 +747,5 @@ static const store_ops sqlite_ops = {
     .load_unfinished = sqlite_load_unfinished, .load_table = sqlite_load_table, .load_finished = sqlite_load_finished,
     .owner_url = sqlite_owner_url, .owns = sqlite_owns,
     .player = sqlite_player, .leaderboard = sqlite_leaderboard,
+    .seat_account = sqlite_seat_account,
 };

@@ -382,6 +382,15 @@ static int take_seat(table *t, int k, const char *name, const char *hash, int64_
     return 0;
 }
 
+int table_seat_account(table *t, int k, int64_t account, srv_error *e)
+{
+    asobi_error err;
+    if (store_seat_account(t->store, t->id, k, account, &err) != ASOBI_OK)
+        return srv_fail_asobi(e, 500, &err);
+    t->seat[k].account = account;
+    return 0;
+}
+
 /* The seat of a private table whose invite code this is (-1: none). Every
  * seat's hash is compared, each in constant time, so the time taken says
  * nothing about which seat, if any, a guess is near. */
@@ -493,7 +502,8 @@ table *table_rematch(table *old, int64_t now, srv_error *e)
     for (int k = 0; k < old->players; k++) {
         if (old->seat[k].bot || !old->seat[k].taken || old->seat[k].left) /* one who left is not there */
             continue;
-        if (take_seat(t, k, old->seat[k].name, old->seat[k].token_hash, now, e) != 0) {
+        if (take_seat(t, k, old->seat[k].name, old->seat[k].token_hash, now, e) != 0 ||
+            (old->seat[k].account && table_seat_account(t, k, old->seat[k].account, e) != 0)) {
             table_free(t);
             return NULL;
         }
@@ -970,8 +980,8 @@ table *table_restore(store *st, int64_t id, const json_t *spec, const json_t *se
         snprintf(t->seat[s].name, sizeof t->seat[s].name, "%s", json_string_value(json_object_get(row, "name")));
         snprintf(t->seat[s].token_hash, sizeof t->seat[s].token_hash, "%s",
                  json_string_value(json_object_get(row, "token_hash")));
-        t->seat[s].account = (int64_t)json_integer_value(json_object_get(row, "account")); /* 0: none */
         t->seat[s].left_ms = now;
+        t->seat[s].account = json_integer_value(json_object_get(row, "account")); /* 0: a guest's */
         /* its person left it for good (store_leave_seat): the bot plays on, no token takes it back */
         t->seat[s].left = t->seat[s].handed = !t->seat[s].token_hash[0];
     }

@@ -33,10 +33,10 @@ typedef struct table_seat {
     int timeouts;       /* timeouts in a row */
     bool handed;        /* handed to the heuristic bot until the person is back */
     bool left;          /* the person left (table_leave): the heuristic plays it for good, the token holds nothing */
-    int64_t account;    /* the signed-in person's account (issue 42; store.h); 0: a guest or a bot */
     bool busy;          /* a bot move for this seat is being computed */
     int64_t since_ms;   /* when this seat's clock started running */
     int64_t bank_ms;    /* Fischer: time left when the clock is not running */
+    int64_t account;    /* the signed-in person's account (accounts.h, store_seat_account; 0: a guest's seat) */
 } table_seat;
 
 /* One accepted action as each viewer was told it: text[v] for seat v,
@@ -172,6 +172,10 @@ bool table_bot_searches(const char *spec);
 bool table_bots_alone(const table *t, int64_t now_ms);
 /* Has a person taken a seat (or could none ever: a bots-only table)? */
 bool table_joined(const table *t);
+/* Seat k was taken by a signed-in person (accounts.h): the seat keeps the
+ * account, in memory and in the store (in the batch of the seat's own
+ * write, so both are kept or neither). */
+int table_seat_account(table *t, int k, int64_t account, srv_error *e);
 /* Compute a job's move (any thread: touches only the job). */
 void table_job_run(table_job *job);
 /* Play a finished job's move if the table has not moved on meanwhile;
