@@ -87,23 +87,30 @@ async function quickRatedGames(people, base, games) {
     const { table } = await people[0].page.evaluate(async () => (await fetch('/api/tables', { method: 'POST',
       headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: 'psycle', players: 3, bots: [null, null, null], rated: true }) })).json());
     check(Number.isInteger(table), `rated game ${k + 1}: the table is made (${table})`);
-    await Promise.all(people.map((p, seat) => p.page.evaluate(async ([table, seat]) => {
+    await Promise.all(people.map((p, seat) => p.page.evaluate(async ([table, seat, name]) => {
       const j = await (await fetch(`/api/tables/${table}/join`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ seat }) })).json();
+        body: JSON.stringify({ seat, name }) })).json();
       if (!j.token) throw new Error(`join refused: ${JSON.stringify(j)}`);
       const ws = new WebSocket(`ws://${location.host}/ws/tables/${table}`);
       await new Promise((resolve, reject) => {
         ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: j.token }));
+        let sent = false;   // an act is on its way: the updates before its answer (another seat's) do not act again
         ws.onmessage = ev => {
           const m = JSON.parse(ev.data);
+          if (m.type === 'error') { sent = false; return; }
           if (m.type !== 'update') return;
           if (m.status === 'over') { ws.close(); resolve(); return; }
-          if (m.status === 'playing' && m.legal.length) ws.send(JSON.stringify({ type: 'act', action: m.legal[Math.floor(Math.random() * m.legal.length)].text }));
+          if (sent && !m.log.some(e => e.seat === seat)) return;
+          sent = false;
+          if (m.status === 'playing' && m.legal.length) {
+            sent = true;
+            ws.send(JSON.stringify({ type: 'act', action: m.legal[Math.floor(Math.random() * m.legal.length)].text }));
+          }
         };
         ws.onclose = () => resolve();
         setTimeout(() => reject(new Error('the game did not end')), 60000);
       });
-    }, [table, seat])));
+    }, [table, seat, p.who])));
   }
 }
 
@@ -176,8 +183,10 @@ async function run(browser, base) {
     for (let i = 0; i < 3; i++) await signUp(people[i], base, names[i]);
     // the name shown is text: the lobby's link to the profile, and no profile yet has a rating
     await people[0].page.goto(`${base}/u/${names[0]}`);
-    await people[0].page.waitForSelector('h1.player-name');
-    check(await people[0].page.locator('.rating-card').count() === 0, 'a new profile has no rating yet');
+    await people[0].page.waitForSelector('main h1');
+    await until(people[0].page, () => !document.querySelector('main p')?.textContent.startsWith('connecting'), null, 5000, 'the profile').catch(() => {});
+    check(await people[0].page.locator('h1.player-name').count() === 1 && await people[0].page.locator('.rating-card').count() === 0,
+      `a new account's profile is there, with no rating yet (${await people[0].page.textContent('main')})`);
     await looked(people[0], 'a new profile (ja, 1280)', 'profile_new_ja_1280');
 
     await quickRatedGames(people, base, PROVISIONAL_GAMES - 1);
