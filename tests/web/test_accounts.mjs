@@ -28,6 +28,8 @@ const PASSWORD = 'correct horse battery';
 mkdirSync(outDir, { recursive: true });
 const dbDir = mkdtempSync(path.join(tmpdir(), 'asobi-web-accounts-'));
 let failures = 0, checks = 0, serverLog = '';
+const t0 = Date.now();
+const phase = what => console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
 const LEAST_CHECKS = 40;   // the fewest a whole run makes (see the end)
 const check = (cond, what) => { checks++; if (!cond) { failures++; console.error(`FAIL: ${what}`); } };
 // run some parts only: ASOBI_ACCOUNTS_PARTS=pages,rated,signin,claim (rated is needed by signin)
@@ -189,7 +191,9 @@ async function run(browser, base) {
       `a new account's profile is there, with no rating yet (${await people[0].page.textContent('main')})`);
     await looked(people[0], 'a new profile (ja, 1280)', 'profile_new_ja_1280');
 
+    phase('signed up');
     await quickRatedGames(people, base, PROVISIONAL_GAMES - 1);
+    phase('nine rated games');
     const before = await getJson(`${base}/api/players/${names[0]}`);
     check(before.ratings?.psycle?.games === PROVISIONAL_GAMES - 1 && before.ratings.psycle.provisional === true,
       `after ${PROVISIONAL_GAMES - 1} rated games the rating is provisional (${JSON.stringify(before.ratings)})`);
@@ -231,7 +235,9 @@ async function run(browser, base) {
     check(lang0.includes('レーティング'), `the Japanese page says レーティング on the seats (${lang0})`);
     await looked(b, 'a rated table (en, 390)', 'table_rated_en_390');
     await looked(a, 'a rated table (ja, 1280)', 'table_rated_ja_1280');
+    phase('the tenth begins');
     const clicks = await playOnPages(people, table);
+    phase('the tenth is over');
     check(clicks > 3, `the rated game was played on the pages (${clicks} clicks)`);
     const after = await until(a.page, async n => { const j = await (await fetch(`/api/players/${n}`)).json(); return j.ratings?.psycle?.games === 10 && j; },
       names[0], 10000, 'the rating of the tenth game');
@@ -302,7 +308,9 @@ async function run(browser, base) {
     await g.page.waitForURL(/\/t\/\d+/);
     const table = Number(g.page.url().match(/\/t\/(\d+)/)[1]);
     await g.page.waitForSelector('body[data-status=playing]');
+    phase('the guest plays');
     await playOnPages([g], table);
+    phase('the guest\'s game is over');
     await signUp(g, base, 'Guest_4');
     await g.page.waitForSelector('#claim');
     await looked(g, 'the claim offer (en, 390)', 'claim_en_390');

@@ -1,6 +1,6 @@
 // account.js — the person's account in the lobby: signing up and in (a name of one's own), signing out, changing the password, closing the account, and claiming this device's guest games for the new profile.
 import { t, tf } from './i18n.js';
-import { el, heldTables, tokenKey } from './dom.js';
+import { el, heldTables, tokenKey, nameKey } from './dom.js';
 
 /** A request to the account API (docs/server.md, "Accounts and ratings"): METHOD (GET, POST, DELETE) on PATH with
  * an optional JSON BODY. The session travels in its HttpOnly cookie, never in the page's reach: the page only
@@ -70,6 +70,7 @@ export function accountSection(state, redraw) {
 
   const signedIn = body => {
     localStorage.setItem(sessionHintKey, body.name);
+    localStorage.setItem(nameKey, body.name);   // a join link's form starts from it (a signed-in join takes it anyway)
     state.me = { name: body.name }; state.message = '';
     redraw();
   };

@@ -18,7 +18,7 @@ async function load(game) {
   draw();
 }
 
-function choose(game, focus) {
+function choose(game, focus) {   // FOCUS: the chosen tab keeps the keyboard (the tabs are drawn anew)
   chosen = game;
   history.replaceState(null, '', `#${game}`);
   draw();
@@ -37,7 +37,7 @@ function tabs() {
   };
   return el('div', { class: 'tabs', role: 'tablist', 'aria-label': t('board.games') }, GAME_ORDER.map(g => el('button', {
     type: 'button', role: 'tab', id: `tab-${g}`, 'aria-controls': 'board-panel', 'aria-selected': String(g === chosen),
-    tabindex: g === chosen ? '0' : '-1', 'data-game': g, onclick: () => choose(g, false), onkeydown: key }, titleOf(g))));
+    tabindex: g === chosen ? '0' : '-1', 'data-game': g, onclick: () => choose(g, true), onkeydown: key }, titleOf(g))));
 }
 
 function panel() {

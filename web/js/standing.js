@@ -22,11 +22,13 @@ export function pageHeader(redraw, languageSwitch) {
  * signed-in people, each one's rating in the table's game (GET /api/players/NAME). A seat counts as signed in
  * when the update says so (`account`), or at a rated table, which seats nobody else. Calls REDRAW when known. */
 export function makeStanding(id, redraw) {
-  const standing = { rated: false, ratings: {}, asked: new Set(), summaryAsked: false, last: null };
+  const standing = { rated: false, ratings: {}, asked: new Set(), askedAs: undefined, last: null };
   standing.update = last => {
     standing.last = last;
-    if (!standing.summaryAsked) {
-      standing.summaryAsked = true;
+    // asked again once the page holds a seat: a private table's summary opens to the seat's token (dom.js), not to
+    // the invite of the join link the page was opened with
+    if (!standing.rated && standing.askedAs !== last.seat) {
+      standing.askedAs = last.seat;
       api(`/api/tables/${id}`).then(s => { standing.rated = Boolean(s.rated); standing.update(standing.last); redraw(); }).catch(() => {});
     }
     const game = last.view?.game;
