@@ -6,6 +6,7 @@
 
 #include "protocol/protocol.h"
 #include "server/hall.h"
+#include "server/ratings.h"
 
 /* The index of the first slot whose id is not below id (n_slots: none). */
 static int64_t slot_index(const hall *h, int64_t id)
@@ -419,6 +420,8 @@ static int post_table(hall *h, const json_t *body, int64_t now_ms, json_t **repl
                  h->max_bot_tables);
         return refuse(reply, e);
     }
+    if (!ratings_may_create(body, h->account, e)) /* a rated table: a signed-in person's only */
+        return refuse(reply, e);
     json_t *resolved = json_is_object(body) ? resolve_card_sets(h, body, e) : json_incref((json_t *)body);
     if (!resolved && json_is_object(body))
         return refuse(reply, e);
@@ -668,7 +671,12 @@ static int post_join(hall *h, int64_t id, const json_t *body, int64_t now_ms, js
         srv_fail(e, 404, "not_found", "there is no table %lld", (long long)id);
         return refuse(reply, e);
     }
-    if (table_join(sl->t, body, now_ms, &seat, token, e) != 0)
+    json_t *as = ratings_join_body(sl->t, body, h->account, h->account_name, e); /* a rated table's: the account's name */
+    if (!as)
+        return refuse(reply, e);
+    int joined = table_join(sl->t, as, now_ms, &seat, token, e);
+    json_decref(as);
+    if (joined != 0)
         return refuse(reply, e);
     if (h->account && table_seat_account(sl->t, seat, h->account, e) != 0)
         return refuse(reply, e); /* the store failed: the server stops at its commit */

@@ -82,6 +82,7 @@ typedef struct hall {
     /* The signed-in account of the request being answered (accounts.h's
      * accounts_of; 0: a guest): a seat it takes keeps it. */
     int64_t account;
+    const char *account_name; /* ... and its name (a rated table's seat is joined under it: ratings.h) */
     const char *public_url; /* `--public-url`: a table's summary and join reply say "ws" (NULL: they do not) */
     /* the finished tables being brought back: read, not yet taken or released */
     int64_t reloading[HALL_RELOADS_MAX];

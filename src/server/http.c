@@ -418,11 +418,13 @@ static int serve_api(server *s, struct lws *wsi, http_req *r)
     s->hall.maker = a ? a->key : NULL;
     account_ref who;
     s->hall.account = accounts_of(s, wsi, &who) == ACCOUNT_SIGNED_IN ? who.id : 0;
+    s->hall.account_name = s->hall.account ? who.name : NULL;
     status = hall_http(&s->hall, r->post, path, r->body, r->body_len, r->body_too_long, now_ms(), &reply, &e);
     s->hall.found = NULL;
     s->hall.secret = NULL;
     s->hall.maker = NULL;
     s->hall.account = 0;
+    s->hall.account_name = NULL;
     if (status >= 400) {
         s->refusals++;
         log_refusal(s, a, "refused %s %.100s: %d %s: %s", r->post ? "POST" : "GET", r->path, e.status, e.code,

@@ -15,6 +15,36 @@ bool ratings_people_only(const json_t *bot_list, srv_error *e)
     return true;
 }
 
+bool ratings_may_create(const json_t *body, int64_t account, srv_error *e)
+{
+    if (!json_is_true(json_object_get(body, "rated")) || account > 0)
+        return true;
+    srv_fail(e, 401, "account_required", "a rated table is made by a signed-in person: sign in first");
+    return false;
+}
+
+json_t *ratings_join_body(const table *t, const json_t *body, int64_t account, const char *name, srv_error *e)
+{
+    if (!t->rated || !json_is_object(body))
+        return json_incref((json_t *)body);
+    if (account <= 0 || !name) {
+        srv_fail(e, 401, "account_required", "table %lld is rated: only signed-in people sit at it", (long long)t->id);
+        return NULL;
+    }
+    for (int s = 0; s < t->players; s++)
+        if (t->seat[s].account == account) {
+            srv_fail(e, 409, "already_seated", "you hold seat %d of table %lld already", s, (long long)t->id);
+            return NULL;
+        }
+    json_t *as = json_deep_copy(body);
+    if (!as || json_object_set_new(as, "name", json_string(name)) != 0) {
+        json_decref(as);
+        srv_fail(e, 500, "no_memory", "out of memory");
+        return NULL;
+    }
+    return as;
+}
+
 void ratings_result(const table *t, store_result *out)
 {
     memset(out, 0, sizeof *out);

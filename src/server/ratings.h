@@ -12,6 +12,18 @@
  * e is 400 rated_needs_people. */
 bool ratings_people_only(const json_t *bot_list, srv_error *e);
 
+/* POST /api/tables: may this request make the table it asks for? A rated
+ * one ("rated": true) is made by a signed-in person only (account: theirs,
+ * 0 for a guest): else false, and e is 401 account_required. */
+bool ratings_may_create(const json_t *body, int64_t account, srv_error *e);
+
+/* POST /api/tables/ID/join at table t by account (0: a guest) named name:
+ * the body table_join reads (a new reference). At a rated table only a
+ * signed-in person sits (401 account_required), once (409 already_seated),
+ * under the account's name: a "name" in the body is ignored. Elsewhere the
+ * body as it is. NULL and e on refusal. */
+json_t *ratings_join_body(const table *t, const json_t *body, int64_t account, const char *name, srv_error *e);
+
 /* What a finished table means for the people who played it (store.h's
  * store_result): each seat's account (0: a guest's or a bot's), name, bot
  * strength, and place. The places are the game's ranks (ties share one),

@@ -61,7 +61,7 @@ enum store_rq {
     STORE_RQ_RATING_GET,    /* account, game: mu, sigma, games (PostgreSQL: locked to the commit) */
     STORE_RQ_RATING_PUT,    /* account, game, name, mu, sigma, games */
     STORE_RQ_HISTORY_PUT,   /* table, account, game, name, seat, rank, mu0, sigma0, mu, sigma, games */
-    STORE_RQ_ACCOUNT,       /* name: id, name of the account so named (any case) */
+    STORE_RQ_ACCOUNT,       /* name: id, name, closed (NULL: open) of the account so named (any case) */
     STORE_RQ_RATINGS,       /* account: game, mu, sigma, games */
     STORE_RQ_GAMES,         /* account, before: table, summary, seat, then history's game, mu0, sigma0, mu, sigma
                              * (NULLs: unrated), newest first, STORE_PROFILE_GAMES */

@@ -130,12 +130,18 @@ static const char *const schema =
     "END $$;"
     "SELECT pg_advisory_unlock(7334901);";
 
-/* Who an account is and which seats were its (the accounts' tables). */
-#define RATINGS_PG_ACCOUNT "SELECT account, name FROM asobi_ratings WHERE lower(name) = lower($1) LIMIT 1"
+/* Ratings' statements that read the accounts' tables (store_accounts.c), as SQLite's. */
+#define RATINGS_PG_ACCOUNT "SELECT id, name, closed FROM asobi_accounts WHERE name_key = lower($1)"
 #define RATINGS_PG_GAMES                                                                                              \
-    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
-    " FROM asobi_rating_history h JOIN asobi_tables t ON t.id = h.table_id AND t.finished = 1"                       \
-    " WHERE h.account = $1 AND h.table_id < $2 ORDER BY h.table_id DESC LIMIT 20"
+    "SELECT s.table_id, t.summary, s.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM asobi_seats s JOIN asobi_tables t ON t.id = s.table_id AND t.finished = 1"                                \
+    " LEFT JOIN asobi_rating_history h ON h.table_id = s.table_id AND h.account = s.account_id"                      \
+    " WHERE s.account_id = $1 AND s.table_id < $2 ORDER BY s.table_id DESC LIMIT 20"
+/* ... after the accounts' schema, which gives seats their account_id (under the schema's lock: see schema) */
+#define RATINGS_PG_INDEX                                                                                              \
+    "SELECT pg_advisory_lock(7334901);"                                                                              \
+    "CREATE INDEX IF NOT EXISTS asobi_seats_account ON asobi_seats(account_id, table_id);"                           \
+    "SELECT pg_advisory_unlock(7334901);"
 
 /* The ratings' statements (store_backend.h's store_rq), as SQLite's. A
  * rating is read FOR UPDATE: two nodes rating one person at once take
@@ -157,8 +163,9 @@ static const char *const ratings_queries[STORE_RQ_COUNT] = {
                       " ORDER BY game, level",
     [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM asobi_rating_history WHERE account = $1"
                          " ORDER BY table_id DESC LIMIT 2000",
-    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM asobi_ratings WHERE game = $1 AND games >= 10"
-                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+    [STORE_RQ_BOARD] = "SELECT a.name, r.mu, r.sigma, r.games FROM asobi_ratings r JOIN asobi_accounts a"
+                       " ON a.id = r.account WHERE r.game = $1 AND r.games >= 10 AND a.closed IS NULL"
+                       " ORDER BY r.mu - 3 * r.sigma DESC, r.account LIMIT 100",
 };
 
 typedef struct pg_store {
@@ -1043,6 +1050,14 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
         pg_close(&st->base);
         return NULL;
     }
+    r = PQexec(st->read, RATINGS_PG_INDEX);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
+        pg_fail(st->read, err, "creating the ratings' index");
+        PQclear(r);
+        pg_close(&st->base);
+        return NULL;
+    }
+    PQclear(r);
     r = PQexec(st->write, "LISTEN " NOTIFY_CHANNEL);
     PQclear(r);
     st->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -228,6 +228,8 @@ int store_read_player(store_sql_fn sql, void *ctx, const char *name, int64_t bef
     int_text(below, sizeof below, before > 0 ? before : INT64_MAX);
     json_t *out = json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", cell_text(json_array_get(who, 0), 1), "ratings",
                             json_object(), "games", json_array(), "bots", json_object(), "history", json_object());
+    if (out && json_string_value(json_array_get(json_array_get(who, 0), 2))) /* closed (DELETE /api/me) */
+        json_object_set_new(out, "closed", json_true());
     json_decref(who);
     const char *one[1] = {account}, *two[2] = {account, below};
     json_t *ratings = out ? sql(ctx, STORE_RQ_RATINGS, one, 1, err) : NULL;

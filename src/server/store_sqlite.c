@@ -25,12 +25,17 @@
  * and an index page, and each commit writes half the WAL frames. (A
  * database made before this keeps its rowid tables; the queries are the
  * same for both.) */
-/* Who an account is and which seats were its (the accounts' tables). */
-#define RATINGS_SQLITE_ACCOUNT "SELECT account, name FROM ratings WHERE name = ?1 COLLATE NOCASE LIMIT 1"
+/* Ratings' statements that read the accounts' tables (store_accounts.c):
+ * an account by name (any case: name_key is its lower case), and its
+ * seats at finished tables with their history rows (none: unrated). */
+#define RATINGS_SQLITE_ACCOUNT "SELECT id, name, closed FROM accounts WHERE name_key = lower(?1)"
 #define RATINGS_SQLITE_GAMES                                                                                          \
-    "SELECT h.table_id, t.summary, h.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
-    " FROM rating_history h JOIN tables t ON t.id = h.table_id AND t.finished = 1"                                   \
-    " WHERE h.account = ?1 AND h.table_id < ?2 ORDER BY h.table_id DESC LIMIT 20"
+    "SELECT s.table_id, t.summary, s.seat, h.game, h.mu_before, h.sigma_before, h.mu, h.sigma"                       \
+    " FROM seats s JOIN tables t ON t.id = s.table_id AND t.finished = 1"                                            \
+    " LEFT JOIN rating_history h ON h.table_id = s.table_id AND h.account = s.account_id"                            \
+    " WHERE s.account_id = ?1 AND s.table_id < ?2 ORDER BY s.table_id DESC LIMIT 20"
+/* ... after the accounts' schema, which gives seats their account_id */
+#define RATINGS_SQLITE_INDEX "CREATE INDEX IF NOT EXISTS seats_account ON seats(account_id, table_id);"
 
 static const char *const schema =
     "PRAGMA journal_mode=WAL;"
@@ -73,8 +78,9 @@ static const char *const ratings_queries[STORE_RQ_COUNT] = {
     [STORE_RQ_BOTS] = "SELECT game, level, wins, losses, draws FROM bot_records WHERE account = ?1 ORDER BY game, level",
     [STORE_RQ_HISTORY] = "SELECT game, table_id, mu, sigma FROM rating_history WHERE account = ?1"
                          " ORDER BY table_id DESC LIMIT 2000",
-    [STORE_RQ_BOARD] = "SELECT name, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= 10"
-                       " ORDER BY mu - 3 * sigma DESC, account LIMIT 100",
+    [STORE_RQ_BOARD] = "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a ON a.id = r.account"
+                       " WHERE r.game = ?1 AND r.games >= 10 AND a.closed IS NULL"
+                       " ORDER BY r.mu - 3 * r.sigma DESC, r.account LIMIT 100",
 };
 
 enum {
@@ -327,6 +333,11 @@ store *store_sqlite_open(const char *path, asobi_error *err)
         return NULL;
     }
     if (store_accounts_schema_sqlite(st->db, err) != ASOBI_OK) {
+        sqlite_close(&st->base);
+        return NULL;
+    }
+    if (sqlite3_exec(st->db, RATINGS_SQLITE_INDEX, NULL, NULL, NULL) != SQLITE_OK) {
+        db_fail(st, err, path);
         sqlite_close(&st->base);
         return NULL;
     }

@@ -1055,8 +1055,9 @@ static int64_t grace_left_ms(const table *t, int s, int64_t now)
  * on their turn, their grace left. */
 static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t now)
 {
-    asobi_result result; /* over: each seat's place (profiles list the games with them) */
-    if (t->status == TABLE_OVER)
+    asobi_result result; /* a finished table's summary: each seat's place (profiles list the games with them) */
+    bool ranked = now < 0 && t->status == TABLE_OVER;
+    if (ranked)
         asobi_state_result(asobi_match_state(t->match), &result);
     vw_array_begin(w, key);
     for (int s = 0; s < t->players; s++) {
@@ -1083,7 +1084,7 @@ static void write_seats(asobi_vw *w, const char *key, const table *t, int64_t no
         int64_t grace = grace_left_ms(t, s, now);
         if (grace >= 0)
             vw_int(w, "grace_left_ms", grace);
-        if (t->status == TABLE_OVER)
+        if (ranked)
             vw_int(w, "rank", result.rank[s]);
         vw_object_end(w);
     }
