@@ -15,6 +15,7 @@ int cli_games(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_engine(int argc, char **argv);
 int cli_serve(int argc, char **argv);
+int cli_accounts(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_replay(int argc, char **argv);

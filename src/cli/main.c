@@ -15,6 +15,7 @@ static const subcommand subcommands[] = {
     {"play", cli_play, "play a game in the terminal against bots (or watch bots play)"},
     {"engine", cli_engine, "the JSON-lines engine protocol on stdin/stdout (docs/protocol.md)"},
     {"serve", cli_serve, "the game server: tables, seats and play over HTTP and WebSockets (docs/server.md)"},
+    {"accounts", cli_accounts, "a server's accounts: list them, close one, reset one's password"},
     {"sim", cli_sim, "play many bot games: win rates with 95% intervals, scores, speed"},
     {"arena", cli_arena, "a round-robin between bots: Elo with 95% intervals, pair records"},
     {"bench", cli_bench, "random playouts and actions per second; a bot's speed"},
