@@ -324,6 +324,25 @@ async function run(browser, base) {
     await g.page.goto(`${base}/u/Guest_4`);
     await g.page.waitForSelector(`.past-game[data-table="${table}"]`);
     check(true, 'the profile page lists the claimed game');
+    // change the password (a wrong current one said in words first), then close the account with it
+    await g.page.goto(base + '/');
+    await g.page.click('details.account-more:has(#change-password) summary');
+    await g.page.fill('#change-password input[name=password]', 'not the password');
+    await g.page.fill('#change-password input[name=new_password]', 'another long password');
+    await g.page.click('#change-password button[type=submit]');
+    await g.page.waitForSelector('#change-password-error:not(:empty)');
+    check(await g.page.textContent('#change-password-error') === 'Wrong name or password.', 'a wrong current password is refused in words');
+    await g.page.fill('#change-password input[name=password]', PASSWORD);
+    await g.page.click('#change-password button[type=submit]');
+    await g.page.waitForSelector('.account .notice');
+    check((await g.page.textContent('.account .notice')).includes('password is changed'), 'the password is changed');
+    await g.page.click('details.account-more:has(#close-account) summary');
+    await g.page.fill('#close-account input[name=password]', 'another long password');
+    await g.page.click('#close-account button[type=submit]');
+    await g.page.waitForSelector('#sign-in');
+    check((await g.page.textContent('.account .notice')) === 'Your account is closed.', 'the account is closed, and the lobby says so');
+    check((await g.page.evaluate(async () => (await fetch('/api/session', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Guest_4', password: 'another long password' }) })).status)) === 401, 'a closed account signs in no more');
     await g.ctx.close();
   }
 

@@ -18,11 +18,10 @@ async function load(game) {
   draw();
 }
 
-function choose(game, focus) {   // FOCUS: the chosen tab keeps the keyboard (the tabs are drawn anew)
+function choose(game) {
   chosen = game;
   history.replaceState(null, '', `#${game}`);
-  draw();
-  if (focus) document.getElementById(`tab-${game}`)?.focus();
+  draw(true);
   load(game);
 }
 
@@ -33,11 +32,11 @@ function tabs() {
     const to = { ArrowRight: (i + 1) % n, ArrowLeft: (i + n - 1) % n, Home: 0, End: n - 1 }[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    choose(GAME_ORDER[to], true);
+    choose(GAME_ORDER[to]);
   };
   return el('div', { class: 'tabs', role: 'tablist', 'aria-label': t('board.games') }, GAME_ORDER.map(g => el('button', {
     type: 'button', role: 'tab', id: `tab-${g}`, 'aria-controls': 'board-panel', 'aria-selected': String(g === chosen),
-    tabindex: g === chosen ? '0' : '-1', 'data-game': g, onclick: () => choose(g, true), onkeydown: key }, titleOf(g))));
+    tabindex: g === chosen ? '0' : '-1', 'data-game': g, onclick: () => choose(g), onkeydown: key }, titleOf(g))));
 }
 
 function panel() {
@@ -57,9 +56,13 @@ function panel() {
     el('p', { class: 'hint' }, t('board.hint')), body);
 }
 
-function draw() {
+/** The page drawn anew; the chosen tab keeps the keyboard when a tab had it (or TABFOCUS: one was just chosen),
+ * also when the board comes after the click and draws the tabs again. */
+function draw(tabFocus = false) {
   document.title = `${t('board.title')} — asobi`;
-  app.replaceChildren(pageHeader(draw, languageSwitch), el('h1', {}, t('board.title')), tabs(), panel());
+  const focused = tabFocus || document.activeElement?.getAttribute('role') === 'tab';
+  app.replaceChildren(pageHeader(() => draw(), languageSwitch), el('h1', {}, t('board.title')), tabs(), panel());
+  if (focused) document.getElementById(`tab-${chosen}`)?.focus();
 }
 
 draw();
