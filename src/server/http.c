@@ -460,12 +460,15 @@ static int serve_static(server *s, struct lws *wsi, http_req *r)
         srv_fail(&e, 404, "not_found", "no such resource: %.80s", r->path);
         return reply_error(s, wsi, r, &e);
     }
-    /* The browser client's table page answers every /t/ID (the table's id is read by the page); the icon
-     * the pages link answers /favicon.ico too, which browsers ask for whatever the page says. */
+    /* The browser client's table page answers every /t/ID (the table's id is read by the page), its profile
+     * page every /u/NAME and its leaderboard /leaderboard (issue 42); the icon the pages link answers
+     * /favicon.ico too, which browsers ask for whatever the page says. */
     const char *page = strcmp(r->path, "/") == 0 ? "/index.html"
                        : strcmp(r->path, "/favicon.ico") == 0 ? "/favicon.svg"
                        : strncmp(r->path, "/t/", 3) == 0 && !strchr(r->path + 3, '/') ? "/table.html"
-                                                                                     : r->path;
+                       : strncmp(r->path, "/u/", 3) == 0 && r->path[3] && !strchr(r->path + 3, '/') ? "/profile.html"
+                       : strcmp(r->path, "/leaderboard") == 0 ? "/leaderboard.html"
+                                                              : r->path;
     char file[1024];
     snprintf(file, sizeof file, "%s%s", s->cfg.web, page);
     struct stat st;

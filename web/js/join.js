@@ -30,7 +30,9 @@ async function sitDown(id, req, name) {
     return j.token;
   } catch (e) {
     const code = e.message.split(':')[0];
-    req.problem = { code, message: /^(invite_required|bad_invite)$/.test(code) ? t('invite_needed') : e.message };
+    // a rated table seats signed-in people only (issue 42): the lobby is where one signs in
+    req.problem = { code, message: /^(invite_required|bad_invite)$/.test(code) ? t('invite_needed')
+      : code === 'account_required' ? t('acct.error.account_required') : e.message };
     return null;
   }
 }

@@ -2,6 +2,8 @@
 import { t, languageSwitch } from './i18n.js';
 import { el, api, tokenKey, invitesKey, watchKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
 import { confirmDialog } from './confirm.js';
+import { accountSection, whoAmI } from './account.js';
+import { ratedBadge } from './standing.js';
 
 const app = document.getElementById('app');
 let catalog = null, tables = [];
@@ -16,8 +18,11 @@ const form = { game: 'psycle', players: 2, options: {}, bots: [], clock: 'none',
 const quick = Object.assign({ game: 'psycle', players: 2, level: 'medium', friends: 'psycle', friendsPlayers: 2 },
   JSON.parse(localStorage.getItem('asobi.quick') ?? '{}'));
 const keepQuick = () => localStorage.setItem('asobi.quick', JSON.stringify(quick));
-/** The name this device plays under: what was typed last, else "Player". */
-const playerName = () => form.name.trim() || t('name_default');
+/** Who is signed in (issue 42: account.js): { me: GET /api/me's body or null, message }. */
+const account = { me: null, message: '' };
+/** The name this device plays under: the account's when signed in (the server takes it from the session
+ * anyway), else what was typed last, else "Player". */
+const playerName = () => account.me?.name ?? (form.name.trim() || t('name_default'));
 const setName = v => { form.name = v; localStorage.setItem(nameKey, v); };
 
 /** Playing with friends: more than one person's seat, so others are to be invited. Such a table is private unless
@@ -185,7 +190,8 @@ async function quickStart(friends) {
   const game = friends ? quick.friends : quick.game, players = friends ? quick.friendsPlayers : quick.players;
   const bots = Array.from({ length: players }, (_, i) => (i === 0 || friends ? null : LEVELS[quick.level]));
   try {
-    const reply = await api('/api/tables', { game, players, bots, ...(friends ? { private: true } : {}) });
+    const rated = friends && account.me && quick.rated;   // rated: every seat a signed-in person (issue 42)
+    const reply = await api('/api/tables', { game, players, bots, ...(friends ? { private: true } : {}), ...(rated ? { rated: true } : {}) });
     if (reply.invites) localStorage.setItem(invitesKey(reply.table), JSON.stringify(reply.invites));
     if (reply.watch) localStorage.setItem(watchKey(reply.table), reply.watch);
     const j = await api(`/api/tables/${reply.table}/join`, { name: playerName(), seat: 0,
@@ -226,11 +232,14 @@ function startSection() {
     el('section', { class: 'friends', 'aria-labelledby': 'friends-title' }, el('h2', { id: 'friends-title' }, t('friends_title')),
       el('p', { class: 'hint' }, t('friends_hint')),
       el('div', { class: 'choices' }, gameChoice('friends', 'friends', 'friendsPlayers')),
+      account.me ? el('label', { class: 'private rated-choice' }, el('input', { type: 'checkbox', name: 'rated', checked: Boolean(quick.rated),
+        onchange: e => { quick.rated = e.target.checked; keepQuick(); } }), ` ${t('rated_choice')}`) : '',
       el('button', { type: 'button', class: 'primary', 'data-quick': 'friends', onclick: () => quickStart(true) }, t('friends_play')),
       el('p', { class: 'error', id: 'friends-error', role: 'alert' })),
-    el('p', { class: 'who' }, el('label', {}, el('span', {}, t('your_name')), el('input', { name: 'player_name', maxlength: 24,
-      value: form.name, placeholder: t('name_default'), autocomplete: 'nickname',
-      oninput: e => setName(e.target.value) }))));
+    account.me ? el('p', { class: 'who' }, `${t('acct.signed_in_as')} `, el('strong', {}, account.me.name))
+      : el('p', { class: 'who' }, el('label', {}, el('span', {}, t('your_name')), el('input', { name: 'player_name', maxlength: 24,
+        value: form.name, placeholder: t('name_default'), autocomplete: 'nickname',
+        oninput: e => setName(e.target.value) }))));
 }
 
 /** My tables: the seats this device holds (its stored tokens), each with its table's state, a way back, and a way
@@ -308,6 +317,7 @@ function tablesSection() {
   const list = shown.length ? shown.map(tb => el('li', { class: 'open-table' },
     el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
     tb.seed_chosen ? el('span', { class: 'badge seed-chosen', title: t('seed_chosen') }, `${t('seed_chosen_short')} `) : '',
+    tb.rated ? [ratedBadge(), ' '] : '',
     el('a', { href: `/t/${tb.table}` }, t('watch')),
     el('ul', {}, tb.seats.map(s => el('li', {}, `${t('seat')} ${s.seat + 1}: `,
       s.bot ? botWords(s.bot) : s.name ? s.name
@@ -319,8 +329,11 @@ function tablesSection() {
 
 function draw() {
   document.title = t('title');
-  app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'), languageSwitch(draw)), startSection(), mineSection(),
-    tablesSection(), gamesSection(), createSection());
+  app.replaceChildren(el('header', {}, el('h1', {}, 'asobi'),
+    el('nav', { class: 'account-links', 'aria-label': t('board.nav') }, el('a', { href: '/leaderboard' }, t('board.title')), ' · ',
+      account.me ? el('a', { href: `/u/${encodeURIComponent(account.me.name)}` }, account.me.name) : el('a', { href: '#account' }, t('acct.sign_in'))),
+    languageSwitch(draw)), startSection(), mineSection(), tablesSection(), gamesSection(), createSection(),
+    accountSection(account, draw));
 }
 
 function showTables(list, after) {
@@ -351,6 +364,7 @@ function listen() {
 catalog = await api('/api/games');
 catalog.games.sort((a, b) => ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(a.name) - ['psycle', 'ninja', 'octal', 'timemasters'].indexOf(b.name));
 await refreshTables();
+account.me = await whoAmI();
 draw();
 listen();
 loadMine();

@@ -1,6 +1,7 @@
 // seats.js — the table's seats: who sits where (people by name, bots as "Bot 2 (strong)"), whose turn it is, clocks, and a leaver's grace counting down.
 import { el } from './dom.js';
 import { t, tf } from './i18n.js';
+import { ratingText } from './standing.js';
 
 /** The name of seat S as the page says it: a person's own name, a bot by its seat and level ("Bot 2
  * (strong)", docs/server.md `level`: never the engine's spec), else "Seat 3". */
@@ -31,8 +32,9 @@ function leaverBadge(s, received, clockFirst) {
     : el('span', { class: 'grace', 'data-seat': s.seat }, ` · ${tf('grace_left', { s: seconds })}`));
 }
 
-/** The seats as a bar of chips: number and name, "(you)", the turn, clocks, leavers; LASTMOVER's chip marked. */
-export function seatsBar(last, lastMover) {
+/** The seats as a bar of chips: number and name, "(you)", a signed-in person's rating in the game (RATINGS by
+ * name, issue 42), the turn, clocks, leavers; LASTMOVER's chip marked. */
+export function seatsBar(last, lastMover, ratings = {}) {
   const toMove = last.view?.to_move ?? [];
   const c = last.clock;
   return el('ol', { class: 'seats-bar' }, last.seats.map(s => {
@@ -46,6 +48,8 @@ export function seatsBar(last, lastMover) {
     const classes = ['seatchip', turn && 'turn', s.seat === last.seat && 'me', s.seat === lastMover && 'just-moved'];
     return el('li', { class: classes.filter(Boolean).join(' '), 'data-seat': s.seat },
       `${s.seat + 1}. ${seatName(last.seats, s.seat)}`, s.seat === last.seat ? ` (${t('you')})` : '',
+      s.name && !s.bot && ratings[s.name] ? el('span', { class: 'seat-rating', 'data-rating': ratingText(ratings[s.name]) },
+        ` · ${tf('seat.rating', { r: ratingText(ratings[s.name]) })}${ratings[s.name].provisional ? ` (${t('rating.provisional')})` : ''}`) : '',
       turn ? el('span', { class: 'badge' }, ` ▶ ${t('to_move')}`) : '', leaverBadge(s, last.received, clockFirst),
       remaining !== null ? el('span', { class: 'clock', 'data-seat': s.seat }, ` ${t('clock')} ${clockText(remaining)}`) : '');
   }));

@@ -15,6 +15,7 @@ import { playMoments, flyMoments } from './moments.js';
 import { teachLine } from './teach.js';
 import { undoButton, undoKeys } from './undo.js';
 import { makeChat } from './chat.js';
+import { makeStanding, ratedBadge } from './standing.js';
 
 const app = document.getElementById('app');
 const id = Number(location.pathname.split('/')[2]);
@@ -36,6 +37,8 @@ const chat = makeChat(msg => {   // the table's chat (chat.js): its messages go 
   return true;
 }, () => draw());
 const pacer = makePacer(show);
+/** The table's stakes (issue 42): rated or not, and the ratings of the signed-in people on its seats. */
+const standing = makeStanding(id, () => draw());
 // the record's moves: those heard, less one for each taken back (docs/protocol.md, "Taking back")
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length
   - page.heard.filter(e => kindOf(e) === 'undo').length, () => draw());
@@ -118,6 +121,7 @@ function show(step) {
   const m = step.update;
   if (m.rematch && m.seat !== null && page.token) { goToRematch(m.rematch); return; }
   page.last = m; page.error = ''; page.menu = null;
+  standing.update(m);
   page.log.push(...step.entries);
   page.taken = step.fresh ? [] : step.entries;   // what happens now flies (moments.js); a history shown at once does not
   const lastIndex = page.log.length ? page.log[page.log.length - 1].index : -1;
@@ -262,7 +266,7 @@ function menuSection() {
 }
 
 function header(game) {
-  return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `,
+  return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `, standing.rated ? ratedBadge() : '',
     game ? el('a', { class: 'rules-link', href: `/rules/${game}.html`, target: '_blank' }, t('rules_link')) : '',
     el('span', { class: 'conn', 'data-conn': page.conn }, t(page.conn)), soundSwitch(draw), languageSwitch(draw));
 }
@@ -305,7 +309,7 @@ function tableArea(ctx, g, last) {
   const seatWords = last.seat !== null ? `${t('your_seat')}: ${last.seat + 1}` : joiningNow(page) ? '' : t('spectator');
   return el('div', { class: 'table-area' },
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
-    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log)),
+    el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log), standing.ratings),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
       last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
       log, chat.section(replay.shown?.step ?? null), chat.opener()));
@@ -375,7 +379,7 @@ function seated(token) {
 
 setInterval(() => {
   if (!page.last || !ticking(page.last)) return;
-  for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log)));
+  for (const n of document.querySelectorAll('.seats-bar')) n.replaceWith(seatsBar(page.last, lastMover(page.log), standing.ratings));
 }, 1000);
 replayKeys(replay, () => page.last?.status === 'over');
 undoKeys(() => Boolean(page.last?.undo) && page.last.status === 'playing' && !replay.shown, undo);
