@@ -14,40 +14,13 @@
 #include <libpq-fe.h>
 
 #include "server/store.h"
-#include "temp_db.h"
-
-/* Every test runs on the backend the run names: ASOBI_TEST_PG (a URI,
- * set by pg_fixture.py) for PostgreSQL, else a SQLite file. CTest runs the
- * binary both ways (test_store and test_store_pg). */
-static char path[128];
-static const char *pg;
-
-static int make_db(void **state)
-{
-    (void)state;
-    pg = getenv("ASOBI_TEST_PG");
-    if (pg && !*pg)
-        pg = NULL;
-    if (!pg)
-        temp_db_make(path, sizeof path, "store");
-    return 0;
-}
-
-static int remove_db(void **state)
-{
-    (void)state;
-    if (!pg)
-        temp_db_remove(path);
-    return 0;
-}
-
-static const char *where(void) { return pg ? pg : path; }
+#include "temp_store.h"
 
 static store *open_as(const char *node, int64_t lease_ms)
 {
     asobi_error err;
     store_options opt = {.node = node, .public_url = node ? "http://node.example" : NULL, .lease_ms = lease_ms};
-    store *st = store_open_with(where(), &opt, &err);
+    store *st = store_open_with(temp_store_where(), &opt, &err);
     if (!st)
         fail_msg("store_open: %s", err.message);
     return st;
@@ -56,7 +29,7 @@ static store *open_as(const char *node, int64_t lease_ms)
 /* Count the rows a query returns on PostgreSQL (a connection of the test's own). */
 static long pg_count(const char *sql)
 {
-    PGconn *c = PQconnectdb(pg);
+    PGconn *c = PQconnectdb(temp_store.pg);
     assert_int_equal(PQstatus(c), CONNECTION_OK);
     PGresult *r = PQexec(c, sql);
     assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
@@ -68,7 +41,7 @@ static long pg_count(const char *sql)
 
 static void pg_exec(const char *sql)
 {
-    PGconn *c = PQconnectdb(pg);
+    PGconn *c = PQconnectdb(temp_store.pg);
     assert_int_equal(PQstatus(c), CONNECTION_OK);
     PGresult *r = PQexec(c, sql);
     assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
@@ -187,7 +160,7 @@ static void test_commit_start_then_settled(void **state)
 static void test_a_fenced_node_appends_nothing(void **state)
 {
     (void)state;
-    if (!pg)
+    if (!temp_store.pg)
         skip();
     asobi_error err;
     store *st = open_as("store-c", 0);
@@ -233,7 +206,7 @@ static void test_a_fenced_node_appends_nothing(void **state)
 static void test_a_dead_nodes_tables_are_taken(void **state)
 {
     (void)state;
-    if (!pg)
+    if (!temp_store.pg)
         skip();
     asobi_error err;
     store *a = open_as("store-d", 600);
@@ -274,5 +247,5 @@ int main(void)
         cmocka_unit_test(test_a_fenced_node_appends_nothing),
         cmocka_unit_test(test_a_dead_nodes_tables_are_taken),
     };
-    return cmocka_run_group_tests(tests, make_db, remove_db);
+    return cmocka_run_group_tests(tests, temp_store_make, temp_store_remove);
 }

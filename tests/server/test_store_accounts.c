@@ -14,40 +14,13 @@
 
 #include "server/store.h"
 #include "server/token.h"
-#include "temp_db.h"
-
-/* As test_store.c: ASOBI_TEST_PG (set by pg_fixture.py) for PostgreSQL,
- * else a SQLite file; CTest runs both (test_store_accounts and
- * test_store_accounts_pg). */
-static char path[128];
-static const char *pg;
-
-static int make_db(void **state)
-{
-    (void)state;
-    pg = getenv("ASOBI_TEST_PG");
-    if (pg && !*pg)
-        pg = NULL;
-    if (!pg)
-        temp_db_make(path, sizeof path, "accounts");
-    return 0;
-}
-
-static int remove_db(void **state)
-{
-    (void)state;
-    if (!pg)
-        temp_db_remove(path);
-    return 0;
-}
-
-static const char *where(void) { return pg ? pg : path; }
+#include "temp_store.h"
 
 static store *open_store(void)
 {
     asobi_error err;
     store_options opt = {.node = "accounts-a", .public_url = "http://node.example"};
-    store *st = store_open_with(where(), &opt, &err);
+    store *st = store_open_with(temp_store_where(), &opt, &err);
     if (!st)
         fail_msg("store_open: %s", err.message);
     return st;
@@ -56,7 +29,7 @@ static store *open_store(void)
 static store_accounts *open_accounts(void)
 {
     asobi_error err;
-    store_accounts *sa = store_accounts_open(where(), &err);
+    store_accounts *sa = store_accounts_open(temp_store_where(), &err);
     if (!sa)
         fail_msg("store_accounts_open: %s", err.message);
     return sa;
@@ -75,8 +48,8 @@ static void run_sql_file(const char *name)
     size_t n = fread(sql, 1, sizeof sql - 1, f);
     sql[n] = '\0';
     fclose(f);
-    if (pg) {
-        PGconn *c = PQconnectdb(pg);
+    if (temp_store.pg) {
+        PGconn *c = PQconnectdb(temp_store.pg);
         assert_int_equal(PQstatus(c), CONNECTION_OK);
         PGresult *r = PQexec(c, sql);
         if (PQresultStatus(r) != PGRES_COMMAND_OK)
@@ -85,7 +58,7 @@ static void run_sql_file(const char *name)
         PQfinish(c);
     } else {
         sqlite3 *db;
-        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        assert_int_equal(sqlite3_open(temp_store.path, &db), SQLITE_OK);
         char *msg = NULL;
         if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
             fail_msg("%s: %s", name, msg);
@@ -103,7 +76,7 @@ static void test_a_database_of_before_accounts_is_migrated(void **state)
 {
     (void)state;
     asobi_error err;
-    run_sql_file(pg ? "store_before_accounts_pg.sql" : "store_before_accounts.sql");
+    run_sql_file(temp_store.pg ? "store_before_accounts_pg.sql" : "store_before_accounts.sql");
     for (int round = 0; round < 2; round++) {
         store *st = open_store();
         json_t *spec, *seats, *actions, *summary;
@@ -277,5 +250,5 @@ int main(void)
         cmocka_unit_test(test_sessions_expire_slide_and_are_revoked),
         cmocka_unit_test(test_seats_carry_accounts_and_guests_claim_finished_ones),
     };
-    return cmocka_run_group_tests(tests, make_db, remove_db);
+    return cmocka_run_group_tests(tests, temp_store_make, temp_store_remove);
 }

@@ -14,36 +14,13 @@
 
 #include "asobi/rating.h"
 #include "server/store.h"
-#include "temp_db.h"
-
-/* As test_store.c: ASOBI_TEST_PG (pg_fixture.py) names a PostgreSQL, else a SQLite file. */
-static char path[128];
-static const char *pg;
-
-static int make_db(void **state)
-{
-    (void)state;
-    pg = getenv("ASOBI_TEST_PG");
-    if (pg && !*pg)
-        pg = NULL;
-    if (!pg)
-        temp_db_make(path, sizeof path, "ratings");
-    return 0;
-}
-
-static int remove_db(void **state)
-{
-    (void)state;
-    if (!pg)
-        temp_db_remove(path);
-    return 0;
-}
+#include "temp_store.h"
 
 static store *open_as(const char *node)
 {
     asobi_error err;
     store_options opt = {.node = node, .public_url = "http://node.example"};
-    store *st = store_open_with(pg ? pg : path, &opt, &err);
+    store *st = store_open_with(temp_store_where(), &opt, &err);
     if (!st)
         fail_msg("store_open: %s", err.message);
     return st;
@@ -51,7 +28,7 @@ static store *open_as(const char *node)
 
 static void pg_exec(const char *sql)
 {
-    PGconn *c = PQconnectdb(pg);
+    PGconn *c = PQconnectdb(temp_store.pg);
     assert_int_equal(PQstatus(c), CONNECTION_OK);
     PGresult *r = PQexec(c, sql);
     assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
@@ -63,7 +40,7 @@ static void pg_exec(const char *sql)
 static void sign_up(const char *prefix, int64_t ids[3])
 {
     asobi_error err;
-    store_accounts *sa = store_accounts_open(pg ? pg : path, &err);
+    store_accounts *sa = store_accounts_open(temp_store_where(), &err);
     if (!sa)
         fail_msg("store_accounts_open: %s", err.message);
     static const char *const names[3] = {"aoi", "ben", "chie"};
@@ -196,7 +173,7 @@ static void test_unrated_games_rate_nothing(void **state)
 static void test_a_fenced_finish_rates_nobody(void **state)
 {
     (void)state;
-    if (!pg)
+    if (!temp_store.pg)
         skip();
     asobi_error err;
     store *st = open_as("ratings-c");
@@ -214,7 +191,7 @@ static void test_a_fenced_finish_rates_nobody(void **state)
     res.seat[1] = (store_seat_result){.account = 301, .name = "ben", .rank = 2};
     assert_int_equal(store_finish_result(st, id, "{}", "{}", &res, &err), ASOBI_OK);
     assert_int_equal(store_flush(st, &err), ASOBI_OK);
-    PGconn *c = PQconnectdb(pg);
+    PGconn *c = PQconnectdb(temp_store.pg);
     PGresult *r = PQexec(c, "SELECT count(*) FROM asobi_ratings WHERE account IN (300, 301)");
     assert_string_equal(PQgetvalue(r, 0, 0), "0");
     PQclear(r);
@@ -290,5 +267,5 @@ int main(void)
         cmocka_unit_test(test_a_fenced_finish_rates_nobody),
         cmocka_unit_test(test_a_profile),
     };
-    return cmocka_run_group_tests(tests, make_db, remove_db);
+    return cmocka_run_group_tests(tests, temp_store_make, temp_store_remove);
 }
