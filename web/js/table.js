@@ -312,7 +312,13 @@ function tableArea(ctx, g, last) {
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log), standing.ratings),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
       last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
-      log, chat.section(replay.shown?.step ?? null), chat.opener()));
+      log, ...talkParts(joiningNow(page))));
+}
+
+/** The chat's panel and its phone button (chat.js), except while the join form asks for a name: an invited
+ * friend's page says one thing, "type your name and sit at seat 2" (issue 43), not the spectators' wall. */
+function talkParts(joining) {
+  return joining ? [] : [chat.section(replay.shown?.step ?? null), chat.opener()];
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
