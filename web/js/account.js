@@ -1,5 +1,6 @@
 // account.js — the person's account in the lobby: signing up and in (a name of one's own), signing out, changing the password, closing the account, and claiming this device's guest games for the new profile.
 import { t, tf } from './i18n.js';
+import './messages_accounts.js';   // the account pages' words (addMessages)
 import { el, heldTables, tokenKey, nameKey } from './dom.js';
 
 /** A request to the account API (docs/server.md, "Accounts and ratings"): METHOD (GET, POST, DELETE) on PATH with

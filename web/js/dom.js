@@ -28,6 +28,21 @@ export async function api(path, body) {
 }
 
 /** Where a seat's token is kept in this browser. */
+/** A module that only some pages show (a waiting table's QR codes, a finished game's review), loaded the first
+ * time it is asked for, so that the other pages never carry its bytes (issue 43: a page under 200 KB). The
+ * getter gives the module, or null while it loads; once it has come, redraw() draws the page again with it. */
+export function lazyModule(load) {
+  let mod = null;
+  let asked = false;
+  return redraw => {
+    if (!mod && !asked) {
+      asked = true;
+      load().then(m => { mod = m; redraw(); });
+    }
+    return mod;
+  };
+}
+
 export const tokenKey = id => `asobi.token.${id}`;
 
 /** Where the invite codes of a private table its creator made are kept in this browser (a JSON array, a code

@@ -620,69 +620,21 @@ const tableMessages = {
 Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);
 Object.assign(messages.ja, tableMessages.ja, ROUND2.ja, TEACH.ja);
 
-/* Accounts, ratings, profiles and the leaderboard (issue 42): account.js, profile.js, leaderboard.js, standing.js. */
+/* Accounts and ratings as the lobby and a table say them (issue 42: standing.js, seats.js, join.js, lobby.js);
+ * the account pages' own words are in messages_accounts.js, loaded by those pages only. */
 const ACCOUNTS = {
   en: {
-    'acct.title': 'Your account', 'acct.sign_in': 'Sign in', 'acct.sign_up': 'Create an account', 'acct.sign_out': 'Sign out',
-    'acct.guest_hint': 'Guests play without an account. An account keeps your name, a rating per game and your games.',
-    'acct.name': 'Name', 'acct.password': 'Password', 'acct.name_rule': '2-20 letters, digits, _ or -',
-    'acct.rules': 'Name: 2-20 letters, digits, _ or -. Password: 8 characters or more, any you like.',
-    'acct.signed_in_as': 'Signed in as', 'acct.change_password': 'Change the password',
-    'acct.password_now': 'Current password', 'acct.password_new': 'New password',
-    'acct.password_changed': 'Your password is changed; your other devices are signed out.',
-    'acct.close': 'Close the account',
-    'acct.close_hint': 'You can no longer sign in. Your finished games keep your name as it was.',
-    'acct.closed': 'Your account is closed.',
-    'acct.claim_hint': 'This device played {n} table(s) as a guest. Add those games to your profile? They never count for ratings.',
-    'acct.claim': 'Add this device\'s guest games', 'acct.claimed': '{n} game(s) joined your profile.',
-    'acct.error.bad_login': 'Wrong name or password.', 'acct.error.name_taken': 'That name is taken.',
-    'acct.error.bad_name': 'A name has 2-20 letters, digits, _ or -.', 'acct.error.bad_password': 'A password has 8 to 256 characters.',
-    'acct.error.rate_limited': 'Too many tries: wait {s} s and try again.',
-    'acct.error.account_required': 'This table is rated: sign in (in the lobby) to sit at it.',
-    'acct.error.rated_needs_people': 'A rated table seats only people who are signed in: no bots.',
-    rated: 'rated', rated_choice: 'Rated: every seat needs an account, and the result changes the ratings',
-    'rating.provisional': 'provisional', 'seat.rating': 'rating {r}',
-    'board.title': 'Leaderboard', 'board.nav': 'Pages', 'board.games': 'Games', 'board.empty': 'Nobody is ranked yet in this game.',
-    'board.caption': 'The top players of {game}', 'board.rank': 'Place', 'board.player': 'Player', 'board.rating': 'Rating',
-    'board.played': 'Games', 'board.hint': 'The top 100 by rating (μ − 3σ); players with fewer than 10 rated games are left out.',
-    'profile.ratings': 'Ratings', 'profile.no_ratings': 'No rated games yet.', 'profile.games_n': '{n} rated games', 'profile.games_n.one': '{n} rated game',
-    'profile.no_history': 'The chart comes after two rated games.',
-    'profile.chart_words': 'Rating in {game} over {n} rated games: from {from} to {to}.',
-    'profile.computer': 'Against the computer', 'profile.no_computer': 'No games against the computer yet.',
-    'profile.won_of': '{won} won of {n}', 'profile.games': 'Recent games', 'profile.no_games': 'No finished games yet.',
-    'profile.game_link': '{game}, table {table} (replay)', 'profile.claimed': 'as a guest', 'profile.older': 'Older games',
-    'profile.closed': 'This account is closed.', 'profile.unknown': 'Nobody is called {name} here.',
+    'acct.sign_in': 'Sign in', 'acct.signed_in_as': 'Signed in as',
+    'acct.error.account_required': 'This table is rated: sign in (in the lobby) to sit at it.', rated: 'rated',
+    rated_choice: 'Rated: every seat needs an account, and the result changes the ratings',
+    'rating.provisional': 'provisional', 'seat.rating': 'rating {r}', 'board.title': 'Leaderboard',
+    'board.nav': 'Pages',
   },
   ja: {
-    'acct.title': 'アカウント', 'acct.sign_in': 'ログイン', 'acct.sign_up': 'アカウントを作る', 'acct.sign_out': 'ログアウト',
-    'acct.guest_hint': 'アカウントなしでもゲストとして遊べます。アカウントがあると、名前、ゲームごとのレーティング、対戦の記録が残ります。',
-    'acct.name': '名前', 'acct.password': 'パスワード', 'acct.name_rule': '2〜20文字の英字、数字、_ または -',
-    'acct.rules': '名前: 2〜20文字の英字、数字、_ または -。パスワード: 8文字以上、どんな文字でも。',
-    'acct.signed_in_as': 'ログイン中:', 'acct.change_password': 'パスワードを変える',
-    'acct.password_now': '今のパスワード', 'acct.password_new': '新しいパスワード',
-    'acct.password_changed': 'パスワードを変えました。ほかの端末はログアウトしました。',
-    'acct.close': 'アカウントを閉じる',
-    'acct.close_hint': 'もうログインできなくなります。終わったゲームには、そのときの名前が残ります。',
-    'acct.closed': 'アカウントを閉じました。',
-    'acct.claim_hint': 'この端末はゲストとして{n}つのテーブルで遊びました。そのゲームをプロフィールに加えますか? レーティングには数えません。',
-    'acct.claim': 'この端末のゲストのゲームを加える', 'acct.claimed': '{n}ゲームをプロフィールに加えました。',
-    'acct.error.bad_login': '名前かパスワードが違います。', 'acct.error.name_taken': 'その名前はもう使われています。',
-    'acct.error.bad_name': '名前は2〜20文字の英字、数字、_ または - です。', 'acct.error.bad_password': 'パスワードは8〜256文字です。',
-    'acct.error.rate_limited': '試行が多すぎます。{s}秒待ってからもう一度どうぞ。',
-    'acct.error.account_required': 'レーティング対象のテーブルです。座るには(ロビーで)ログインしてください。',
-    'acct.error.rated_needs_people': 'レーティング対象のテーブルには、ログインした人だけが座れます。ボットは入れません。',
-    rated: 'レーティング対象', rated_choice: 'レーティング対象: 全員にアカウントが必要で、結果がレーティングに反映されます',
-    'rating.provisional': '暫定', 'seat.rating': 'レーティング {r}',
-    'board.title': 'ランキング', 'board.nav': 'ページ', 'board.games': 'ゲーム', 'board.empty': 'このゲームにはまだランキングに載る人がいません。',
-    'board.caption': '{game}の上位のプレイヤー', 'board.rank': '順位', 'board.player': 'プレイヤー', 'board.rating': 'レーティング',
-    'board.played': '対戦数', 'board.hint': 'レーティング(μ − 3σ)の上位100人。レーティング対象の対戦が10未満の人は載りません。',
-    'profile.ratings': 'レーティング', 'profile.no_ratings': 'レーティング対象の対戦はまだありません。', 'profile.games_n': 'レーティング対象 {n}戦',
-    'profile.no_history': 'グラフはレーティング対象の対戦が2つ終わると出ます。',
-    'profile.chart_words': '{game}のレーティング、{n}戦の推移: {from}から{to}へ。',
-    'profile.computer': 'コンピューターとの対戦', 'profile.no_computer': 'コンピューターとの対戦はまだありません。',
-    'profile.won_of': '{n}戦{won}勝', 'profile.games': '最近のゲーム', 'profile.no_games': '終わったゲームはまだありません。',
-    'profile.game_link': '{game}、テーブル{table}(リプレイ)', 'profile.claimed': 'ゲストとして', 'profile.older': '前のゲーム',
-    'profile.closed': 'このアカウントは閉じられています。', 'profile.unknown': '{name}という人はいません。',
+    'acct.sign_in': 'ログイン', 'acct.signed_in_as': 'ログイン中:',
+    'acct.error.account_required': 'レーティング対象のテーブルです。座るには(ロビーで)ログインしてください。', rated: 'レーティング対象',
+    rated_choice: 'レーティング対象: 全員にアカウントが必要で、結果がレーティングに反映されます', 'rating.provisional': '暫定', 'seat.rating': 'レーティング {r}',
+    'board.title': 'ランキング', 'board.nav': 'ページ',
   },
 };
 Object.assign(messages.en, ACCOUNTS.en);
@@ -693,6 +645,13 @@ export let lang = stored || ((navigator.languages || [navigator.language]).find(
 document.documentElement.lang = lang;
 
 /** The message KEY in the current language (English, then FALLBACK, the key itself by default, when missing). */
+/** A screen's own message tables ({en, ja}), added by the module of a page that alone uses them (the account
+ * pages' words: messages_accounts.js), so that the other pages never load them. */
+export function addMessages(tables) {
+  Object.assign(messages.en, tables.en);
+  Object.assign(messages.ja, tables.ja);
+}
+
 export function t(key, fallback = key) { return messages[lang][key] ?? messages.en[key] ?? fallback; }
 
 /** The message KEY with its {NAME}s filled from VARS: tf('octal.last.play', { who: 'Aki', q: 1 }). */

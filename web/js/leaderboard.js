@@ -1,5 +1,6 @@
 // leaderboard.js — the leaderboard at /leaderboard: a tab per game, each the top 100 by rating (provisional players left out), names linking to their profiles.
 import { t, tf, languageSwitch } from './i18n.js';
+import './messages_accounts.js';   // the account pages' words (addMessages)
 import { el, api } from './dom.js';
 import { GAME_ORDER, pageHeader, ratingText } from './standing.js';
 

@@ -1,5 +1,6 @@
 // profile.js — a person's page at /u/NAME: the rating per game with its history drawn as plain SVG, the record against the computer, and the recent games with links to their replays.
 import { t, tf, count, ordinal, languageSwitch } from './i18n.js';
+import './messages_accounts.js';   // the account pages' words (addMessages)
 import { el, api } from './dom.js';
 import { GAME_ORDER, pageHeader, ratingText, signedChange } from './standing.js';
 

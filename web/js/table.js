@@ -1,6 +1,6 @@
 // table.js — the table screen: its state, the WebSocket to /ws/tables/ID, and the page drawn from its parts (seats.js, log.js, result.js, join.js, replay.js; pacing.js shows moves one at a time, announce.js says them).
 import { t, tf, count, actionLabel, languageSwitch } from './i18n.js';
-import { el, api, tokenKey, watchKey } from './dom.js';
+import { el, api, tokenKey, watchKey, lazyModule } from './dom.js';
 import { takeToken, joinRequest, joinSection } from './join.js';
 import { makePacer } from './pacing.js';
 import { logSection, lastMover, mergeEntries, sentence, kindOf } from './log.js';
@@ -8,7 +8,6 @@ import { announce, cue, soundSwitch } from './announce.js';
 import { seatsBar, seatName, ticking } from './seats.js';
 import { resultSection } from './result.js';
 import { makeReplay, replaySection, replayKeys } from './replay.js';
-import { makeReview, reviewSection, markLog } from './review.js';
 import { waitingSection, noticesSection, awayNotices, handoverText, joiningNow } from './waiting.js';
 import { promptLine } from './prompt.js';
 import { playMoments, flyMoments } from './moments.js';
@@ -42,7 +41,9 @@ const standing = makeStanding(id, () => draw());
 // the record's moves: those heard, less one for each taken back (docs/protocol.md, "Taking back")
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length
   - page.heard.filter(e => kindOf(e) === 'undo').length, () => draw());
-const review = makeReview(id, () => draw());
+// review.js, loaded when a finished table is first drawn (issue 46); its state made then
+const reviewModule = lazyModule(() => import('./review.js'));
+let review = null;
 
 let wsUrl = null;   // where the table is played: its summary's "ws" (several nodes: docs/server.md); null: here
 function connect() {
@@ -311,8 +312,17 @@ function tableArea(ctx, g, last) {
     el('div', { class: 'play' }, menuSection(), prompt, board, dock),
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log), standing.ratings),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
-      last.status === 'over' ? reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat) : '',
+      last.status === 'over' ? reviewPart(g, last) : '',
       log, ...talkParts(joiningNow(page))));
+}
+
+/** A finished game's review (review.js): the buttons per seat, the value curve and the marked moves; nothing
+ * until the module has come (it redraws then). */
+function reviewPart(g, last) {
+  const m = reviewModule(draw);
+  if (!m) return '';
+  review ??= m.makeReview(id, () => draw());
+  return m.reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat);
 }
 
 /** The chat's panel and its phone button (chat.js), except while the join form asks for a name: an invited
@@ -368,8 +378,8 @@ async function draw() {
   app.replaceChildren(header(g), joinSection(page, seated),
     ...noticesSection(page), ...awayNotices(last, name),
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
-    waitingSection(page), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
-  markLog(review);
+    waitingSection(page, draw), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
+  if (review) reviewModule(draw).markLog(review);
   refocus();
   playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
   if (page.taken?.length) { flyMoments(app, page.taken); page.taken = []; }

@@ -1,7 +1,9 @@
 // waiting.js — what a table says about itself: the free seats' join links while it waits (with QR codes), a private table, a chosen deal, and seats a bot plays while their person is away.
-import { el, invitesKey, watchKey } from './dom.js';
+import { el, invitesKey, watchKey, lazyModule } from './dom.js';
 import { t, tf } from './i18n.js';
-import { qrSvg } from './qr.js';
+
+// qr.js, loaded when a table first shows a join link (most tables never do)
+const qrModule = lazyModule(() => import('./qr.js'));
 
 /** The invite codes this browser keeps for a private table it created (lobby.js), or null. */
 function invites(id) {
@@ -24,8 +26,9 @@ function loopbackWarning(base) {
 
 /** Each free seat's join link while the table is open; a private table's carries the seat's invite code, known
  * only to the page of whoever created it (elsewhere the page says where the links are). Nothing while this
- * page's join form asks for a name: it says the one thing to do. */
-export function waitingSection(page) {
+ * page's join form asks for a name: it says the one thing to do. The QR codes come once qr.js has loaded
+ * (redraw). */
+export function waitingSection(page, redraw) {
   const last = page.last;
   if (last.status !== 'open' || joiningNow(page)) return '';
   const codes = last.private ? invites(page.id) : null;
@@ -38,7 +41,7 @@ export function waitingSection(page) {
     const link = `${base}/t/${page.id}?join=${s.seat}${last.private ? `#invite=${codes[s.seat]}` : ''}`;
     // a QR code per link: friends at the same table scan it with their phones
     return el('li', { class: 'invite' }, `${t('seat')} ${s.seat + 1}: `, el('a', { href: link }, link),
-      qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`));
+      qrModule(redraw)?.qrSvg(link, `${t('qr_of')} ${t('seat')} ${s.seat + 1}`) ?? '');
   })), watchLink ? el('p', { class: 'watch-link' }, `${t('watch_link')} `, el('a', { href: watchLink }, watchLink)) : '',
   last.private && !codes ? el('p', {}, t('private_no_links')) : '');
 }
