@@ -71,10 +71,22 @@ def store_rows(uri, t):
     return [int(line.split("|")[1]) for line in out]
 
 
-def finished_in_store(uri, t):
-    out = subprocess.run(["psql", uri, "-At", "-c", "SELECT finished FROM asobi_tables WHERE id = %d" % t],
-                         capture_output=True, text=True, timeout=30, check=True).stdout.strip()
-    return out == "1"
+class Watcher:
+    """A psql session of its own, asked again and again whether table t is finished in the store: a
+    session, not a psql a time, so that the kill follows the commit within milliseconds."""
+
+    def __init__(self, uri, t):
+        self.t = t
+        self.psql = subprocess.Popen(["psql", uri, "-qAt"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def finished(self):
+        self.psql.stdin.write("SELECT finished FROM asobi_tables WHERE id = %d;\n" % self.t)
+        self.psql.stdin.flush()
+        return self.psql.stdout.readline().strip() == "1"
+
+    def close(self):
+        self.psql.stdin.close()
+        self.psql.wait(timeout=10)
 
 
 async def kill9_at_the_last_move(binary, when):
@@ -107,11 +119,16 @@ async def kill9_at_the_last_move(binary, when):
             for _ in range(n - 1):
                 check(await step(clients), "the rated game is the rehearsal's")
             check(all(c.last["status"] != "over" for c in clients), "one move is left")
+            watcher = Watcher(uri, t) if when == "stored" else None
+            if watcher:
+                check(not watcher.finished(), "the table is not finished before its last move")
             await step(clients, wait=False)  # the last move, and at once (or at its commit):
             deadline = time.monotonic() + 30
-            while when == "stored" and not finished_in_store(uri, t):
+            while watcher and not watcher.finished():
                 check(time.monotonic() < deadline, "node a finished the table")
             a.kill9()
+            if watcher:
+                watcher.close()
             killed = time.monotonic()
             for c in clients:
                 try:
