@@ -33,6 +33,7 @@
 #define SLOW_BOT_TABLES 8
 #define BOT_SECONDS_PER_MINUTE 300
 #define REPLAYS_PER_SECOND 20
+#define PROFILE_READS_PER_SECOND 10
 
 static void usage(FILE *out)
 {
@@ -55,7 +56,7 @@ static void usage(FILE *out)
             "                   [--review-bot SPEC] [--max-queued-reviews %d] [--reviews-per-hour-per-address %d]\n"
             "                   [--sign-ins-per-minute-per-address R] [--sign-ins-per-hour-per-name R]\n"
             "                   [--sign-ups-per-hour-per-address R] [--password-hashes N]\n"
-            "                   [--password-queue-per-address N]\n\n"
+            "                   [--password-queue-per-address N] [--profile-reads-per-second-per-address R]\n\n"
             "The game server: tables over HTTP (/api/...), play over WebSockets (/ws/tables/ID),\n"
             "every accepted action kept in the SQLite database; unfinished tables are restored on start.\n"
             "  --port P          the port (0: any free one; the address is printed)\n"
@@ -124,6 +125,8 @@ static void usage(FILE *out)
             "  --sign-ups-per-hour-per-address R  accounts made from one address an hour (default %d)\n"
             "  --password-hashes N  Argon2id hashes at once, ~19 MiB each (default %d)\n"
             "  --password-queue-per-address N  an address's password checks waiting at most (default %d)\n"
+            "  --profile-reads-per-second-per-address R  profiles and leaderboards read, a burst of three\n"
+            "                    seconds' worth (default %d)\n"
             "See docs/server.md (\"Limits\").\n",
             SERVER_MAX_CYCLES, SERVER_MAX_TURNS, SERVER_MAX_QUEUED_REVIEWS, SERVER_REVIEWS_PER_HOUR, ASOBI_WEB_DIR,
             SERVER_MAX_CYCLES, SERVER_MAX_TURNS, ASOBI_REVIEW_DEFAULT_BOT, SERVER_MAX_QUEUED_REVIEWS,
@@ -131,7 +134,8 @@ static void usage(FILE *out)
             MESSAGES_PER_SEAT, LOG_LINES, SLOW_BOT_TABLES, BOT_SECONDS_PER_MINUTE, REPLAYS_PER_SECOND,
             SERVER_REVIEWS_PER_HOUR, CHAT_PER_TEN_SECONDS, CHAT_PER_MINUTE_PER_ADDRESS,
             ACCOUNTS_SIGN_INS_PER_MINUTE_PER_ADDRESS, ACCOUNTS_SIGN_INS_PER_HOUR_PER_NAME,
-            ACCOUNTS_SIGN_UPS_PER_HOUR_PER_ADDRESS, ACCOUNTS_PASSWORD_HASHES, ACCOUNTS_PASSWORD_QUEUE_PER_ADDRESS);
+            ACCOUNTS_SIGN_UPS_PER_HOUR_PER_ADDRESS, ACCOUNTS_PASSWORD_HASHES, ACCOUNTS_PASSWORD_QUEUE_PER_ADDRESS,
+            PROFILE_READS_PER_SECOND);
 }
 
 /* "--NAME" of a long option, for messages. */
@@ -211,6 +215,7 @@ int cli_serve(int argc, char **argv)
         {"max-bot-workers-per-address", required_argument, NULL, 1011},
         {"chat-lines-per-ten-seconds", required_argument, NULL, 1310},
         {"chat-lines-per-minute-per-address", required_argument, NULL, 1311},
+        {"profile-reads-per-second-per-address", required_argument, NULL, 1312},
         {"allow-chosen-seeds", no_argument, NULL, 'S'},
         CLI_CARD_SETS_OPTION,
         {"bot-deadline", required_argument, NULL, 1100},      {"max-bot-tables", required_argument, NULL, 1101},
@@ -251,7 +256,8 @@ int cli_serve(int argc, char **argv)
                    .bot_seconds_per_minute = BOT_SECONDS_PER_MINUTE,
                    .replays_per_second = REPLAYS_PER_SECOND,
                    .chat_per_ten_seconds = CHAT_PER_TEN_SECONDS,
-                   .chat_per_minute_per_address = CHAT_PER_MINUTE_PER_ADDRESS},
+                   .chat_per_minute_per_address = CHAT_PER_MINUTE_PER_ADDRESS,
+                   .profile_reads_per_second = PROFILE_READS_PER_SECOND},
         .bot_deadline_ms = SERVER_BOT_DEADLINE_MS,
         .max_bot_tables = SERVER_MAX_BOT_TABLES,
         .bot_table_pace_ms = SERVER_BOT_TABLE_PACE_MS,
@@ -377,9 +383,12 @@ int cli_serve(int argc, char **argv)
             break;
         case 1310:
         case 1311:
+        case 1312:
             if (!cli_parse_double(optarg, 0, 1e6, longopts_name(longopts, c), &seconds))
                 return 2;
-            *(c == 1310 ? &cfg.limits.chat_per_ten_seconds : &cfg.limits.chat_per_minute_per_address) = seconds;
+            *(c == 1310   ? &cfg.limits.chat_per_ten_seconds
+              : c == 1311 ? &cfg.limits.chat_per_minute_per_address
+                          : &cfg.limits.profile_reads_per_second) = seconds;
             break;
         case 1106:
         case 1107:

@@ -149,6 +149,7 @@ typedef struct bot_owner {
 
 struct replay_job; /* replays.c's */
 struct review_task; /* reviews.c's */
+struct ratings_read; /* ratings_api.c's */
 
 /* A worker's job: a bot's move, or (reload set) the replay of a finished
  * table that a connection brings back, or (replay set) a step or record of
@@ -159,6 +160,7 @@ typedef struct job_node {
     hall_reload *reload;
     struct replay_job *replay;
     struct review_task *review; /* a review's ask (fast lane) or search (the review lane: reviews.c) */
+    struct ratings_read *ratings; /* a profile's or leaderboard's read on SQLite (fast lane: ratings_api.c) */
     bot_owner *owner;   /* the bot lane's jobs: whose work it is (NULL: the fast lane's, or let go when stuck) */
     bool fast;          /* the fast lane's: a reload, a timeout's or a handed seat's heuristic, a stand-in */
     bool bots_only;     /* a move at a table only bots play, or only bots and people away (at most half the workers) */
@@ -285,6 +287,7 @@ typedef struct server {
     job_node *review_q, *review_q_tail;
     int review_running, review_share;
     struct accounts *accounts;    /* sessions and the accounts' workers (accounts.c; NULL: none) */
+    struct ratings_reader *ratings_reader; /* the workers' SQLite connection for ratings (ratings_api.c; NULL: none yet) */
 } server;
 
 
@@ -487,6 +490,14 @@ char *chat_with_history(conn *c, const table *t, const char *update, size_t *len
  * its query): answered (true, *rc lws's verdict; PostgreSQL: once the
  * reader thread read it), or false: not one of these. */
 bool ratings_answer(server *s, struct lws *wsi, http_req *r, const char *path, int *rc);
+/* On a worker: a read on SQLite; on the loop: it is done (its request answered); never run (stopping). */
+void ratings_read_run(server *s, struct ratings_read *j);
+void ratings_read_done(server *s, struct ratings_read *j);
+void ratings_read_free(struct ratings_read *j);
+/* The workers' connection (the workers are stopped). */
+void ratings_reader_free(server *s);
+/* workers.c: queue a job on the fast lane (false: out of memory; the caller keeps it). */
+bool queue_fast(server *s, job_node *node);
 
 /* ---------------------------------------------------------------------------
  * metrics.c

@@ -12,6 +12,7 @@ static const char *const kind_names[LIMIT_KINDS] = {
     "connections_per_address", "connections", "tables_per_address", "bot_tables_per_address",
     "slow_bot_tables_per_address", "replays_per_address", "spectators_per_address", "messages_per_connection", "messages_per_seat", "messages_per_address",
     "log_lines_per_address", "chat_per_seat", "chat_per_address",
+    "profile_reads_per_address",
 };
 
 const char *limits_kind_name(limits_kind k)
@@ -403,6 +404,16 @@ bool limits_replay(limits *l, limits_address *a, double now, double *retry_after
     return false;
 }
 
+bool limits_profile_read(limits *l, limits_address *a, double now, double *retry_after)
+{
+    double rate = l->cfg.profile_reads_per_second;
+    a->used_at = now;
+    if (limits_bucket_take(&a->profile_reads, rate, 3 * rate, now, retry_after))
+        return true;
+    limits_refused(l, LIMIT_PROFILE_READS, a);
+    return false;
+}
+
 bool limits_spectate(limits *l, limits_address *a, double now)
 {
     a->used_at = now;
@@ -483,7 +494,9 @@ void limits_sweep(limits *l, double now)
                         limits_bucket_full(&a->messages, l->cfg.messages_per_address, 2 * l->cfg.messages_per_address, now) &&
                         limits_bucket_full(&a->log_lines, l->cfg.log_lines_per_address, 5 * l->cfg.log_lines_per_address, now) &&
                         limits_bucket_full(&a->chat, l->cfg.chat_per_minute_per_address / 60,
-                                           l->cfg.chat_per_minute_per_address / 6, now);
+                                           l->cfg.chat_per_minute_per_address / 6, now) &&
+                        limits_bucket_full(&a->profile_reads, l->cfg.profile_reads_per_second,
+                                           3 * l->cfg.profile_reads_per_second, now);
             if (!idle) {
                 p = &a->next;
                 continue;

@@ -84,6 +84,9 @@ typedef struct limits_config {
     /* chat (issue 44: chat.c) */
     double chat_per_ten_seconds;        /* --chat-lines-per-ten-seconds: a seat's or spectator connection's lines */
     double chat_per_minute_per_address; /* --chat-lines-per-minute-per-address (a burst of ten seconds' worth) */
+    /* ratings (issue 42: ratings_api.c) */
+    double profile_reads_per_second; /* --profile-reads-per-second-per-address: GET /api/players/NAME and
+                                        /api/leaderboard/GAME (a burst of 3 s) */
     limits_range trusted[LIMITS_TRUSTED_MAX]; /* --trusted-proxy: whose forwarded header names the client */
     int n_trusted;
 } limits_config;
@@ -103,6 +106,7 @@ typedef enum limits_kind {
     LIMIT_LOG_LINES,
     LIMIT_CHAT,          /* chat (issue 44): a seat's or spectator connection's lines */
     LIMIT_CHAT_ADDRESS,  /* ... an address's */
+    LIMIT_PROFILE_READS, /* ratings (issue 42): profiles and leaderboards read */
     LIMIT_KINDS
 } limits_kind;
 /* Its name in /metrics ({limit="..."}) and in the log. */
@@ -129,6 +133,7 @@ typedef struct limits_address {
     limits_bucket log_lines;
     limits_bucket replays;
     limits_bucket chat;          /* its chat lines (chat.c) */
+    limits_bucket profile_reads; /* its profiles and leaderboards read (ratings_api.c) */
     limits_tables bot_tables;    /* all-bot tables it created that may still play */
     limits_tables slow_tables;   /* tables with a searching bot it created that may still play */
     double used_at;              /* last taken or let go of something */
@@ -194,6 +199,8 @@ void limits_slow_table_made(limits *l, limits_address *a, int64_t id, double now
 
 /* A replay's step or a record asked for by a: true, or false with *retry_after in seconds. */
 bool limits_replay(limits *l, limits_address *a, double now, double *retry_after);
+/* A profile or a leaderboard asked for by a (issue 42): true, or false with *retry_after in seconds. */
+bool limits_profile_read(limits *l, limits_address *a, double now, double *retry_after);
 
 /* A spectator's socket from a: counted and true, or refused. */
 bool limits_spectate(limits *l, limits_address *a, double now);

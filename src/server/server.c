@@ -783,6 +783,7 @@ int server_run(const server_config *cfg)
     if (stopped) {
         replays_free(s);
         reviews_free(s);
+        ratings_reader_free(s);
     }
     hall_close(&s->hall);
     shared_text_drop(s->lobby_text);

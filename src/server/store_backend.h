@@ -82,6 +82,12 @@ bool store_result_writes(const store_result *result);
 int store_read_player(store_sql_fn sql, void *ctx, const char *name, int64_t before, json_t **profile,
                       asobi_error *err);
 int store_read_leaderboard(store_sql_fn sql, void *ctx, const char *game, json_t **board, asobi_error *err);
+/* store_read_player (player set) or store_read_leaderboard (game) on a
+ * connection of the caller's own to the SQLite file: a worker's
+ * (ratings_api.c), never the loop's. */
+struct sqlite3;
+int store_sqlite_ratings_read(struct sqlite3 *db, const char *player, const char *game, int64_t before, json_t **out,
+                              asobi_error *err);
 
 store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);

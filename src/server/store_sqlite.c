@@ -602,6 +602,14 @@ static int sqlite_leaderboard(store *base, const char *game, json_t **board, aso
     return store_read_leaderboard(sqlite_rows, base, game, board, err);
 }
 
+int store_sqlite_ratings_read(sqlite3 *db, const char *player, const char *game, int64_t before, json_t **out,
+                              asobi_error *err)
+{
+    sqlite_store reader = {.db = db}; /* what sqlite_rows reads of a store */
+    return player ? store_read_player(sqlite_rows, &reader, player, before, out, err)
+                  : store_read_leaderboard(sqlite_rows, &reader, game, out, err);
+}
+
 /* The finish, and with a result what it means for the ratings, as one:
  * under a savepoint in the open transaction, so that a failure halfway
  * leaves neither (the table stays unfinished in the store, and a restore

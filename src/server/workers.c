@@ -265,6 +265,8 @@ static void *worker_main(void *arg)
             replay_job_run(n->replay);
         else if (n->review)
             review_task_run(s, n->review);
+        else if (n->ratings)
+            ratings_read_run(s, n->ratings);
         else
             table_job_run(&n->job);
         pthread_mutex_lock(&s->lock);
@@ -362,10 +364,16 @@ void schedule_bots(server *s, slot *sl)
     }
 }
 
+bool queue_fast(server *s, job_node *node)
+{
+    node->fast = true;
+    return enqueue(s, node, 0, NULL);
+}
+
 bool queue_review(server *s, job_node *node)
 {
     if (node->fast)
-        return enqueue(s, node, 0, NULL);
+        return queue_fast(s, node);
     pthread_mutex_lock(&s->lock);
     queue_append(&s->review_q, &s->review_q_tail, node);
     pthread_cond_broadcast(&s->wake);
@@ -473,6 +481,12 @@ void drain_done(server *s)
             n = next;
             continue;
         }
+        if (n->ratings) {
+            ratings_read_done(s, n->ratings);
+            free(n);
+            n = next;
+            continue;
+        }
         pthread_mutex_lock(&s->lock);
         observe(&s->bot_time, n->job.ms / 1000.0);
         bool abandoned = n->abandoned;
@@ -515,7 +529,7 @@ void stand_in_for_overdue_bots(server *s, int64_t now)
     for (int i = 0; i < s->n_workers && n < 64; i++) {
         worker *w = &s->workers[i];
         job_node *r = w->running;
-        if (!r || r->reload || r->replay || r->review || r->abandoned || r->standin >= 2 ||
+        if (!r || r->reload || r->replay || r->review || r->ratings || r->abandoned || r->standin >= 2 ||
             now - r->started_ms <= s->cfg.bot_deadline_ms)
             continue;
         r->abandoned = true;
@@ -571,6 +585,8 @@ static void free_jobs(server *s, job_node *n)
             replay_job_free(s, n->replay);
         else if (n->review)
             review_task_free(s, n->review);
+        else if (n->ratings)
+            ratings_read_free(n->ratings);
         else
             table_job_release(&n->job);
         free(n->reload);

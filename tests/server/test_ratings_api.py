@@ -1,4 +1,4 @@
-# test_ratings_api.py — rated tables and the ratings' API against the real `asobi serve` (issue 42): the refusals, "rated" in the list, a rated game played by three accounts moving their ratings, the profile's and leaderboard's shapes.
+# test_ratings_api.py — rated tables and the ratings' API against the real `asobi serve` (issue 42): the refusals, "rated" in the list, a rated game played by three accounts moving their ratings, the profile's and leaderboard's shapes; their reads' limit per address.
 #
 # Usage: python3 test_ratings_api.py PATH/TO/asobi   (CTest runs it; every wait has a timeout)
 import asyncio
@@ -92,8 +92,34 @@ async def test_rated_tables_refusals_and_ratings(binary):
         srv.stop()
 
 
+async def test_profile_reads_per_address(binary):
+    """--profile-reads-per-second-per-address R: a burst of 3 R reads (profiles and leaderboards together, a
+    404 too), then 429 rate_limited with Retry-After; the reads themselves on a worker (SQLite)."""
+    srv = Server(binary, args=["--workers", "1", "--profile-reads-per-second-per-address", "1"]).start()
+    try:
+        sign_up(srv, "Dai")
+        paths = ["/api/players/Dai", "/api/leaderboard/ninja", "/api/players/nobody"]
+        want = [200, 200, 404]
+        for path, status in zip(paths, want):
+            got, reply = srv.request("GET", path)
+            check(got == status, path, got, reply)
+        check(reply["error"]["code"] == "not_found", reply)
+        req = urllib.request.Request(srv.url("/api/players/Dai"))
+        try:
+            urllib.request.urlopen(req, timeout=30)
+            check(False, "a fourth read at once is refused")
+        except urllib.error.HTTPError as e:
+            body = json.loads(e.read())
+            check(e.code == 429 and body["error"]["code"] == "rate_limited", e.code, body)
+            check(int(e.headers.get("Retry-After", "0")) >= 1, e.headers)
+            check("--profile-reads-per-second-per-address" in body["error"]["message"], body)
+    finally:
+        srv.stop()
+
+
 async def main():
-    return await run_tests([(test_rated_tables_refusals_and_ratings, BINARY)], timeout=300)
+    return await run_tests([(test_rated_tables_refusals_and_ratings, BINARY), (test_profile_reads_per_address, BINARY)],
+                           timeout=300)
 
 
 if __name__ == "__main__":
