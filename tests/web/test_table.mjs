@@ -165,7 +165,7 @@ async function tablePages() {
         check(labels.length > 0 && labels.every(l => l.trim().length >= 2), `${label}: hand cards labelled (${labels.slice(0, 3)})`);
         if (game === 'psycle') check(labels.every(l => (lang === 'en' ? /cost .*beats/ : /コスト.*勝つ相手/).test(l)), `${label}: PSYCLE's cards labelled with cost and beats: ${labels[0]}`);
         if (game === 'timemasters') await timeMastersWords(page, label, lang);
-        const keys = await page.evaluate(() => document.body.innerText.match(/(?<![\w.])(level|tmc|eff|ev|replay|score|over|bot_named|grace_left)\.\S*/g));
+        const keys = await page.evaluate(() => document.body.innerText.match(/(?<![\w.])(level|tmc|eff|ev|replay|score|over|bot_named|grace_left)\.\w\S*/g));
         check(!keys, `${label}: message keys shown: ${keys}`);
         if (width === 390) {
           const fit = await onScreen(page);
