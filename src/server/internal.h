@@ -285,6 +285,7 @@ typedef struct server {
     job_node *review_q, *review_q_tail;
     int review_running, review_share;
     struct accounts *accounts;    /* sessions and the accounts' workers (accounts.c; NULL: none) */
+    struct chat_hides *chat_hides; /* the thread polling operators' chat hides (chat_hides.c; NULL: none) */
 } server;
 
 
