@@ -375,10 +375,33 @@ async def test_history_after_a_failover_on_postgresql():
                     n.stop()
 
 
+async def test_a_hide_reaches_the_nodes_on_postgresql():
+    """Two nodes on one PostgreSQL: `asobi chat --db URI hide` reaches the node holding the table (each
+    node polls the news on a connection of its own); the other node, which holds no such table, skips it."""
+    import pg_fixture
+    pg_fixture.exit_on_signals()
+    with pg_fixture.postgres() as uri:
+        nodes = [Server(BINARY, db=uri, args=["--workers", "1", "--node", name]).start() for name in ("a", "b")]
+        try:
+            t, tokens, (a, b) = await table_of_two(nodes[0])
+            w = await Client(nodes[0], t).connect()
+            await w.until(lambda m: m["type"] == "update")
+            await hidden_live(nodes[0], uri, t, tokens, [a, b, w])
+            for c in (a, b, w):
+                await c.close()
+            status, _ = nodes[1].request("GET", "/api/tables/%d" % t)
+            check(status == 200 and nodes[1].proc.poll() is None, "the other node goes on", status)
+        finally:
+            for n in nodes:
+                if n.proc.poll() is None:
+                    n.stop()
+
+
 if __name__ == "__main__":
     sys.exit(asyncio.run(run_tests([test_channels_and_the_spectators_wall, test_limits_and_refusals,
                                     test_mute_lasts_across_reconnection,
                                     test_history_after_a_restart_and_the_operators_hide,
                                     test_a_hide_reaches_a_running_server,
                                     test_a_private_tables_chat_is_as_private,
-                                    test_history_after_a_failover_on_postgresql], timeout=120)) and 1)
+                                    test_history_after_a_failover_on_postgresql,
+                                    test_a_hide_reaches_the_nodes_on_postgresql], timeout=120)) and 1)
