@@ -271,14 +271,17 @@ async def hidden_live(srv, db, t, tokens, readers, timeout=8):
     index = next(m["index"] for m in lines(a) if m["text"] == "hide me")
     done = subprocess.run([BINARY, "chat", "--db", db, "hide", str(t), str(index)], capture_output=True, text=True)
     check(done.returncode == 0, "asobi chat hide beside a running server", done.stderr)
+    start = time.monotonic()
     for c in readers:
         u = await c.until(lambda m: m["type"] == "update" and "chat" in m and
                           all(line["text"] != "hide me" for line in m["chat"]), timeout)
         check([m["text"] for m in u["chat"]][-2:] == ["keep", "keep too"], "the rest of the history", u["chat"])
+    seen = time.monotonic() - start
     again = await Client(srv, t, tokens[1]).connect()
     u = await again.until(lambda m: m["type"] == "update")
     check("hide me" not in [m["text"] for m in u["chat"]], "a reconnecting reader's first update", u["chat"])
     await again.close()
+    return "every reader's history without the line %.2f s after the hide" % seen
 
 
 async def test_a_hide_reaches_a_running_server():
@@ -289,7 +292,7 @@ async def test_a_hide_reaches_a_running_server():
         t, tokens, (a, b) = await table_of_two(srv)
         w = await Client(srv, t).connect()
         await w.until(lambda m: m["type"] == "update")
-        await hidden_live(srv, srv.db, t, tokens, [a, b, w])
+        return await hidden_live(srv, srv.db, t, tokens, [a, b, w])
     finally:
         srv.stop()
 
@@ -386,11 +389,12 @@ async def test_a_hide_reaches_the_nodes_on_postgresql():
             t, tokens, (a, b) = await table_of_two(nodes[0])
             w = await Client(nodes[0], t).connect()
             await w.until(lambda m: m["type"] == "update")
-            await hidden_live(nodes[0], uri, t, tokens, [a, b, w])
+            seen = await hidden_live(nodes[0], uri, t, tokens, [a, b, w])
             for c in (a, b, w):
                 await c.close()
             status, _ = nodes[1].request("GET", "/api/tables/%d" % t)
             check(status == 200 and nodes[1].proc.poll() is None, "the other node goes on", status)
+            return seen
         finally:
             for n in nodes:
                 if n.proc.poll() is None:
