@@ -12,10 +12,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: asobi chat --db FILE|URI hide TABLE INDEX\n\n"
                  "An operator's hand on a table's chat as the server stores it (docs/server.md, \"Chat\").\n"
                  "  hide TABLE INDEX  the line of that index (its \"index\") leaves the stored history: no reader\n"
-                 "                    is sent it again (a server holding the table in memory still has it until\n"
-                 "                    the table is next read from the store: a restart, a takeover, a finished\n"
-                 "                    table brought back). With SQLite, stop the server first (one process\n"
-                 "                    holds the file); with PostgreSQL, any time.\n"
+                 "                    is sent it again. Running servers (every node) notice within about 2 s\n"
+                 "                    and send each reader of the table a history without it. Any time, with\n"
+                 "                    SQLite beside a running server as with PostgreSQL.\n"
                  "  --db FILE|URI     the server's database: a SQLite file or a PostgreSQL URI\n");
 }
 

@@ -268,6 +268,19 @@ void chat_restore(table *t, store *st)
     json_decref(lines);
 }
 
+bool chat_forget(chat_log *c, int index)
+{
+    for (int i = 0; c && i < c->n; i++) {
+        if (c->lines[i].index != index)
+            continue;
+        free(c->lines[i].text);
+        memmove(&c->lines[i], &c->lines[i + 1], (size_t)(c->n - i - 1) * sizeof *c->lines);
+        c->n--;
+        return true;
+    }
+    return false;
+}
+
 void chat_free(chat_log *c)
 {
     if (!c)
@@ -451,4 +464,13 @@ char *chat_with_history(conn *c, const table *t, const char *update, size_t *len
     }
     free(more);
     return out;
+}
+
+void chat_hidden(server *s, int64_t table_id, int index)
+{
+    hall_slot *sl = hall_slot_of(&s->hall, table_id);
+    if (!sl || !sl->t || !chat_forget(sl->t->chat, index))
+        return; /* not here, or gone already (the table was read after the hide) */
+    for (conn *o = sl->conns; o; o = o->next) /* a fresh history, without it, in each reader's next update */
+        chat_history_again(o);
 }

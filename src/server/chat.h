@@ -114,5 +114,26 @@ void chat_restore(struct table *t, store *st);
 /* Lines from the store's JSON (chat_restore's; the tests). */
 void chat_restore_lines(struct table *t, const json_t *lines);
 void chat_free(chat_log *c);
+/* Line index leaves c's memory (an operator hid it); false: not there. */
+bool chat_forget(chat_log *c, int index);
+
+/* Hides reach running servers (chat_hides.c). `asobi chat hide` writes the
+ * hide and its news (the store's chat_hides, numbered in order) in one
+ * transaction, from any process: beside a server holding a SQLite file, or
+ * on any PostgreSQL node. A thread of each server, with a connection of
+ * its own, reads the news every CHAT_HIDES_POLL_MS and hands it to the
+ * loop, which drops the line from the table's memory and sends each of the
+ * table's connections a fresh history in its next update (chat_hidden):
+ * no database read on the loop. It reads from the first news on at start
+ * (a hide between a table's load and the thread's first read is not lost;
+ * a line already gone is skipped). */
+#define CHAT_HIDES_POLL_MS 2000
+struct server;
+bool chat_hides_start(struct server *s, char *why, size_t cap);
+void chat_hides_stop(struct server *s);
+/* On the loop, after a wake: the news the thread read. */
+void chat_hides_drain(struct server *s);
+/* On the loop: line index of table table_id leaves its memory and its readers' histories. */
+void chat_hidden(struct server *s, int64_t table_id, int index);
 
 #endif

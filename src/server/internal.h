@@ -288,6 +288,7 @@ typedef struct server {
     int review_running, review_share;
     struct accounts *accounts;    /* sessions and the accounts' workers (accounts.c; NULL: none) */
     struct ratings_reader *ratings_reader; /* the workers' SQLite connection for ratings (ratings_api.c; NULL: none yet) */
+    struct chat_hides *chat_hides; /* the thread polling operators' chat hides (chat_hides.c; NULL: none) */
 } server;
 
 

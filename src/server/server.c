@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/chat.h"
 #include "server/internal.h"
 
 /* How the pieces fit
@@ -366,6 +367,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         drain_done(s);
         accounts_drain(s);
+        chat_hides_drain(s);
         store_news(s);
         return 0;
     default:
@@ -697,7 +699,8 @@ int server_run(const server_config *cfg)
         return 1;
     }
     char why[200];
-    if (!accounts_start(s, why, sizeof why)) { /* its workers wake the loop: after the context is made */
+    if (!accounts_start(s, why, sizeof why) || !chat_hides_start(s, why, sizeof why)) {
+        /* their threads wake the loop: after the context is made */
         fprintf(stderr, "asobi serve: %s\n", why);
         accounts_stop(s);
         lws_context_destroy(s->context);
@@ -778,6 +781,7 @@ int server_run(const server_config *cfg)
     pthread_mutex_unlock(&s->lock);
     store_set_wake(s->store, NULL, NULL);
     accounts_stop(s); /* its threads wake the loop: joined before the context goes */
+    chat_hides_stop(s); /* the same */
     lws_context_destroy(s->context); /* under libev or libuv: the second and last call */
     bool stopped = stop_workers(s);
     if (stopped) {

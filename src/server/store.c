@@ -191,14 +191,7 @@ int store_hide_chat_at(const char *where, int64_t table, int index, asobi_error 
 {
     if (store_is_postgresql(where))
         return store_pg_hide_chat(where, table, index, err);
-    store *st = store_open(where, err);
-    if (!st)
-        return err->code ? err->code : ASOBI_E_IO;
-    int rc = store_hide_chat(st, table, index, err);
-    if (rc == ASOBI_OK)
-        rc = store_flush(st, err);
-    store_close(st);
-    return rc;
+    return store_sqlite_hide_chat(where, table, index, err);
 }
 
 int store_seat_account(store *st, int64_t table, int seat, int64_t account, asobi_error *err)

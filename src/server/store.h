@@ -210,8 +210,10 @@ int store_hide_chat(store *st, int64_t table, int index, asobi_error *err);
 int store_load_chat(store *st, int64_t table, json_t **lines, asobi_error *err);
 /* The operator's hide from the command line: opens the store at where for
  * this one write (PostgreSQL: one connection, never a node that takes
- * tables; SQLite: refused while a server holds the file). ASOBI_E_BAD_ARGUMENT
- * when the table has no such line. */
+ * tables; SQLite: a connection that takes no hold, beside a running server).
+ * The hide's news goes with it (chat_hides, polled by running servers:
+ * chat.h's chat_hides_start). ASOBI_E_BAD_ARGUMENT when the table has no
+ * such line. */
 int store_hide_chat_at(const char *where, int64_t table, int index, asobi_error *err);
 /* ---------------------------------------------------------------------------
  * Ratings (issue 42): rated tables, Weng-Lin ratings per account and game,

@@ -93,6 +93,8 @@ store *store_sqlite_open(const char *path, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
 /* store_hide_chat_at's, without joining the nodes. */
 int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err);
+/* ... and on a SQLite file, beside a server holding it (no hold taken). */
+int store_sqlite_hide_chat(const char *path, int64_t table, int index, asobi_error *err);
 
 /* The accounts' schema (store_accounts.c): the accounts and sessions
  * tables, and the seats' account columns added to a database of before,

@@ -54,6 +54,13 @@ static const char *const schema =
     "CREATE TABLE IF NOT EXISTS chat("
     "  table_id INTEGER NOT NULL, idx INTEGER NOT NULL, line TEXT NOT NULL, hidden INTEGER NOT NULL DEFAULT 0,"
     "  PRIMARY KEY(table_id, idx)) WITHOUT ROWID;"
+    /* chat hides (issue 44): each hide's news, in order, for running servers to poll (chat_hides.c); the
+     * trigger writes it in the hide's own transaction, whoever hides */
+    "CREATE TABLE IF NOT EXISTS chat_hides(seq INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL,"
+    "  idx INTEGER NOT NULL);"
+    "CREATE TRIGGER IF NOT EXISTS chat_hide_news AFTER UPDATE OF hidden ON chat"
+    "  WHEN NEW.hidden = 1 AND OLD.hidden = 0"
+    "  BEGIN INSERT INTO chat_hides(table_id, idx) VALUES(NEW.table_id, NEW.idx); END;"
     /* Ratings (issue 42; store.h, "Ratings"; store_ratings.c) */
     "CREATE TABLE IF NOT EXISTS ratings(account INTEGER NOT NULL, game TEXT NOT NULL, name TEXT NOT NULL,"
     "  mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY(account, game)) WITHOUT ROWID;"
@@ -518,6 +525,35 @@ static int sqlite_hide_chat(store *base, int64_t table, int index, asobi_error *
     int rc = run_write(st, q, err, "hiding a chat line");
     if (rc == ASOBI_OK && sqlite3_changes(st->db) == 0)
         return asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "table %lld has no chat line %d", (long long)table, index);
+    return rc;
+}
+
+/* store_hide_chat_at's on a SQLite file, beside a server that may hold it:
+ * a connection of its own that takes no hold (hold_file's flock), so the
+ * hide is one short WAL write between the server's; the trigger
+ * chat_hide_news writes the news that the servers poll (chat_hides.c). */
+int store_sqlite_hide_chat(const char *path, int64_t table, int index, asobi_error *err)
+{
+    sqlite3 *db = NULL;
+    int rc = ASOBI_OK;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+        sqlite3_busy_timeout(db, 5000) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL;", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, chat_queries[CQ_HIDE], -1, &q, NULL) != SQLITE_OK) {
+        rc = asobi_fail(err, ASOBI_E_IO, "database: %s: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+    } else {
+        sqlite3_bind_int64(q, 1, table);
+        sqlite3_bind_int(q, 2, index);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            rc = asobi_fail(err, ASOBI_E_IO, "database: hiding a chat line: %s", sqlite3_errmsg(db));
+        else if (sqlite3_changes(db) == 0)
+            rc = asobi_fail(err, ASOBI_E_BAD_ARGUMENT, "table %lld has no chat line %d", (long long)table, index);
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    if (rc == ASOBI_OK)
+        asobi_error_clear(err);
     return rc;
 }
 

@@ -261,6 +261,42 @@ async def test_history_after_a_restart_and_the_operators_hide():
             srv.stop()
 
 
+async def hidden_live(srv, db, t, tokens, readers, timeout=8):
+    """Say three lines, hide the second with `asobi chat --db DB hide` while srv runs: within timeout every
+    connected reader's next update carries a history without it, and so does a reconnecting reader's first."""
+    a = readers[0]
+    for text in ("keep", "hide me", "keep too"):
+        await a.send({"type": "chat", "text": text})
+        await said(a, lambda m, text=text: m["text"] == text)
+    index = next(m["index"] for m in lines(a) if m["text"] == "hide me")
+    done = subprocess.run([BINARY, "chat", "--db", db, "hide", str(t), str(index)], capture_output=True, text=True)
+    check(done.returncode == 0, "asobi chat hide beside a running server", done.stderr)
+    start = time.monotonic()
+    for c in readers:
+        u = await c.until(lambda m: m["type"] == "update" and "chat" in m and
+                          all(line["text"] != "hide me" for line in m["chat"]), timeout)
+        check([m["text"] for m in u["chat"]][-2:] == ["keep", "keep too"], "the rest of the history", u["chat"])
+    seen = time.monotonic() - start
+    again = await Client(srv, t, tokens[1]).connect()
+    u = await again.until(lambda m: m["type"] == "update")
+    check("hide me" not in [m["text"] for m in u["chat"]], "a reconnecting reader's first update", u["chat"])
+    await again.close()
+    return "every reader's history without the line %.2f s after the hide" % seen
+
+
+async def test_a_hide_reaches_a_running_server():
+    """`asobi chat --db FILE hide` beside a running server (no hold on the file): within a few seconds (the
+    news polled off the loop) every reader's history lacks the line, as does a new connection's."""
+    srv = Server(BINARY, args=["--workers", "1"]).start()
+    try:
+        t, tokens, (a, b) = await table_of_two(srv)
+        w = await Client(srv, t).connect()
+        await w.until(lambda m: m["type"] == "update")
+        return await hidden_live(srv, srv.db, t, tokens, [a, b, w])
+    finally:
+        srv.stop()
+
+
 async def test_a_private_tables_chat_is_as_private():
     """A private table's chat reaches only those who may read the table: a stranger's socket is told
     nothing and cannot speak; the watch code opens the spectators' seat (and its chat)."""
@@ -342,9 +378,34 @@ async def test_history_after_a_failover_on_postgresql():
                     n.stop()
 
 
+async def test_a_hide_reaches_the_nodes_on_postgresql():
+    """Two nodes on one PostgreSQL: `asobi chat --db URI hide` reaches the node holding the table (each
+    node polls the news on a connection of its own); the other node, which holds no such table, skips it."""
+    import pg_fixture
+    pg_fixture.exit_on_signals()
+    with pg_fixture.postgres() as uri:
+        nodes = [Server(BINARY, db=uri, args=["--workers", "1", "--node", name]).start() for name in ("a", "b")]
+        try:
+            t, tokens, (a, b) = await table_of_two(nodes[0])
+            w = await Client(nodes[0], t).connect()
+            await w.until(lambda m: m["type"] == "update")
+            seen = await hidden_live(nodes[0], uri, t, tokens, [a, b, w])
+            for c in (a, b, w):
+                await c.close()
+            status, _ = nodes[1].request("GET", "/api/tables/%d" % t)
+            check(status == 200 and nodes[1].proc.poll() is None, "the other node goes on", status)
+            return seen
+        finally:
+            for n in nodes:
+                if n.proc.poll() is None:
+                    n.stop()
+
+
 if __name__ == "__main__":
     sys.exit(asyncio.run(run_tests([test_channels_and_the_spectators_wall, test_limits_and_refusals,
                                     test_mute_lasts_across_reconnection,
                                     test_history_after_a_restart_and_the_operators_hide,
+                                    test_a_hide_reaches_a_running_server,
                                     test_a_private_tables_chat_is_as_private,
-                                    test_history_after_a_failover_on_postgresql], timeout=120)) and 1)
+                                    test_history_after_a_failover_on_postgresql,
+                                    test_a_hide_reaches_the_nodes_on_postgresql], timeout=120)) and 1)
