@@ -61,6 +61,8 @@ async function reviewPage(browser, base, table, locale, width) {
   await until(page, () => document.querySelector('[data-review-done="0"]'), null, 60000, 'the review');
   const got = await page.evaluate(async id => (await fetch(`/api/tables/${id}/review?seat=0`)).json(), table);
   const labelled = got.decisions.filter(d => d.label);
+  const summary = await page.locator('.review-summary').textContent();
+  check(!/\b1 (inaccuracies|mistakes|blunders)\b/.test(summary), `${tag}: the summary counts in the singular for one (${summary})`);
   const dots = await page.locator('.review-curve .review-dot').count();
   const points = await page.evaluate(() => document.querySelector('.review-curve polyline')?.getAttribute('points').split(' ').length);
   check(points === got.decisions.length, `${tag}: the curve has a point per decision (${points} of ${got.decisions.length})`);
