@@ -86,6 +86,9 @@ async function reviewPage(browser, base, table, locale, width) {
   }
   const axe = await axeViolations(page);
   check(axe.length === 0, `${tag}: axe-core: ${axe.join('; ')}`);
+  // one column (a phone): the review comes below the board, so a decision stepped to is seen on the board just above
+  const order = await page.evaluate(() => document.querySelector('.review').getBoundingClientRect().top - document.querySelector('.board').getBoundingClientRect().bottom);
+  check(width > 900 || order >= 0, `${tag}: on one column the review is below the board (${order} px)`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   check(overflow <= 0, `${tag}: nothing wider than the screen (${overflow} px)`);
   await shotOf(page, '.review', path.join(outDir, `review-${tag}.png`));
