@@ -61,6 +61,8 @@ async function reviewPage(browser, base, table, locale, width) {
   await until(page, () => document.querySelector('[data-review-done="0"]'), null, 60000, 'the review');
   const got = await page.evaluate(async id => (await fetch(`/api/tables/${id}/review?seat=0`)).json(), table);
   const labelled = got.decisions.filter(d => d.label);
+  const summary = await page.locator('.review-summary').textContent();
+  check(!/\b1 (inaccuracies|mistakes|blunders)\b/.test(summary), `${tag}: the summary counts in the singular for one (${summary})`);
   const dots = await page.locator('.review-curve .review-dot').count();
   const points = await page.evaluate(() => document.querySelector('.review-curve polyline')?.getAttribute('points').split(' ').length);
   check(points === got.decisions.length, `${tag}: the curve has a point per decision (${points} of ${got.decisions.length})`);
@@ -86,6 +88,9 @@ async function reviewPage(browser, base, table, locale, width) {
   }
   const axe = await axeViolations(page);
   check(axe.length === 0, `${tag}: axe-core: ${axe.join('; ')}`);
+  // one column (a phone): the review comes below the board, so a decision stepped to is seen on the board just above
+  const order = await page.evaluate(() => document.querySelector('.review').getBoundingClientRect().top - document.querySelector('.board').getBoundingClientRect().bottom);
+  check(width > 900 || order >= 0, `${tag}: on one column the review is below the board (${order} px)`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   check(overflow <= 0, `${tag}: nothing wider than the screen (${overflow} px)`);
   await shotOf(page, '.review', path.join(outDir, `review-${tag}.png`));

@@ -1,6 +1,6 @@
 // review.js — a finished table's game review: "Review my game" per seat, the seat's value over the game (plain SVG), its mistakes marked on the move list, a decision's best move and alternatives (POST/GET /api/tables/ID/review).
 import { el, tokenKey, watchKey } from './dom.js';
-import { t, tf, actionLabel } from './i18n.js';
+import { t, tf, count, actionLabel } from './i18n.js';
 
 const POLL_MS = 1000;
 const LABEL_MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -103,7 +103,8 @@ export function reviewSection(rv, replay, game, names, mySeat = null) {
   else if (d?.status === 'done') {
     const s = d.summary;
     parts.push(el('p', { class: 'review-summary', 'data-review-done': rv.seat },
-      tf('review.summary', { accuracy: percent(s.accuracy), i: s.inaccuracies, m: s.mistakes, b: s.blunders })));
+      tf('review.summary', { accuracy: percent(s.accuracy), i: count(s.inaccuracies, 'review.n_inaccuracy'),
+        m: count(s.mistakes, 'review.n_mistake'), b: count(s.blunders, 'review.n_blunder') })));
     parts.push(curve(rv, replay, game));
     const marked = d.decisions.filter(x => x.label);
     parts.push(marked.length ? el('ol', { class: 'review-mistakes' }, marked.map(x => el('li', {},
