@@ -18,19 +18,14 @@ export function pageHeader(redraw, languageSwitch) {
     languageSwitch(redraw));
 }
 
-/** A table's stakes, once per page: whether it is rated (its summary's "rated") and, for the seats held by
- * signed-in people, each one's rating in the table's game (GET /api/players/NAME). A seat counts as signed in
- * when the update says so (`account`), or at a rated table, which seats nobody else. Calls REDRAW when known. */
-export function makeStanding(id, redraw) {
-  const standing = { rated: false, ratings: {}, asked: new Set(), askedAs: undefined, last: null };
+/** A table's stakes: whether it is rated (every update's "rated") and, for the seats held by signed-in people,
+ * each one's rating in the table's game (GET /api/players/NAME, once a name). A seat counts as signed in when
+ * the update says so (`account`), or at a rated table, which seats nobody else. Calls REDRAW when known. */
+export function makeStanding(redraw) {
+  const standing = { rated: false, ratings: {}, asked: new Set(), last: null };
   standing.update = last => {
     standing.last = last;
-    // asked again once the page holds a seat: a private table's summary opens to the seat's token (dom.js), not to
-    // the invite of the join link the page was opened with
-    if (!standing.rated && standing.askedAs !== last.seat) {
-      standing.askedAs = last.seat;
-      api(`/api/tables/${id}`).then(s => { standing.rated = Boolean(s.rated); standing.update(standing.last); redraw(); }).catch(() => {});
-    }
+    standing.rated = Boolean(last.rated);
     const game = last.view?.game;
     for (const s of last.seats ?? []) {
       if (!s.name || s.bot || standing.asked.has(s.name) || !(standing.rated || s.account)) continue;

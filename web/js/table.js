@@ -37,7 +37,7 @@ const chat = makeChat(msg => {   // the table's chat (chat.js): its messages go 
 }, () => draw());
 const pacer = makePacer(show);
 /** The table's stakes (issue 42): rated or not, and the ratings of the signed-in people on its seats. */
-const standing = makeStanding(id, () => draw());
+const standing = makeStanding(() => draw());
 // the record's moves: those heard, less one for each taken back (docs/protocol.md, "Taking back")
 const replay = makeReplay(id, () => page.heard.filter(e => kindOf(e) === 'action').length
   - page.heard.filter(e => kindOf(e) === 'undo').length, () => draw());
@@ -166,7 +166,7 @@ async function loadCardSet() {
   if (page.cardSet) return;
   page.cardSet = { cards: [] };
   try {
-    const own = (await api(`/api/tables/${id}`)).options?.cards;
+    const own = (page.summary ?? await api(`/api/tables/${id}`)).options?.cards;   // one summary less when it is here
     page.cardSet = typeof own === 'object' && own?.cards ? own : await (await fetch('/data/timemasters_cards.json')).json();
   } catch { /* cards keep their names only */ }
   draw();
