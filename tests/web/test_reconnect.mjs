@@ -81,6 +81,9 @@ async function clockGoesOn(page, label) {
   // the new socket's first update (the clock the server holds now) has arrived: before it, the page counts down the
   // clock of the last update it had
   for (let i = 0; i < 200 && !(page.sockets.at(-1)?.frames > 0); i++) await page.waitForTimeout(50);
+  // ... and has been drawn (a frame received is not yet a page redrawn: CI once read 9:56, the old update's
+  // clock, and then 9:58, the restarted server's fresh one)
+  await page.waitForTimeout(600);
   const now = (await seen(page)).clock, left = secondsOf(now);
   check(left > 0 && left <= MOVE_SECONDS, `${label}: the clock comes back within the move's ${MOVE_SECONDS} s (${now})`);
   const ticked = await until(page, c => { const t = document.querySelector('.seatchip.me .clock')?.textContent; return t && t !== c ? t : null; },
