@@ -32,6 +32,11 @@ explore() {
       "${dict[@]}" -artifact_prefix="build-fuzz/crashes/$t/" "build-fuzz/corpus/$t" "fuzz/corpus/$t" \
       > "build-fuzz/$t.log" 2>&1; then
     echo "fuzz: $t FAILED: see build-fuzz/$t.log and build-fuzz/crashes/$t/" >&2
+    # what failed, where CI shows it: the property or sanitizer report, and the input
+    grep -v -E '^(#[0-9]+|INFO:|\s+NEW_FUNC)' "build-fuzz/$t.log" | head -40 | sed "s/^/fuzz: $t: /" >&2
+    for crash in "build-fuzz/crashes/$t"/*; do
+      [ -f "$crash" ] && head -c 2000 "$crash" | cat -v | sed "s/^/fuzz: $t: input: /" >&2
+    done
     status=1
   fi
   # the last status line: executions, coverage (cov) and features (ft)

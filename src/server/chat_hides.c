@@ -13,6 +13,7 @@
 
 #include "server/chat.h"
 #include "server/internal.h"
+#include "server/store_backend.h"
 
 #define NEWS_PER_READ 500 /* rows per poll: a long backlog (the first read) comes in slices */
 #define NEWS_LIMIT " ORDER BY seq LIMIT 500" /* ... in SQL */
@@ -48,8 +49,8 @@ static bool connect_store(struct chat_hides *h)
             return true;
         if (h->pg)
             PQfinish(h->pg);
-        h->pg = PQconnectdb(where);
-        return PQstatus(h->pg) == CONNECTION_OK;
+        h->pg = store_pg_connect(where, NULL);
+        return h->pg != NULL;
     }
     if (h->db)
         return true;

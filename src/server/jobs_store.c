@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 
 #include "server/jobs_store.h"
-#include "server/store.h"
+#include "server/store_backend.h"
 
 /* The schema, the same columns in both databases (this block is the jobs
  * store's own; the tables' schema stays store_sqlite.c's and store_pg.c's).
@@ -57,10 +57,10 @@ jobs_store *jobs_store_open(const char *where, const char *node, asobi_error *er
     pthread_mutex_init(&js->lock, NULL);
     snprintf(js->node, sizeof js->node, "%s", node ? node : "");
     if (store_is_postgresql(where)) {
-        js->pg = PQconnectdb(where);
-        PGresult *r = PQstatus(js->pg) == CONNECTION_OK ? PQexec(js->pg, pg_schema) : NULL;
+        js->pg = store_pg_connect(where, err);
+        PGresult *r = js->pg ? PQexec(js->pg, pg_schema) : NULL;
         bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK;
-        if (!ok)
+        if (js->pg && !ok)
             asobi_fail(err, ASOBI_E_IO, "jobs store: %s", PQerrorMessage(js->pg));
         PQclear(r);
         if (!ok) {

@@ -151,9 +151,8 @@ store_accounts *store_accounts_open(const char *where, asobi_error *err)
         return NULL;
     }
     if (store_is_postgresql(where)) {
-        sa->pg = PQconnectdb(where);
-        if (PQstatus(sa->pg) != CONNECTION_OK) {
-            asobi_fail(err, ASOBI_E_IO, "database: %s", PQerrorMessage(sa->pg));
+        sa->pg = store_pg_connect(where, err);
+        if (!sa->pg) {
             store_accounts_close(sa);
             return NULL;
         }

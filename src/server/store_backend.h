@@ -90,6 +90,11 @@ int store_sqlite_ratings_read(struct sqlite3 *db, const char *player, const char
                               asobi_error *err);
 
 store *store_sqlite_open(const char *path, asobi_error *err);
+/* A connection to PostgreSQL at uri for any part of the server (the store,
+ * accounts, jobs, chat hides), quiet: the server's own idempotent schema
+ * statements ("already exists, skipping") raise no NOTICE on stderr. NULL
+ * (err set) when it cannot connect. */
+struct pg_conn *store_pg_connect(const char *uri, asobi_error *err);
 store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err);
 /* store_hide_chat_at's, without joining the nodes. */
 int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err);

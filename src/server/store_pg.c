@@ -1029,7 +1029,7 @@ static bool pg_lookup_start(store *base, int64_t table, bool rows, void *cookie)
 /* ---------------------------------------------------------------------------
  * Opening and closing.
  * ------------------------------------------------------------------------- */
-static PGconn *connect_to(const char *uri, asobi_error *err)
+PGconn *store_pg_connect(const char *uri, asobi_error *err)
 {
     PGconn *c = PQconnectdb(uri);
     if (PQstatus(c) != CONNECTION_OK) {
@@ -1079,7 +1079,7 @@ store *store_pg_open(const char *uri, const store_options *opt, asobi_error *err
         pg_close(&st->base);
         return NULL;
     }
-    if (!(st->read = connect_to(uri, err)) || !(st->write = connect_to(uri, err))) {
+    if (!(st->read = store_pg_connect(uri, err)) || !(st->write = store_pg_connect(uri, err))) {
         pg_close(&st->base);
         return NULL;
     }
@@ -1580,7 +1580,7 @@ static int pg_hide_chat(store *base, int64_t table, int index, asobi_error *err)
 
 int store_pg_hide_chat(const char *uri, int64_t table, int index, asobi_error *err)
 {
-    PGconn *c = connect_to(uri, err);
+    PGconn *c = store_pg_connect(uri, err);
     if (!c)
         return ASOBI_E_IO;
     int rc = hide_chat_on(c, table, index, err);
