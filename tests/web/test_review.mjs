@@ -83,6 +83,11 @@ async function reviewPage(browser, base, table, locale, width) {
     await until(page, i => document.querySelector(`.review-decision[data-review-index="${i}"]`), target.index, 20000, 'the decision');
     const rows = await page.locator('.review-moves tbody tr').count();
     check(rows === target.moves.length, `${tag}: every move weighed is listed (${rows} of ${target.moves.length})`);
+    // the board shown is the one before the decided move: the decision says so, and the replay's counter agrees
+    const said = await page.evaluate(() => ({ before: document.querySelector('.review-before')?.textContent ?? '',
+      step: document.querySelector('.replay-step')?.dataset.step }));
+    check(said.before.includes(String(target.index + 1)) && said.step === String(target.index),
+      `${tag}: the decision names the move it precedes (${said.before}; the replay at step ${said.step})`);
   } else {
     check(true, `${tag}: no labelled decision to step to`);
   }

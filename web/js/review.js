@@ -76,6 +76,7 @@ function curve(rv, replay, game) {
 /** A decision in words: the move played and the bot's best with their values, and every move it weighed. */
 function decisionDetail(d, game) {
   return el('div', { class: 'review-decision', 'data-review-index': d.index },
+    el('p', { class: 'review-before' }, tf('review.before', { k: d.index + 1 })),
     el('p', {}, tf('review.played', { move: actionLabel(game, d.played), value: percent(d.played_value) }),
       d.label ? el('strong', { class: `review-label ${d.label}` }, ` ${t(`review.${d.label}`)}`) : ''),
     el('p', {}, tf('review.best', { move: actionLabel(game, d.best), value: percent(d.best_value) })),
