@@ -121,6 +121,21 @@ static void check_take_back(const table *t, int seat, const json_t *was, const a
         }
 }
 
+/* A seat's changed mutes are kept: the store's last mute row of the seat
+ * holds its mutes as they are now (what a restart or a takeover reads). */
+static void check_mutes_kept(table *t, int seat)
+{
+    json_t *rows = NULL, *row;
+    size_t i;
+    json_int_t kept = -1;
+    FUZZ_CHECK(store_load_chat(t->store, t->id, &rows, NULL) == ASOBI_OK);
+    json_array_foreach(rows, i, row)
+        if (json_object_get(row, "mutes") && json_integer_value(json_object_get(row, "seat")) == seat)
+            kept = json_integer_value(json_object_get(row, "mutes"));
+    json_decref(rows);
+    FUZZ_CHECK(kept == (json_int_t)chat_seat_mutes(t, seat));
+}
+
 /* A chat, mute or unmute message through chat.c's side without sockets, as
  * chat_message does it: true when it was one (checked here). */
 static bool chat_fuzzed(hall *h, table *t, int seat, const char *msg, size_t len, const fuzz_snapshot *before)
@@ -137,7 +152,7 @@ static bool chat_fuzzed(hall *h, table *t, int seat, const char *msg, size_t len
     uint32_t mutes = chat_seat_mutes(t, seat);
     int rc = kind < 0 ? -1
              : kind == CHAT_SAY ? chat_say(t, seat, seat >= 0 ? t->seat[seat].name : "#1", &req, 0, &e)
-             : seat >= 0 ? chat_mute_seat(t, seat, &req, &e) : 0;
+             : seat >= 0 ? chat_mute_seat(t, seat, &req, 0, &e) : 0;
     FUZZ_CHECK(store_flush(t->store, NULL) == ASOBI_OK);
     if (rc != 0) {
         FUZZ_CHECK(!strcmp(e.code, "bad_request") || !strcmp(e.code, "chat_too_long"));
@@ -150,6 +165,8 @@ static bool chat_fuzzed(hall *h, table *t, int seat, const char *msg, size_t len
             FUZZ_CHECK(j && (l->text ? strlen(l->text) == req.text_len : chat_phrase_known(l->phrase)));
             json_decref(j);
         }
+        if (kind != CHAT_SAY && seat >= 0 && chat_seat_mutes(t, seat) != mutes)
+            check_mutes_kept(t, seat);
     }
     fuzz_snapshot_check_same(h, before); /* the game and the summary as they were, line or not */
     json_decref(m);

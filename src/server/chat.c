@@ -216,15 +216,51 @@ uint32_t chat_mutes_after(uint32_t muted, const chat_request *req)
     return req->kind == CHAT_MUTE ? muted | bit : muted & ~bit;
 }
 
-int chat_mute_seat(table *t, int seat, const chat_request *req, srv_error *e)
+/* A seat's mutes are kept with the table's chat, as a row of their own
+ * among its lines ({"index", "seat", "mutes": the whole set after the
+ * change}), written like a line (the same batch, fenced alike on several
+ * nodes), so that a restart or the node taking the table over knows them
+ * (chat_restore_lines: the last row of a seat wins). The row takes a line's
+ * index, which no reader ever sees: the numbering of lines has gaps, as it
+ * has where an operator hid one. */
+int chat_mute_seat(table *t, int seat, const chat_request *req, int64_t at_ms, srv_error *e)
 {
     if (req->mute_seat == seat)
         return srv_fail(e, 400, "bad_request", "a seat cannot mute itself");
     chat_log *c = chat_of(t);
     if (!c)
         return srv_fail(e, 500, "no_memory", "out of memory");
-    c->muted[seat] = chat_mutes_after(c->muted[seat], req);
+    uint32_t mutes = chat_mutes_after(c->muted[seat], req);
+    if (mutes == c->muted[seat])
+        return 0; /* nothing changes: nothing to keep */
+    json_t *j = json_pack("{s:i, s:i, s:I, s:I}", "index", c->next_index, "seat", seat, "mutes", (json_int_t)mutes,
+                          "at", (json_int_t)at_ms);
+    char *row = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    asobi_error err;
+    int rc = row ? store_add_chat(t->store, t->id, c->next_index, row, &err)
+                 : asobi_fail(&err, ASOBI_E_NOMEM, "out of memory");
+    free(row);
+    if (rc != ASOBI_OK)
+        return srv_fail_asobi(e, 500, &err);
+    c->next_index++;
+    c->muted[seat] = mutes;
     return 0;
+}
+
+/* A kept mute row: the seat's set of mutes from then on. */
+static void restore_mutes(table *t, const json_t *row)
+{
+    const json_t *seat = json_object_get(row, "seat"), *index = json_object_get(row, "index");
+    json_int_t mutes = json_integer_value(json_object_get(row, "mutes"));
+    chat_log *c = chat_of(t);
+    if (!c || !json_is_integer(seat) || !json_is_integer(index))
+        return;
+    json_int_t k = json_integer_value(seat);
+    if (k >= 0 && k < t->players && k < ASOBI_MAX_SEATS && mutes >= 0 && mutes <= (json_int_t)UINT32_MAX)
+        c->muted[k] = (uint32_t)mutes;
+    if (json_integer_value(index) >= c->next_index && json_integer_value(index) < INT32_MAX)
+        c->next_index = (int)json_integer_value(index) + 1; /* its index is taken: no line may have it */
 }
 
 void chat_restore_lines(table *t, const json_t *lines)
@@ -233,6 +269,10 @@ void chat_restore_lines(table *t, const json_t *lines)
     const json_t *j;
     json_array_foreach(lines, i, j)
     {
+        if (json_object_get(j, "mutes")) {
+            restore_mutes(t, j);
+            continue;
+        }
         const json_t *seat = json_object_get(j, "seat"), *index = json_object_get(j, "index");
         const char *name = json_string_value(json_object_get(j, "name"));
         const char *text = json_string_value(json_object_get(j, "text"));
@@ -379,9 +419,10 @@ bool chat_message(server *s, conn *c, const char *text, size_t len)
         else
             chat_changed(s, sl);
     } else if (c->seat >= 0) {
-        if (chat_mute_seat(t, c->seat, &req, &e) != 0) {
+        if (chat_mute_seat(t, c->seat, &req, wall_ms(), &e) != 0) {
             send_error(s, c, id, &e);
         } else {
+            sl->written_seq = store_batch_seq(s->store); /* its seat hears of it once it is kept */
             for (conn *o = sl->conns; o; o = o->next) /* the mute holds for the seat, wherever it connects */
                 if (o->seat == c->seat)
                     chat_history_again(o);

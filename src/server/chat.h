@@ -103,8 +103,10 @@ uint32_t chat_seat_mutes(const struct table *t, int seat);
 /* Say a line at t: kept in memory and written to the store (nothing told
  * yet). 0, or -1 and e (no_memory, the store's error). */
 int chat_say(struct table *t, int seat, const char *name, const chat_request *req, int64_t at_ms, srv_error *e);
-/* A mute or unmute by seat (0 or -1 with e: bad_request for one's own seat). */
-int chat_mute_seat(struct table *t, int seat, const chat_request *req, srv_error *e);
+/* A mute or unmute by seat, kept with the table's chat when it changes its
+ * mutes (at_ms: the wall clock); 0, or -1 with e: bad_request for one's own
+ * seat, no_memory, or the store's refusal (the mutes then as they were). */
+int chat_mute_seat(struct table *t, int seat, const chat_request *req, int64_t at_ms, srv_error *e);
 /* Apply a mute or unmute to a set of mutes. */
 uint32_t chat_mutes_after(uint32_t muted, const chat_request *req);
 

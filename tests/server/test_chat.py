@@ -1,4 +1,4 @@
-# test_chat.py — issue 44, chat: the channels and the spectators' wall, limits and refusals, quick phrases, mute across reconnection, history after a restart (and a kill -9 failover on PostgreSQL), private tables, records without chat.
+# test_chat.py — issue 44, chat: the channels and the spectators' wall, limits and refusals, quick phrases, mute across reconnection (and a restart, and a failover), history after a restart (and a kill -9 failover on PostgreSQL), private tables, records without chat.
 #
 # Usage: python3 test_chat.py PATH/TO/asobi   (CTest runs it; every wait has a timeout)
 import asyncio
@@ -221,6 +221,48 @@ async def test_mute_lasts_across_reconnection():
         srv.stop()
 
 
+async def test_mute_lasts_across_a_restart():
+    """A seat's mutes are kept with the table's chat: after kill -9 and a restart the seat's first update
+    says them and the muted seat's lines stay out; a mute that changes nothing keeps nothing more; a line's
+    index never reuses the one a kept mute took."""
+    srv = Server(BINARY, args=["--workers", "1"]).start()
+    again = None
+    try:
+        t, tokens, (a, b) = await table_of_two(srv)
+        for _ in range(2):  # the second mute changes nothing
+            await a.send({"type": "mute", "seat": 1})
+            u = await a.until(lambda m: m["type"] == "update" and "chat_muted" in m)
+        check(u["chat_muted"]["seats"] == [1], u["chat_muted"])
+        await b.send({"type": "chat", "text": "muted"})
+        m = await said(b, lambda m: m["text"] == "muted")
+        check(m["index"] == 1, "the mute took index 0, once", m)
+        srv.kill9()  # the mute was committed before its seat heard of it
+        again = Server(BINARY, db=srv.db, args=["--workers", "1"]).start()
+        a2 = await Client(again, t, tokens[0]).connect()
+        u = await a2.until(lambda m: m["type"] == "update")
+        check(u["chat_muted"] == {"seats": [1], "spectators": False} and u["chat"] == [],
+              "after a restart the mute holds", u.get("chat_muted"), u["chat"])
+        b2 = await Client(again, t, tokens[1]).connect()
+        u = await b2.until(lambda m: m["type"] == "update")
+        check(u["chat_muted"]["seats"] == [] and [m["text"] for m in u["chat"]] == ["muted"],
+              "the muted seat's own history", u)
+        await b2.send({"type": "chat", "text": "after"})
+        m = await said(b2, lambda m: m["text"] == "after")
+        check(m["index"] == 2, "the numbering goes on past the mute's row", m)
+        check(not [x for x in await quiet(a2) if x.get("type") == "chat"], "a muted seat's line came through")
+        await a2.send({"type": "unmute", "seat": 1})
+        u = await a2.until(lambda m: m["type"] == "update" and "chat_muted" in m)
+        check(u["chat_muted"]["seats"] == [] and [m["text"] for m in u["chat"]] == ["muted", "after"], u)
+        for c in (a2, b2):
+            await c.close()
+    finally:
+        if again:
+            again.stop()
+            shutil.rmtree(srv.dir, ignore_errors=True)
+        else:
+            srv.stop()
+
+
 async def test_history_after_a_restart_and_the_operators_hide():
     """Lines are kept with the table: a restart (SIGTERM, then kill -9) brings them back in the first
     update; `asobi chat --db FILE hide TABLE INDEX` takes one out of every reader's history."""
@@ -350,6 +392,8 @@ async def test_history_after_a_failover_on_postgresql():
             for c, text in ((a, "before"), (b, "the kill")):
                 await c.send({"type": "chat", "text": text})
                 await said(c, lambda m, text=text: m["text"] == text)
+            await b.send({"type": "mute", "seat": 0})  # kept with the chat: the next owner knows it
+            await b.until(lambda m: m["type"] == "update" and m.get("chat_muted", {}).get("seats") == [0])
             a_node.kill9()
             end = time.monotonic() + 20
             while True:
@@ -365,13 +409,18 @@ async def test_history_after_a_failover_on_postgresql():
                 check(time.monotonic() < end, "node b did not take the table")
                 await asyncio.sleep(0.3)
             check([m["text"] for m in u["chat"]] == ["before", "the kill"], "the history after a failover", u["chat"])
+            b2 = await Client(b_node, t, tokens[1]).connect()
+            u = await b2.until(lambda m: m["type"] == "update")
+            check(u["chat_muted"]["seats"] == [0] and [m["text"] for m in u["chat"]] == ["the kill"],
+                  "the mute after a failover", u.get("chat_muted"), u["chat"])
             await c.send({"type": "chat", "text": "after"})
             m = await said(c, lambda m: m["text"] == "after")
-            check(m["index"] == 2, m)
+            check(m["index"] == 3, "the numbering goes on past the mute's row", m)
             out = subprocess.run(["psql", uri, "-At", "-c", "SELECT idx, epoch FROM asobi_chat WHERE table_id = %d "
                                   "ORDER BY idx" % t], capture_output=True, text=True, check=True).stdout.split()
-            check(out == ["0|1", "1|1", "2|2"], "each line kept with its writer's epoch", out)
+            check(out == ["0|1", "1|1", "2|1", "3|2"], "each line and mute kept with its writer's epoch", out)
             await c.close()
+            await b2.close()
         finally:
             for n in nodes:
                 if n.proc.poll() is None:
@@ -403,7 +452,7 @@ async def test_a_hide_reaches_the_nodes_on_postgresql():
 
 if __name__ == "__main__":
     sys.exit(asyncio.run(run_tests([test_channels_and_the_spectators_wall, test_limits_and_refusals,
-                                    test_mute_lasts_across_reconnection,
+                                    test_mute_lasts_across_reconnection, test_mute_lasts_across_a_restart,
                                     test_history_after_a_restart_and_the_operators_hide,
                                     test_a_hide_reaches_a_running_server,
                                     test_a_private_tables_chat_is_as_private,
