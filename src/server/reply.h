@@ -43,7 +43,11 @@ void srv_log(const char *fmt, ...)
 #endif
     ;
 /* The same with the arguments in a va_list. */
-void srv_vlog(const char *fmt, va_list ap);
+void srv_vlog(const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 0)))
+#endif
+    ;
 /* Set by tests and fuzz targets that drive the server without wanting its log. */
 extern bool srv_log_quiet;
 

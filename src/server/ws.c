@@ -355,6 +355,9 @@ static void ws_message(server *s, conn *c, const char *text, size_t len)
 
 /* A message over a rate limit: refused with rate_limited (the message is
  * dropped), counted, not logged (limits_summary sums them up). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
 static void refuse_rate(server *s, conn *c, const char *fmt, ...)
 {
     srv_error e;
