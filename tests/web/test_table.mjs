@@ -2,7 +2,7 @@
 // Usage: node tests/web/test_table.mjs ASOBI_BINARY OUTPUT_DIR   (CTest web_table: tests/web/CMakeLists.txt)
 // Every game's largest table in Japanese and English at 1280 px and 390×844: bots named by level, the rules link,
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
-// Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
+// Time Masters' cards in words, no English tooltip on the Japanese page, axe-core; the events of the log in words; pacing; joining by the in-page form;
 // leavers; the sound switch; a loaded card set in words; the page's weight; Time Masters' card names in the page's language. (The whole game of every game at 390 px,
 // its result explained and its replay: tests/web/test_web.mjs's tableRuns, which plays those tables anyway.) Pacing, joining,
 // leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
@@ -167,6 +167,10 @@ async function tablePages() {
         if (game === 'timemasters') await timeMastersWords(page, label, lang);
         const keys = await page.evaluate(() => document.body.innerText.match(/(?<![\w.])(level|tmc|eff|ev|replay|score|over|bot_named|grace_left)\.\w\S*/g));
         check(!keys, `${label}: message keys shown: ${keys}`);
+        // the Japanese page's tooltips say nothing in English (the server's texts stay in data-action, data-text)
+        const tips = await page.evaluate(() => [...document.querySelectorAll('[title]')].map(n => n.title)
+          .filter(s => /[A-Za-z]{2,}/.test(s.replace(/Ctrl\+Z|Aki/g, ''))));
+        if (lang === 'ja') check(tips.length === 0, `${label}: tooltips in English: ${tips.slice(0, 3)}`);
         if (width === 390) {
           const fit = await onScreen(page);
           check(fit.card && fit.action, `${label}: the hand and the actions are on the phone's screen without scrolling (${JSON.stringify(fit)})`);

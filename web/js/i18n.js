@@ -46,6 +46,9 @@ function tmPay(rest, lang) {
   if (lang === 'ja') return [gold && `金のKè ${gold}`, eph && `一時的なKè ${eph}`].filter(Boolean).join('と');
   return [gold && `${gold} gold`, eph && `${eph} ephemeral`].filter(Boolean).join(' and ') + ' Kè';
 }
+/** The server's own words (English: an action's text, a log line's, the reason a game ended) for a tooltip, on the
+ * English page only: the other page's tooltips say nothing in English (its own words are on the line itself). */
+export const serverWords = text => (lang === 'en' ? text : null);
 /** A Time Masters card, named in the protocol by its English name, as this page names it: the Japanese page's
  * name (tmcard.NAME: games/timemasters_names.js, loaded with the game's module), else its own (English, or a
  * loaded set's card we have no name for). */
@@ -538,6 +541,8 @@ const tableMessages = {
     'review.played': 'Played: {move} ({value})', 'review.best': 'The bot\'s best: {move} ({value})',
     'review.moves': 'Every move the bot weighed, with the chance to win after it', 'review.move': 'Move',
     'review.value': 'Win chance',
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
+    'ninja.face_up': 'face up', 'ninja.face_down': 'face down',
   },
   ja: {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
@@ -622,6 +627,8 @@ const tableMessages = {
     'review.played': '指した手: {move}({value})', 'review.best': 'ボットの最善手: {move}({value})',
     'review.moves': 'ボットが検討した手と、その後の勝つ見込み', 'review.move': '手',
     'review.value': '勝つ見込み',
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
+    'ninja.face_up': '表向き', 'ninja.face_down': '裏向き',
   },
 };
 Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);

@@ -1,5 +1,5 @@
 // table.js — the table screen: its state, the WebSocket to /ws/tables/ID, and the page drawn from its parts (seats.js, log.js, result.js, join.js, replay.js; pacing.js shows moves one at a time, announce.js says them).
-import { t, tf, count, actionLabel, languageSwitch } from './i18n.js';
+import { t, tf, count, actionLabel, languageSwitch, serverWords } from './i18n.js';
 import { el, api, tokenKey, watchKey, lazyModule } from './dom.js';
 import { takeToken, joinRequest, joinSection } from './join.js';
 import { makePacer } from './pacing.js';
@@ -235,10 +235,10 @@ function context(view, live) {
 }
 
 /** A button that performs legal action A: its words in the page's language, the text itself in data-action
- * (what is sent) and in the tooltip. */
+ * (what is sent) and, on the English page, in the tooltip (serverWords: no English in the Japanese page's tooltips). */
 function actionButton(a) {
   // while the connection is down a move cannot go out: the button says so by being disabled
-  return el('button', { 'data-action': a, title: a, disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
+  return el('button', { 'data-action': a, title: serverWords(a), disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
 }
 
 /** The legal actions as buttons. On a phone the buttons of what a drawn thing offers (a tapped card opens its
