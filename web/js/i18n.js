@@ -543,6 +543,7 @@ const tableMessages = {
     'review.value': 'Win chance',
     // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
     'ninja.face_up': 'face up', 'ninja.face_down': 'face down',
+    'tmc.sep': ', ',   // between a Time Masters card's effects
   },
   ja: {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
@@ -629,6 +630,7 @@ const tableMessages = {
     'review.value': '勝つ見込み',
     // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
     'ninja.face_up': '表向き', 'ninja.face_down': '裏向き',
+    'tmc.sep': '、',
   },
 };
 Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);

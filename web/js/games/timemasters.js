@@ -11,7 +11,7 @@ const namesFor = draw => { if (lang === 'ja' && !names) names = import('./timema
 const cardOf = (ctx, name) => ctx.cardSet?.cards?.find(c => c.name.toLowerCase() === String(name).toLowerCase()) ?? null;
 
 /** A card's effects in words, from its primitives ("draw 2 cards, gain 1 ephemeral Kè"): every card set reads. */
-const effectWords = (ctx, card) => (card.effects ?? []).map(([what, n]) => ctx.count(n, `eff.${what}`)).join(', ');
+const effectWords = (ctx, card) => (card.effects ?? []).map(([what, n]) => ctx.count(n, `eff.${what}`)).join(ctx.t('tmc.sep'));
 
 /** What card C does, in the page's language: its kind, level and cost ("Spell · level 2 · 2 Kè"), and its
  * effect ("draw 2 cards"; a timer's slots and when its effect fires). */
