@@ -541,9 +541,8 @@ const tableMessages = {
     'review.played': 'Played: {move} ({value})', 'review.best': 'The bot\'s best: {move} ({value})',
     'review.moves': 'Every move the bot weighed, with the chance to win after it', 'review.move': 'Move',
     'review.value': 'Win chance',
-    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
-    'ninja.face_up': 'face up', 'ninja.face_down': 'face down',
-    'tmc.sep': ', ',   // between a Time Masters card's effects
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips, what parts a Time Masters card's effects
+    'ninja.face_up': 'face up', 'ninja.face_down': 'face down', 'tmc.sep': ', ',
   },
   ja: {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
@@ -628,9 +627,8 @@ const tableMessages = {
     'review.played': '指した手: {move}({value})', 'review.best': 'ボットの最善手: {move}({value})',
     'review.moves': 'ボットが検討した手と、その後の勝つ見込み', 'review.move': '手',
     'review.value': '勝つ見込み',
-    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips
-    'ninja.face_up': '表向き', 'ninja.face_down': '裏向き',
-    'tmc.sep': '、',
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips, what parts a Time Masters card's effects
+    'ninja.face_up': '表向き', 'ninja.face_down': '裏向き', 'tmc.sep': '、',
   },
 };
 Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);
