@@ -25,7 +25,8 @@ const games = {};
 /** The game's module (games/GAME.js), imported once. An update waits for it: its entries are said (the live
  * region) before the page is drawn, and in the game's words (Time Masters' card names on the Japanese page). */
 const loading = {};
-const gameModule = g => (loading[g] ??= import(`./games/${g}.js`).then(m => { games[g] = m; }));
+const gameModule = g => (loading[g] ??= import(`./games/${g}.js`).then(m => { games[g] = m; },
+  e => { delete loading[g]; throw e; }));   // a failed load is tried again by the next update or drawing
 let arrived = Promise.resolve();   // the updates in the order they came
 
 /** Everything the page knows. `last` is the update on the page (pacing may hold newer ones back), `log` the
@@ -74,7 +75,7 @@ function connect() {
       chat.update(m);
       const first = fresh;
       fresh = false;
-      const next = arrived.then(() => gameModule(m.view.game)).then(() => receive(m, first));
+      const next = arrived.then(() => gameModule(m.view.game).catch(() => {})).then(() => receive(m, first));
       arrived = next.catch(() => {});   // an update that failed (an error on the page) never holds back the next
     } else if (m.type === 'error') refused(m.error);
   };
