@@ -2,11 +2,11 @@
 // Usage: node tests/web/test_table.mjs ASOBI_BINARY OUTPUT_DIR   (CTest web_table: tests/web/CMakeLists.txt)
 // Every game's largest table in Japanese and English at 1280 px and 390×844: bots named by level, the rules link,
 // the live region, no text under 12 px, the hand and the actions on a phone's screen, focus rings, cards labelled,
-// Time Masters' cards in words, axe-core; the events of the log in words; pacing; joining by the in-page form;
-// leavers; the sound switch; a loaded card set in words; the page's weight. (The whole game of every game at 390 px,
+// Time Masters' cards in words, no English tooltip on the Japanese page, axe-core; the events of the log in words; pacing; joining by the in-page form;
+// leavers; the sound switch; a loaded card set in words; the page's weight; Time Masters' card names in the page's language. (The whole game of every game at 390 px,
 // its result explained and its replay: tests/web/test_web.mjs's tableRuns, which plays those tables anyway.) Pacing, joining,
 // leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
-// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
+// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,tmnames,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
 import { chromium } from 'playwright-core';
 import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
@@ -26,9 +26,9 @@ const check = (cond, what) => { checks++; countCheck(); if (!cond) { failures++;
 // The fewest checks each part makes (a run of the matrix's parts: one game in one language), from the checks it makes
 // whatever the game (each part's check sites that always run, once): each run is held to its own, and the whole run
 // to the sum for what it ran
-const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, flights: 3, offline: 3, teach: 5, cards: 3, leavers: 4, joining: 6, pacing: 6, sound: 3 };
+const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, flights: 3, offline: 3, teach: 5, cards: 3, tmnames: 11, leavers: 4, joining: 6, pacing: 6, sound: 3 };
 let least = 0;   // the sum for what this run ran
-const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'flights', 'offline', 'teach', 'cards', 'leavers', 'joining', 'pacing', 'sound']);
+const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'flights', 'offline', 'teach', 'cards', 'tmnames', 'leavers', 'joining', 'pacing', 'sound']);
 const wanted = part => !parts || parts.includes(part);
 
 // each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
@@ -167,6 +167,10 @@ async function tablePages() {
         if (game === 'timemasters') await timeMastersWords(page, label, lang);
         const keys = await page.evaluate(() => document.body.innerText.match(/(?<![\w.])(level|tmc|eff|ev|replay|score|over|bot_named|grace_left)\.\w\S*/g));
         check(!keys, `${label}: message keys shown: ${keys}`);
+        // the Japanese page's tooltips say nothing in English (the server's texts stay in data-action, data-text)
+        const tips = await page.evaluate(() => [...document.querySelectorAll('[title]')].map(n => n.title)
+          .filter(s => /[A-Za-z]{2,}/.test(s.replace(/Ctrl\+Z|Aki/g, ''))));
+        if (lang === 'ja') check(tips.length === 0, `${label}: tooltips in English: ${tips.slice(0, 3)}`);
         if (width === 390) {
           const fit = await onScreen(page);
           check(fit.card && fit.action, `${label}: the hand and the actions are on the phone's screen without scrolling (${JSON.stringify(fit)})`);
@@ -332,7 +336,7 @@ async function timeMastersWords(page, label, lang) {
   const bad = faces.filter(([, k, e, l]) => !kind.test(k) || !e || !l.includes(e));
   check(faces.length > 0 && bad.length === 0, `${label}: cards without their words: ${bad.slice(0, 2).map(f => f.join('/'))}`);
   check(faces.some(f => f[4]), `${label}: the spheres' cards say what they do too`);
-  const suggestion = faces.find(f => f[0] === 'Suggestion');
+  const suggestion = faces.find(f => f[0] === (lang === 'en' ? 'Suggestion' : 'サジェスチョン'));
   if (suggestion) check(suggestion[2] === (lang === 'en' ? 'draw a card' : 'カードを1枚引く') && /1/.test(suggestion[1]), `${label}: Suggestion reads ${suggestion}`);
 }
 
@@ -1102,13 +1106,89 @@ async function loadedSetAndWeight() {
   await ctx.close();
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Time Masters' card names in the page's language (web/js/games/timemasters_names.js): after a spell is played,
+// the Japanese page shows no English name of our set in the hand, the spheres, the spell zone, the timers, the
+// buttons, the log or the live region, and every card face there has its Japanese name (a card we have no name
+// for, a loaded set's, keeps its own); the English page shows the English ones; an English page switched to
+// Japanese at the table names them in Japanese too. Screenshots of the Japanese table at 1280×800 and 390×844.
+// ---------------------------------------------------------------------------------------------------------
+async function timeMastersNames() {
+  const ours = JSON.parse(readFileSync(ourCards, 'utf8')).cards.map(c => c.name);
+  const english = new RegExp(`\\b(${ours.map(n => n.replace(/ /g, '\\s+')).join('|')})\\b`);
+  const JAPANESE = /^[\u3040-\u30ff\u4e00-\u9fff・ー]+$/;
+  // what a person reads where cards are named: the drawn parts' text, the card faces' and timers' tooltips
+  const shown = page => page.evaluate(() => {
+    const text = sel => [...document.querySelectorAll(sel)].map(n => n.innerText).join('\n');
+    return { hand: text('.dock .hand'), spheres: text('.board .spheres'), board: text('.board'), legal: text('.legal'),
+      log: text('.log'), live: text('#live'), tips: [...document.querySelectorAll('.tm-card[title], .timer[title]')].map(n => n.title).join('\n'),
+      names: [...document.querySelectorAll('.tm-card .name')].map(n => n.textContent),
+      effects: [...document.querySelectorAll('.tm-card .effect')].map(n => n.textContent) };
+  });
+  for (const [locale, lang] of LOCALES) {
+    const label = `tmnames ${lang}`;
+    const table = (await post('/api/tables', { game: 'timemasters', players: 2, bots: [null, 'random'], options: CAPS.timemasters, seed: 11 })).table;
+    const { ctx, page } = await newPage(locale, 1280);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await sitDown(page, table);
+    await myTurn(page);
+    // a starting spell played (5 of the 10 starting cards are in the hand, only 4 are not spells)
+    const spell = await page.$$eval('.legal [data-action^="play "]', bs => bs.map(b => b.dataset.action)
+      .find(a => ['play Suggestion', 'play Recovery', 'play Energy'].includes(a)));
+    check(Boolean(spell), `${label}: a starting spell to play`);
+    if (spell) {
+      await page.click(`.legal [data-action="${spell}"]`);
+      await until(page, text => document.querySelector(`.log li[data-text="${text}"]`), spell, 10000, `${spell} in the log`);
+    }
+    const s = await shown(page);
+    check(s.names.length > 0 && s.spheres.length > 0 && s.log.length > 0, `${label}: cards and a log to read (${s.names.length} faces)`);
+    if (lang === 'ja') {
+      for (const part of ['hand', 'spheres', 'board', 'legal', 'log', 'live', 'tips']) {
+        check(!english.test(s[part]), `${label}: no English card name of our set in the ${part}: ${s[part].match(english)?.[0]} in ${s[part].replace(/\n/g, ' / ').slice(0, 200)}`);
+      }
+      check(s.names.every(n => JAPANESE.test(n)), `${label}: every card face named in Japanese: ${s.names.filter(n => !JAPANESE.test(n))}`);
+      check(/(サジェスチョン|リカバリー|エナジー)/.test(s.log), `${label}: the spell played named in Japanese in the log: ${s.log.slice(0, 120)}`);
+      check(s.effects.some(e => e.includes('、')) && !s.effects.some(e => e.includes(',')), `${label}: a card's effects joined by 、: ${s.effects.filter(e => e.includes(','))}`);
+      // a card of a loaded set that we have no name for keeps its own (the `cards` option)
+      const own = await page.evaluate(async () => (await import('/js/i18n.js')).tmCard('Quartz Clock'));
+      check(own === 'Quartz Clock', `${label}: a card we have no name for keeps its own: ${own}`);
+      await page.screenshot({ path: path.join(outDir, 'table_timemasters_names_1280_ja.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: path.join(outDir, 'table_timemasters_names_390_ja.png') });
+      // a card taken from a sphere, then the page reloaded: the history's events said at once are said with the
+      // Japanese names too (an update waits for the game's module, which brings them)
+      await page.click('.legal [data-action="done"]');
+      await until(page, () => document.querySelector('.legal [data-action^="take "]'), null, 10000, 'a sphere to take from');
+      await page.click('.legal [data-action^="take "]');
+      await until(page, () => document.querySelector('.log li[data-kind="event"][data-text*="from sphere"]'), null, 10000, 'the card taken in the log');
+      await ctx.addInitScript(() => new MutationObserver(ms => {
+        for (const m of ms) if (m.target.id === 'live') for (const n of m.addedNodes) (window.said ??= []).push(n.textContent);
+      }).observe(document, { childList: true, subtree: true }));
+      await page.reload();
+      await until(page, () => document.querySelector('.log li[data-kind="event"][data-text*="from sphere"]'), null, 10000, 'the history after a reload');
+      const said = (await page.evaluate(() => window.said ?? [])).join('\n');
+      const taken = await page.evaluate(async () => Object.values((await import('/js/games/timemasters_names.js')).CARD_NAMES_JA));
+      check(taken.some(n => said.includes(n)) && !english.test(said), `${label}: said after a reload, with the Japanese names: ${said.replace(/\n/g, ' / ').slice(0, 300)}`);
+    } else {
+      check(s.names.every(n => ours.includes(n)), `${label}: every card face named in English: ${s.names.filter(n => !ours.includes(n))}`);
+      check(english.test(s.hand) && english.test(s.spheres) && english.test(s.log), `${label}: the English names in the hand, the spheres and the log`);
+      // switched to Japanese at the table: the names come, and the page draws again with them
+      await page.click('#lang-switch');
+      await until(page, () => document.querySelector('.dock .hand .tm-card .name')?.textContent.match(/^[^A-Za-z]+$/), null, 5000, 'the Japanese names after the switch');
+      const after = await shown(page);
+      check(!english.test(after.hand) && !english.test(after.log), `${label}: switched to Japanese, no English card name in the hand and the log: ${(after.hand + after.log).match(english)?.[0]}`);
+    }
+    await ctx.close();
+  }
+}
+
 const started = Date.now();
 try {
   // the parts that run once, one after the other (beside the matrix's six runs their pages met refused connections,
   // net::ERR_SOCKET_NOT_CONNECTED, on a loaded machine), then every game in both languages at both widths (the runs
   // of the matrix's parts) RUNS at a time (ASOBI_WEB_RUNS), the leavers' first (the longest)
   const steps = { tables: tablePages, smallest: smallestTables, keyboard: keyboardPlay, events: eventWords, words: rightWords, moments,
-    flights, offline, teach, cards: loadedSetAndWeight };
+    flights, offline, teach, cards: loadedSetAndWeight, tmnames: timeMastersNames };
   const once = Object.entries(steps).filter(([name]) => wanted(name)).map(([name, run]) => [name, async () => {
     const t0 = Date.now();
     await run();

@@ -197,12 +197,13 @@ async function checkActionWords(spec, seats) {
 }
 
 /** Card names whole: a name never breaks inside a word (Time Masters' "Concentrat|ion"), on the page as it is
- * drawn now. A word is whole when the name takes no more lines than it has words. */
+ * drawn now. A word is whole when the name takes no more lines than it has words (a Japanese name's words are
+ * parted by ・: "セレブラル・|クリーニング" is whole). */
 async function checkWords(spec, page) {
   const broken = await page.evaluate(() => [...document.querySelectorAll('.card .name')].filter(n => {
     const r = document.createRange(); r.selectNodeContents(n);
     const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;
-    return lines > n.textContent.trim().split(/\s+/).length;
+    return lines > n.textContent.trim().split(/[\s・]+/).length;
   }).map(n => n.textContent));
   check(broken.length === 0, `${spec.game}: card names broken inside a word at ${page.viewportSize().width} px: ${[...new Set(broken)]}`);
 }

@@ -46,6 +46,13 @@ function tmPay(rest, lang) {
   if (lang === 'ja') return [gold && `金のKè ${gold}`, eph && `一時的なKè ${eph}`].filter(Boolean).join('と');
   return [gold && `${gold} gold`, eph && `${eph} ephemeral`].filter(Boolean).join(' and ') + ' Kè';
 }
+/** The server's own words (English: an action's text, a log line's, the reason a game ended) for a tooltip, on the
+ * English page only: the other page's tooltips say nothing in English (its own words are on the line itself). */
+export const serverWords = text => (lang === 'en' ? text : null);
+/** A Time Masters card, named in the protocol by its English name, as this page names it: the Japanese page's
+ * name (tmcard.NAME: games/timemasters_names.js, loaded with the game's module), else its own (English, or a
+ * loaded set's card we have no name for). */
+export const tmCard = name => t(`tmcard.${name}`, name);
 
 /* The lobby's and the rules pages' words (issue 33), kept together and merged into each language's table. */
 const LOBBY = {
@@ -399,10 +406,10 @@ const messages = {
     'log.octal.discard': (w, r) => r === 'a card face down' ? `${w}がカードを1枚伏せて捨てた` : `${w}が${r}を捨てた`,
     'log.octal.Octo!': '{who}がオクトー!を宣言した', 'log.octal.override': (w, r) => octalPlay(w, r, 'ja', 'override'),
     'log.octal.lay': (w, r) => octalPlay(w, r, 'ja', 'lay'),
-    'log.timemasters.play': '{who}が{rest}を使った', 'log.timemasters.pick': '{who}が{rest}を選んだ',
+    'log.timemasters.play': (w, r) => `${w}が${tmCard(r)}を使った`, 'log.timemasters.pick': (w, r) => `${w}が${tmCard(r)}を選んだ`,
     'log.timemasters.take': (w, r) => { const [n, second] = r.split(' '); return `${w}がスフィア${n}の${second ? '裏向きの2枚目' : '一番上'}のカードを取った`; },
-    'log.timemasters.activate': '{who}がタイマー{rest}を起動した', 'log.timemasters.release': '{who}が{rest}を解放した',
-    'log.timemasters.set': (w, r) => { const [c, n] = r.split(' on '); return `${w}が${c}をタイマー${n}にセットした`; },
+    'log.timemasters.activate': '{who}がタイマー{rest}を起動した', 'log.timemasters.release': (w, r) => `${w}が${tmCard(r)}を解放した`,
+    'log.timemasters.set': (w, r) => { const [c, n] = r.split(' on '); return `${w}が${tmCard(c)}をタイマー${n}にセットした`; },
     'log.timemasters.delay': '{who}がタイマー{rest}を遅延させた', 'log.timemasters.drop': '{who}がタイマー{rest}を呪文ごと捨てた',
     'log.timemasters.recover': '{who}がリカバーした(手札2枚を捨てて灰のKèを金に)', 'log.timemasters.done': '{who}がフェイズを終えた',
     'log.timemasters.end': '{who}がフェイズを終えた', 'log.timemasters.pass': '{who}はパスした',
@@ -415,10 +422,10 @@ const messages = {
     'act.octal.play': r => octalAct(r, 'ja'), 'act.octal.lay': r => octalAct(r, 'ja', 'lay'),
     'act.octal.override': r => octalAct(r, 'ja', 'override'), 'act.octal.pass': 'パスする', 'act.octal.discard': '{rest}を捨てる',
     'act.octal.Octo!': 'オクトー!を宣言する',
-    'act.timemasters.play': '{rest}を使う', 'act.timemasters.pick': '{rest}を選ぶ',
+    'act.timemasters.play': r => `${tmCard(r)}を使う`, 'act.timemasters.pick': r => `${tmCard(r)}を選ぶ`,
     'act.timemasters.take': r => { const [n, second] = r.split(' '); return `スフィア${n}の${second ? '裏向きの2枚目' : '一番上'}のカードを取る`; },
-    'act.timemasters.activate': 'タイマー{rest}を起動する', 'act.timemasters.release': '{rest}を解放する',
-    'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `${c}をタイマー${n}にセットする`; },
+    'act.timemasters.activate': 'タイマー{rest}を起動する', 'act.timemasters.release': r => `${tmCard(r)}を解放する`,
+    'act.timemasters.set': r => { const [c, n] = r.split(' on '); return `${tmCard(c)}をタイマー${n}にセットする`; },
     'act.timemasters.delay': 'タイマー{rest}を遅延させる', 'act.timemasters.drop': 'タイマー{rest}を呪文ごと捨てる',
     'act.timemasters.recover': 'リカバーする(手札2枚を捨てて灰のKèを金に)', 'act.timemasters.done': 'フェイズを終える',
     'act.timemasters.pass': 'パスする', 'act.timemasters.pay': r => `${tmPay(r, 'ja')}で払う`,
@@ -535,6 +542,8 @@ const tableMessages = {
     'review.played': 'Played: {move} ({value})', 'review.best': 'The bot\'s best: {move} ({value})',
     'review.moves': 'Every move the bot weighed, with the chance to win after it', 'review.move': 'Move',
     'review.value': 'Win chance',
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips, what parts a Time Masters card's effects
+    'ninja.face_up': 'face up', 'ninja.face_down': 'face down', 'tmc.sep': ', ',
   },
   ja: {
     'psycle.card_label': 'カード{n}: コスト ジェム{n}、★{stars}、勝つ相手 {beats}',
@@ -589,7 +598,7 @@ const tableMessages = {
     'ev.octal.draw': (e, N) => `${N(e.seat)}が${e.count}枚引いた${e.cards ? `: ${listJa(e.cards)}` : ''}。`,
     'ev.octal.refill': e => `山札を補充: ${e.count}枚(山札は${e.deck}枚)。`,
     'ev.octal.finish': (e, N) => `${N(e.seat)}が手札を出し切って${e.place}位で上がった。`,
-    'ev.timemasters.draw': (e, N) => `${N(e.seat)}が${e.count}枚引いた${e.cards ? `: ${listJa(e.cards)}` : ''}。`,
+    'ev.timemasters.draw': (e, N) => `${N(e.seat)}が${e.count}枚引いた${e.cards ? `: ${listJa(e.cards, tmCard)}` : ''}。`,
     'ev.timemasters.reshuffle': (e, N) => `${N(e.seat)}が捨て札${e.count}枚を切り直して山札にした。`,
     'ev.timemasters.ke_gained': (e, N) => `${N(e.seat)}が${e.kind === 'ephemeral' ? '一時的な' : '循環の'}Kèを${e.count}得た。`,
     'ev.timemasters.ke_readied': (e, N) => `${N(e.seat)}の灰のKè ${e.count}つが金に戻った。`,
@@ -599,11 +608,11 @@ const tableMessages = {
     'ev.timemasters.reminder_used': (e, N) => (e.limit ? `${N(e.seat)}のKè ${e.limit}までの制限が手番とともに終わった。`
       : `${N(e.seat)}のリマインダー(コスト${Math.abs(e.cost)}${e.cost > 0 ? '増' : '減'})が使われた。`),
     'ev.timemasters.ke_lost': (e, N) => `${N(e.seat)}は${e.kind === 'ephemeral' ? '一時的な' : '循環の'}Kèを${e.count}失った(上限${e.cap})。`,
-    'ev.timemasters.card_removed': (e, N) => `${N(e.seat)}が${e.card}をゲームから除外した。`,
-    'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells)}が解放された。`,
-    'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)}がタイマー${e.timer}(${e.card})を捨てた${e.spells?.length ? `(${listJa(e.spells)}も)` : ''}。`,
-    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ?? '裏向きの2枚目'}を取った${e.points === undefined ? '' : `(${e.points}点)`}。`,
-    'ev.timemasters.sphere_top': e => `スフィア${e.level}の一番上は${e.card}になった。`,
+    'ev.timemasters.card_removed': (e, N) => `${N(e.seat)}が${tmCard(e.card)}をゲームから除外した。`,
+    'ev.timemasters.timer_released': (e, N) => `${N(e.seat)}のタイマー${e.timer}が発動: ${listJa(e.spells, tmCard)}が解放された。`,
+    'ev.timemasters.timer_discarded': (e, N) => `${N(e.seat)}がタイマー${e.timer}(${tmCard(e.card)})を捨てた${e.spells?.length ? `(${listJa(e.spells, tmCard)}も)` : ''}。`,
+    'ev.timemasters.card_taken': (e, N) => `${N(e.seat)}がスフィア${e.level}から${e.card ? tmCard(e.card) : '裏向きの2枚目'}を取った${e.points === undefined ? '' : `(${e.points}点)`}。`,
+    'ev.timemasters.sphere_top': e => `スフィア${e.level}の一番上は${tmCard(e.card)}になった。`,
     'ev.timemasters.sphere_emptied': e => `スフィア${e.level}が空になった(空は${e.empty}つ)。`,
     'ev.timemasters.turn_start': (e, N) => `手番${e.turn}: ${N(e.seat)}の番。`,
     // game review (issue 46: review.js)
@@ -620,6 +629,8 @@ const tableMessages = {
     'review.played': '指した手: {move}({value})', 'review.best': 'ボットの最善手: {move}({value})',
     'review.moves': 'ボットが検討した手と、その後の勝つ見込み', 'review.move': '手',
     'review.value': '勝つ見込み',
+    // the table in the page's language (tmja): NINJA's scroll tiles' tooltips, what parts a Time Masters card's effects
+    'ninja.face_up': '表向き', 'ninja.face_down': '裏向き', 'tmc.sep': '、',
   },
 };
 Object.assign(messages.en, tableMessages.en, ROUND2.en, TEACH.en);

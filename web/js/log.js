@@ -1,6 +1,6 @@
 // log.js — the table's log: every move and every event in the page's language, events set apart, the latest marked; and the sentence the live region says.
 import { el } from './dom.js';
-import { t, tf, phrase, eventPhrase, cardWords, actionLabel } from './i18n.js';
+import { t, tf, phrase, eventPhrase, cardWords, actionLabel, serverWords } from './i18n.js';
 
 /** An entry's kind: "event" (what happened: docs/protocol.md, "Events"), "undo" (a seat took back its last
  * move: docs/protocol.md, "Taking back") or "action" (a seat's move; entries from servers that do not say are
@@ -19,15 +19,15 @@ export function sentence(game, e, name) {
   return phrase(game, who(e.seat), e.text) + (e.by === 'timeout' ? ` (${t('timeout')})` : '');
 }
 
-/** The log, newest first: each entry a line with data-kind, the server's own text in data-text and its
- * tooltip; events set apart (their own look and a word for screen readers); the newest entry marked. */
+/** The log, newest first: each entry a line with data-kind, the server's own text in data-text and (on the
+ * English page: serverWords) its tooltip; events set apart (their own look and a word for screen readers); the newest entry marked. */
 export function logSection(game, log, name) {
   const newest = log.length - 1;
   const items = log.map((e, k) => {
     const kind = kindOf(e);
     // moves numbered as the table counts them (from 1); an event, under its move, unnumbered
     return el('li', { class: `${kind}${k === newest ? ' latest' : ''}`, 'data-kind': kind, 'data-index': e.index,
-      value: kind !== 'event' ? e.index + 1 : null, title: e.text, 'data-text': e.text },
+      value: kind !== 'event' ? e.index + 1 : null, title: serverWords(e.text), 'data-text': e.text },
     kind === 'event' ? el('span', { class: 'sr-only' }, `${t('event')}: `) : '', sentence(game, e, name));
   }).slice(-200);
   const start = log.length ? log[newest].index + 1 : 0;

@@ -1,5 +1,7 @@
 // moments.js — the table's short moments (issue 43): a drawn thing marked `data-moment="KIND KEY"` plays its animation once, the first time its key is drawn (Web Animations, within the pacing's 0.6 s, never under reduced motion, never blocking a click).
 
+import { tmCard } from './i18n.js';
+
 const seen = new Set();
 const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -33,7 +35,7 @@ export function flyMoments(root, entries) {
   if (reduced() || !document.body.animate) return;
   for (const e of entries) {
     const ev = e.kind === 'event' ? e.event : null;
-    if (ev?.type === 'card_taken') fly(root.querySelector(`.sphere.l${ev.level}`), root, ev.seat, ev.hidden ? '' : ev.card ?? '');
+    if (ev?.type === 'card_taken') fly(root.querySelector(`.sphere.l${ev.level}`), root, ev.seat, ev.hidden || !ev.card ? '' : tmCard(ev.card));
     if (ev?.type === 'trick_won' && ev.seat !== null) for (const played of root.querySelectorAll('.trick .played')) fly(played, root, ev.seat, '');
   }
 }

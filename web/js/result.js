@@ -1,11 +1,11 @@
 // result.js — the table's result: each seat's outcome in words, the scores, what the score means in this game and why the game ended; rematch.
 import { el } from './dom.js';
-import { t, tf, placed, ordinal } from './i18n.js';
+import { t, tf, placed, ordinal, serverWords } from './i18n.js';
 
 /** Why the game ended, in the page's language, from the view: a game's limit (`capped`) or its own end
  * (PSYCLE: a second victory tile; NINJA: three rounds, or the shadow first before; THE OCTAL: the places
  * decided; Time Masters: a second sphere ran out). GAME (the game's table module) may name its own reason,
- * `overReason(view)`. The server's own words (`over`) are kept in the line's title. */
+ * `overReason(view)`. The server's own words (`over`) are kept in the line's title on the English page. */
 export function whyOver(view, result, name, game) {
   if (view.capped) return t(`over.${view.game}.capped`);
   const winners = (result?.winners ?? []).map(name).join(', ');
@@ -44,7 +44,7 @@ export function resultSection(last, game, ctx, onRematch) {
   const g = last.view.game;
   return el('section', { class: 'result', id: 'result' }, el('h2', {}, t('result')),
     outcome(r, last.seat, among), note ? el('p', { class: 'note' }, note) : '',
-    el('p', { class: 'why-over', title: last.over ?? '' }, el('b', {}, `${t('why_over')}: `), whyOver(last.view, r, ctx.name, game)),
+    el('p', { class: 'why-over', title: serverWords(last.over ?? '') }, el('b', {}, `${t('why_over')}: `), whyOver(last.view, r, ctx.name, game)),
     el('p', { class: 'score-means' }, el('b', {}, `${t('score_means')}: `), t(`score.${g}`)),
     scoreTable(r, last.view, game, ctx),
     last.seat === null

@@ -1,5 +1,5 @@
 // table.js — the table screen: its state, the WebSocket to /ws/tables/ID, and the page drawn from its parts (seats.js, log.js, result.js, join.js, replay.js; pacing.js shows moves one at a time, announce.js says them).
-import { t, tf, count, actionLabel, languageSwitch } from './i18n.js';
+import { t, tf, count, actionLabel, languageSwitch, serverWords } from './i18n.js';
 import { el, api, tokenKey, watchKey, lazyModule } from './dom.js';
 import { takeToken, joinRequest, joinSection } from './join.js';
 import { makePacer } from './pacing.js';
@@ -22,6 +22,12 @@ const id = Number(location.pathname.split('/')[2]);
 const watchCode = location.hash.match(/watch=([0-9a-f]+)/i)?.[1];
 if (watchCode) localStorage.setItem(watchKey(id), watchCode);
 const games = {};
+/** The game's module (games/GAME.js), imported once. An update waits for it: its entries are said (the live
+ * region) before the page is drawn, and in the game's words (Time Masters' card names on the Japanese page). */
+const loading = {};
+const gameModule = g => (loading[g] ??= import(`./games/${g}.js`).then(m => { games[g] = m; },
+  e => { delete loading[g]; throw e; }));   // a failed load is tried again by the next update or drawing
+let arrived = Promise.resolve();   // the updates in the order they came
 
 /** Everything the page knows. `last` is the update on the page (pacing may hold newer ones back), `log` the
  * entries shown, `heard` every entry received; `sentAt` when an act went out whose answer has not come. */
@@ -65,7 +71,13 @@ function connect() {
     if (m.type === 'chat') { chat.heard(m); return; }
     page.sentAt = null;
     if (m.type === 'update' && m.seat === null && page.token) return;   // a spectator's, before the hello is answered
-    if (m.type === 'update') { chat.update(m); receive(m, fresh); fresh = false; } else if (m.type === 'error') refused(m.error);
+    if (m.type === 'update') {
+      chat.update(m);
+      const first = fresh;
+      fresh = false;
+      const next = arrived.then(() => gameModule(m.view.game).catch(() => {})).then(() => receive(m, first));
+      arrived = next.catch(() => {});   // an update that failed (an error on the page) never holds back the next
+    } else if (m.type === 'error') refused(m.error);
   };
   ws.onclose = () => {
     page.sentAt = null; page.conn = 'reconnecting'; draw();
@@ -198,7 +210,7 @@ function context(view, live) {
   const legal = live && last.status === 'playing' ? last.legal.map(a => a.text) : [];
   const onThings = new Set();   // the actions a drawn thing offers (a card, a question): a phone folds their buttons
   return {
-    t, tf, count, el, legal, onThings, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet,
+    t, tf, count, el, legal, onThings, seat: last.seat, seats: last.seats, name, cardSet: page.cardSet, draw,
     label: a => actionLabel(view?.game, a),
     /** A drawn thing NODE that performs the legal actions MATCHing it: one action → the click does it;
      * several → the click opens a menu of them (each a data-action button). A phone folds the buttons of
@@ -224,10 +236,10 @@ function context(view, live) {
 }
 
 /** A button that performs legal action A: its words in the page's language, the text itself in data-action
- * (what is sent) and in the tooltip. */
+ * (what is sent) and, on the English page, in the tooltip (serverWords: no English in the Japanese page's tooltips). */
 function actionButton(a) {
   // while the connection is down a move cannot go out: the button says so by being disabled
-  return el('button', { 'data-action': a, title: a, disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
+  return el('button', { 'data-action': a, title: serverWords(a), disabled: page.conn !== 'connected', onclick: () => act(a) }, actionLabel(page.last.view?.game, a));
 }
 
 /** The legal actions as buttons. On a phone the buttons of what a drawn thing offers (a tapped card opens its
@@ -364,7 +376,7 @@ async function draw() {
     return;
   }
   const g = last.view.game;
-  if (!games[g]) games[g] = await import(`./games/${g}.js`);
+  if (!games[g]) await gameModule(g);
   if (g === 'timemasters' && !page.cardSet) loadCardSet();
   const refocus = focusPlace();
   const ctx = context(last.view, true);

@@ -24,10 +24,10 @@ export function card(ctx, id, extra = {}) {
 }
 
 function scroll(ctx, s, faceUp) {
-  const { el } = ctx;
+  const { el, t } = ctx;
   if (s === null || s === undefined) return '';
   const shown = s === 'hidden' ? '巻' : `${s > 0 ? '+' : ''}${s}`;
-  return el('span', { class: `scroll${faceUp ? ' up' : ' down'}`, title: faceUp ? 'face up' : 'face down' }, faceUp ? shown : `▮ ${s === 'hidden' ? '?' : shown}`);
+  return el('span', { class: `scroll${faceUp ? ' up' : ' down'}`, title: t(faceUp ? 'ninja.face_up' : 'ninja.face_down') }, faceUp ? shown : `▮ ${s === 'hidden' ? '?' : shown}`);
 }
 
 const mentions = id => a => a.split(' ').includes(id);

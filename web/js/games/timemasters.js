@@ -1,10 +1,17 @@
-// timemasters.js — Time Masters' table: the five spheres, the spell zone, own hand, timers, Kè and points of every wizard; every card says what it does.
+// timemasters.js — Time Masters' table: the five spheres, the spell zone, own hand, timers, Kè and points of every wizard; every card says what it does, by its name in the page's language.
+import { tmCard, lang } from '../i18n.js';
+
+/* The Japanese page's card names (timemasters_names.js) come with this module on that page only, before its
+ * first drawing: the English page never carries their bytes (the table page's weight, tests/web/test_table.mjs).
+ * A page switched to Japanese at the table loads them then, and draws again once they are in (DRAW). */
+let names = lang === 'ja' ? await import('./timemasters_names.js') : null;
+const namesFor = draw => { if (lang === 'ja' && !names) names = import('./timemasters_names.js').then(() => draw?.()); };
 
 /** The card NAME of the table's set (ctx.cardSet: the table's own or ours), or null while it loads. */
 const cardOf = (ctx, name) => ctx.cardSet?.cards?.find(c => c.name.toLowerCase() === String(name).toLowerCase()) ?? null;
 
 /** A card's effects in words, from its primitives ("draw 2 cards, gain 1 ephemeral Kè"): every card set reads. */
-const effectWords = (ctx, card) => (card.effects ?? []).map(([what, n]) => ctx.count(n, `eff.${what}`)).join(', ');
+const effectWords = (ctx, card) => (card.effects ?? []).map(([what, n]) => ctx.count(n, `eff.${what}`)).join(ctx.t('tmc.sep'));
 
 /** What card C does, in the page's language: its kind, level and cost ("Spell · level 2 · 2 Kè"), and its
  * effect ("draw 2 cards"; a timer's slots and when its effect fires). */
@@ -24,8 +31,8 @@ function card(ctx, name, extra = {}) {
   const c = cardOf(ctx, name);
   const words = c ? describe(ctx, c) : null;
   return el('div', { class: `card tm-card${c ? ` ${c.type}` : ''}`, 'data-c': name,
-    title: words ? `${words.kind}\n${words.effect}` : name, ...extra },
-  el('span', { class: 'name' }, name), words ? el('span', { class: 'kind' }, words.kind) : '',
+    title: words ? `${words.kind}\n${words.effect}` : tmCard(name), ...extra },
+  el('span', { class: 'name' }, tmCard(name)), words ? el('span', { class: 'kind' }, words.kind) : '',
   words ? el('span', { class: 'effect' }, words.effect) : '');
 }
 
@@ -35,7 +42,7 @@ const mentions = name => a => a.endsWith(` ${name}`) || a.includes(` ${name} on 
  * the line, which opens the menu of the mixes that can pay. */
 function choice(c, ctx) {
   const { el, t } = ctx;
-  const what = c.kind === 'pay' ? `${c.card} (${c.left} Kè)` : c.card ?? '';
+  const what = c.kind === 'pay' ? `${tmCard(c.card)} (${c.left} Kè)` : c.card ? tmCard(c.card) : '';
   return ctx.actionable(el('p', { class: 'choice' }, `${t('choose')}: ${t(`choice.timemasters.${c.kind}`)} ${what}`),
     a => c.kind === 'pay' && a.startsWith('pay '));
 }
@@ -54,6 +61,7 @@ export function prompt(v, { t, tf, el, legal }) {
 
 export function render(v, ctx) {
   const { el, t } = ctx;
+  namesFor(ctx.draw);
   const me = v.players.find(p => p.seat === ctx.seat);
   const spheres = el('div', { class: 'spheres' }, el('h3', {}, t('tm.spheres')), v.spheres.map(s => ctx.actionable(
     el('div', { class: `sphere l${s.level}`, title: `${t('tm.sphere')} ${s.level}` },
@@ -69,7 +77,7 @@ export function render(v, ctx) {
       el('span', { class: 'ke-grey' }, `○ ${p.ke_spent} ${t('tm.ke_spent')}`), ' ', el('span', { class: 'ke-eph' }, `◇ ${p.ke_ephemeral} ${t('tm.ke_eph')}`)),
     el('p', {}, `${t('hand')} ${p.hand_size} · ${t('tm.deck')} ${p.deck_size} · ${t('tm.discard')} ${p.discard.length} · ${t('tm.points')} ${p.points ?? '?'}`),
     el('div', { class: 'timers' }, `${t('tm.timers')}: `, p.timers.length ? '' : t('none'), p.timers.map((tm, i) => ctx.actionable(
-      el('div', { class: 'timer', title: `${t('tm.timers')} ${i + 1}` }, el('b', {}, `${i + 1}. ${tm.timer}`),
+      el('div', { class: 'timer', title: `${t('tm.timers')} ${i + 1}` }, el('b', {}, `${i + 1}. ${tmCard(tm.timer)}`),
         el('small', {}, ` ${tm.spells.length}/${tm.slots}${tm.full ? ' ●' : ''}${tm.delay ? ` · ${t('tm.delay')} ${tm.delay}` : ''}`),
         el('div', { class: 'slot' }, tm.spells.map(c => card(ctx, typeof c === 'string' ? c : c.name ?? JSON.stringify(c))))),
       a => p.seat === ctx.seat && (a === `activate ${i + 1}` || a === `delay ${i + 1}`)))),
