@@ -113,6 +113,11 @@ async function lobbyPages(browser, base) {
     check(box && box.y + box.height <= viewport.height && box.x >= 0 && box.x + box.width <= viewport.width,
       `${what}: the quick-play button is on the first screen (${JSON.stringify(box)})`);
     check(await page.locator('[data-quick="friends"]').count() === 1, `${what}: play with friends is there`);
+    // the games by the seeds' own titles on the Japanese page, the server's on the English one
+    const titles = await page.evaluate(() => [...document.querySelectorAll('select[name="quick_game"] option')].map(o => o.textContent));
+    const want = lang === 'ja' ? ['巻物取りっく', 'THE OCTAL(オクタル)', 'PSYCLE', 'タイム・マスターズ']
+      : ['NINJA SCROLL TRICK', 'THE OCTAL', 'PSYCLE', 'Time Masters'];
+    check(want.every(w => titles.includes(w)), `${what}: the games' titles in the page's language (${titles.join(', ')})`);
     check(await page.locator('details.more-options select, details.more-options input').count() === 1,
       `${what}: the safety cap is under "more options"`);
     check(!(await page.isVisible('details.more-options input')), `${what}: "more options" starts closed`);

@@ -53,6 +53,11 @@ export const serverWords = text => (lang === 'en' ? text : null);
  * name (tmcard.NAME: games/timemasters_names.js, loaded with the game's module), else its own (English, or a
  * loaded set's card we have no name for). */
 export const tmCard = name => t(`tmcard.${name}`, name);
+/** A game's title as this page names it: the seeds' own Japanese titles on the Japanese page (gametitle.NAME),
+ * else the server's (G: an entry of GET /api/games). */
+export const gameTitle = g => t(`gametitle.${g.name}`, g.title);
+/** The title of the game named NAME among GAMES (GET /api/games's), or NAME when it is not there. */
+export const titleIn = (games, name) => { const g = games?.find(x => x.name === name); return g ? gameTitle(g) : name; };
 
 /* The lobby's and the rules pages' words (issue 33), kept together and merged into each language's table. */
 const LOBBY = {
@@ -313,6 +318,8 @@ const messages = {
   },
   ja: {
     ...LOBBY.ja,
+    // the seeds' own titles: 巻物取りっく (NINJA's sheet), タイム・マスターズ (the wiki page), ～オクタル～ (THE OCTAL's)
+    'gametitle.ninja': '巻物取りっく', 'gametitle.timemasters': 'タイム・マスターズ', 'gametitle.octal': 'THE OCTAL(オクタル)',
     title: 'asobi — 4つのカードゲーム', lobby: 'ロビー', games: 'ゲーム', players: '人', rules: 'ルール',
     create: 'テーブルを作る', game: 'ゲーム', options: 'オプション', seats: '席', person: '人間',
     clock: '持ち時間', clock_none: 'なし', clock_move: '1手ごとの秒数', clock_fischer: '持ち時間+加算',

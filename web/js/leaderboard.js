@@ -1,5 +1,5 @@
 // leaderboard.js — the leaderboard at /leaderboard: a tab per game, each the top 100 by rating (provisional players left out), names linking to their profiles.
-import { t, tf, languageSwitch } from './i18n.js';
+import { t, tf, languageSwitch, titleIn } from './i18n.js';
 import './messages_accounts.js';   // the account pages' words (addMessages)
 import { el, api } from './dom.js';
 import { GAME_ORDER, pageHeader, ratingText } from './standing.js';
@@ -10,7 +10,7 @@ let catalog = { games: [] };
 let chosen = GAME_ORDER.includes(location.hash.slice(1)) ? location.hash.slice(1) : GAME_ORDER[0];
 const boards = {}, problems = {};
 
-const titleOf = game => catalog.games.find(g => g.name === game)?.title ?? game;
+const titleOf = game => titleIn(catalog.games, game);
 
 async function load(game) {
   if (boards[game]) return;

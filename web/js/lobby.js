@@ -1,5 +1,5 @@
 // lobby.js — the lobby screen: play against the computer in one click, play with friends, my tables, the live open tables, the games with their rules, the full create-table form.
-import { t, languageSwitch } from './i18n.js';
+import { t, languageSwitch, gameTitle, titleIn } from './i18n.js';
 import { el, api, tokenKey, invitesKey, watchKey, seatKey, nameKey, heldTables, forgetSeat, LEVELS } from './dom.js';
 import { confirmDialog } from './confirm.js';
 import { accountSection, whoAmI } from './account.js';
@@ -43,7 +43,7 @@ function gameInfo(name) { return catalog.games.find(g => g.name === name); }
 function gamesSection() {
   return el('section', { class: 'games' }, el('h2', {}, t('games')),
     el('div', { class: 'game-list' }, catalog.games.map(g => el('article', { class: 'game-card' },
-      el('h3', {}, g.title), el('p', { class: 'count' }, `${g.min_players}-${g.max_players} ${t('players')}`),
+      el('h3', {}, gameTitle(g)), el('p', { class: 'count' }, `${g.min_players}-${g.max_players} ${t('players')}`),
       t(`${g.name}.desc`).split('\n').map(line => el('p', {}, line)),
       el('a', { href: `/rules/${g.name}.html` }, t('rules'))))));
 }
@@ -124,7 +124,7 @@ function createSection() {
   return el('section', { class: 'create' }, el('h2', {}, t('create')),
     el('form', { onsubmit: e => { e.preventDefault(); createTable(); } },
       el('label', {}, `${t('game')} `, el('select', { name: 'game', onchange: e => { form.game = e.target.value; form.options = {}; form.file = null; draw(); } },
-        catalog.games.map(x => el('option', { value: x.name, selected: x.name === form.game }, x.title)))),
+        catalog.games.map(x => el('option', { value: x.name, selected: x.name === form.game }, gameTitle(x))))),
       el('label', {}, `${t('players_label')} `, el('select', { name: 'players', onchange: e => { form.players = +e.target.value; draw(); } },
         Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
           .map(n => el('option', { value: n, selected: n === form.players }, n)))),
@@ -210,7 +210,7 @@ function gameChoice(prefix, key, playersKey) {
   quick[playersKey] = Math.min(Math.max(quick[playersKey], g.min_players), g.max_players);
   return [el('label', {}, el('span', {}, t('game')), el('select', { name: `${prefix}_game`,
       onchange: e => { quick[key] = e.target.value; keepQuick(); draw(); } },
-    catalog.games.map(x => el('option', { value: x.name, selected: x.name === g.name }, x.title)))),
+    catalog.games.map(x => el('option', { value: x.name, selected: x.name === g.name }, gameTitle(x))))),
   el('label', {}, el('span', {}, t('players_label')), el('select', { name: `${prefix}_players`,
       onchange: e => { quick[playersKey] = +e.target.value; keepQuick(); } },
     Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) => g.min_players + k)
@@ -290,7 +290,7 @@ function mineSection() {
       const held = s?.seats[seat];
       const over = !s || s.status === 'over';
       return el('li', { class: 'my-table', 'data-table': id },
-        el('p', {}, el('strong', {}, `${t('table')} ${id}: ${s ? gameInfo(s.game)?.title ?? s.game : ''}`),
+        el('p', {}, el('strong', {}, `${t('table')} ${id}: ${s ? titleIn(catalog.games, s.game) : ''}`),
           s ? ` (${t(`status_${s.status}`)})` : '', held ? ` · ${t('seat')} ${seat + 1}: ${held.name ?? ''}` : ''),
         el('p', { class: 'actions' }, el('a', { href: `/t/${id}`, class: 'back-to' }, over ? t('see_table') : t('return_table')),
           over ? el('button', { type: 'button', class: 'forget', onclick: () => { forgetSeat(id); loadMine(); } }, t('forget'))
@@ -315,7 +315,7 @@ function tablesSection() {
   const shown = tables.concat(older.filter(tb => tb.table < newest));
   const more = olderNext === undefined ? next : olderNext;
   const list = shown.length ? shown.map(tb => el('li', { class: 'open-table' },
-    el('strong', {}, `${t('table')} ${tb.table}: ${gameInfo(tb.game)?.title ?? tb.game}`), ` (${t(`status_${tb.status}`)}) `,
+    el('strong', {}, `${t('table')} ${tb.table}: ${titleIn(catalog.games, tb.game)}`), ` (${t(`status_${tb.status}`)}) `,
     tb.seed_chosen ? el('span', { class: 'badge seed-chosen', title: t('seed_chosen') }, `${t('seed_chosen_short')} `) : '',
     tb.rated ? [ratedBadge(), ' '] : '',
     el('a', { href: `/t/${tb.table}` }, t('watch')),

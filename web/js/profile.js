@@ -1,5 +1,5 @@
 // profile.js — a person's page at /u/NAME: the rating per game with its history drawn as plain SVG, the record against the computer, and the recent games with links to their replays.
-import { t, tf, count, ordinal, languageSwitch } from './i18n.js';
+import { t, tf, count, ordinal, languageSwitch, titleIn } from './i18n.js';
 import './messages_accounts.js';   // the account pages' words (addMessages)
 import { el, api } from './dom.js';
 import { GAME_ORDER, pageHeader, ratingText, signedChange } from './standing.js';
@@ -8,7 +8,7 @@ const app = document.getElementById('app');
 const name = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 let catalog = { games: [] }, player = null, problem = '', olderNext = null;
 
-const titleOf = game => catalog.games.find(g => g.name === game)?.title ?? game;
+const titleOf = game => titleIn(catalog.games, game);
 
 /** The rating of GAME after each rated game, oldest first, from the profile's `history` (its last 200 rows):
  * when it holds the whole history, the line starts from the rating everyone starts at. */
