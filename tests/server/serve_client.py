@@ -2,7 +2,6 @@
 import asyncio
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -77,6 +76,15 @@ class Server:
                 raise AssertionError("the server reported: " + log[log.index(bad) - 200:][:3000])
         if died:
             raise AssertionError(died + "\n" + log[-2000:])
+
+    def stop_with(self, again):
+        """Stops this server, or when it was restarted on its database as again (a Server or None), stops
+        that one and removes this one's folder (which holds the database)."""
+        if again:
+            again.stop()
+            shutil.rmtree(self.dir, ignore_errors=True)
+        else:
+            self.stop()
 
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)

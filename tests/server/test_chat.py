@@ -5,7 +5,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -256,11 +255,7 @@ async def test_mute_lasts_across_a_restart():
         for c in (a2, b2):
             await c.close()
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def test_history_after_a_restart_and_the_operators_hide():
@@ -296,11 +291,7 @@ async def test_history_after_a_restart_and_the_operators_hide():
         check(m["index"] == 4 and m["name"] == "#2", "the numbering goes on after a restart", m)
         await w2.close()
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def hidden_live(srv, db, t, tokens, readers, timeout=8):

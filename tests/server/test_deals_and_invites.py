@@ -4,7 +4,6 @@
 import asyncio
 import json
 import os
-import shutil
 import sys
 import time
 
@@ -189,11 +188,7 @@ async def test_a_private_table_keeps_strangers_out(binary):
         status, summary = again.request("GET", "/api/tables/%d?code=%s" % (t, made["watch"]))
         check(summary["status"] == "playing", summary)
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)  # the first server's folder: the database
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def main():

@@ -5,7 +5,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import sys
 import time
 
@@ -134,11 +133,7 @@ async def test_a_table_everyone_left_is_abandoned(binary):
             status, _ = again.request("GET", "/api/tables/%d" % table)
             check(status == 404, "an abandoned table is not restored", table, status)
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)  # the first server's folder: the database
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def test_a_left_seat_stays_left_after_a_restart(binary):
@@ -195,11 +190,7 @@ async def test_a_left_seat_stays_left_after_a_restart(binary):
               "the rematch leaves the left seat open (a code nobody holds) rather than to a bot", status, rematch)
         check(rematch["seats"][0]["name"] == "P0", rematch["seats"])
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def main():

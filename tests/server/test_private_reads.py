@@ -6,7 +6,6 @@ import http.client
 import json
 import os
 import random
-import shutil
 import signal
 import sys
 
@@ -124,11 +123,7 @@ async def test_a_private_table_is_read_by_its_codes_only():
         m = await stranger_watches(again, t, query="?code=" + watch)
         check(m and m["type"] == "update" and m["status"] == "over", "the finished table watched with its code", m)
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,8 @@
 # Usage: python3 test_reviews.py PATH/TO/asobi   (CTest runs it; every wait has a timeout)
 import asyncio
 import os
-import shutil
 import signal
 import sys
-import threading
 import time
 import urllib.request
 
@@ -88,11 +86,7 @@ async def test_a_review_is_queued_searched_and_cached():
         check(status == 200 and got == done, "the review from the store after a restart", status, got)
         check(searches_logged(again) == 0, "searched again after a restart", again.log_text()[-2000:])
     finally:
-        if again:
-            again.stop()
-            shutil.rmtree(srv.dir, ignore_errors=True)
-        else:
-            srv.stop()
+        srv.stop_with(again)
 
 
 async def test_limits_per_address_and_overall():
