@@ -278,8 +278,8 @@ const PHONE = { width: 390, height: 844 };
 /** What of the table is not on one laptop screen, scrolled to the top: each of the board's parts (its top-level
  * blocks and every panel, question, sphere, tile or trick in them), the hand's cards, the prompt line and every
  * control to act (the dock's buttons and playable cards) must lie inside the screen, and the point at each one's
- * corners and centre must be the thing itself, not something over it (the dock, the side). The boxes measured
- * come back too: the board's, the dock's, the hand's, the last action's. */
+ * corners and centre must be the thing itself, not something over it (the dock, the side); the page must not
+ * scroll. The boxes measured come back too: the board's, the dock's, the hand's, the last action's. */
 const laptopScreen = page => page.evaluate(() => {
   scrollTo(0, 0);
   const box = e => { const r = e.getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) }; };
@@ -308,6 +308,9 @@ const laptopScreen = page => page.evaluate(() => {
   const b = box(board), d = box(dock);
   const crossing = Math.max(0, Math.min(b.bottom, d.bottom) - Math.max(b.top, d.top)) * Math.max(0, Math.min(b.right, d.right) - Math.max(b.left, d.left));
   if (crossing > 0) bad.push(`the dock ${JSON.stringify(d)} over the board ${JSON.stringify(b)}`);
+  // and the page itself has nothing below the screen to scroll to (the side's log and chat scroll in their box)
+  const below = document.documentElement.scrollHeight - innerHeight;
+  if (below > 0) bad.push(`the page scrolls ${below} px`);
   return { bad, board: b, dock: d, hand: box(document.querySelector('.dock .hand') ?? dock), lastAct: acts.length ? box(acts[acts.length - 1]) : null,
     page: document.documentElement.scrollHeight, acts: acts.length };
 });
@@ -342,8 +345,9 @@ const coveredAt = (page, y) => page.evaluate(y => {
       const hit = document.elementFromPoint(x, yy);
       const over = hit?.closest(CONTROL);
       if (!over || over === c || c.contains(over) || over.contains(c)) continue;
-      const frame = bar(over);
-      if (frame && !frame.contains(c)) continue;   // under the dock: scrolled off the screen
+      const frame = bar(over), fr = frame?.getBoundingClientRect();
+      // under the dock: scrolled off the screen (a button floating outside the dock's own box still covers)
+      if (frame && !frame.contains(c) && x >= fr.left && x <= fr.right && yy >= fr.top && yy <= fr.bottom) continue;
       found.add(`${name(over)} covers ${name(c)} at scroll ${Math.round(scrollY)}`);
     }
   }
