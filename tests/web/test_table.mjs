@@ -270,9 +270,9 @@ async function smallestTables() {
 // ---------------------------------------------------------------------------------------------------------
 // Issue 43's one screen, measured (part `fit`): every game's largest table in both languages. On a laptop
 // (1280 x 800, 1366 x 768) the board, the hand and every control to act are inside the screen at once, scrolled to
-// the top, and nothing covers any of them (the sticky dock covered the board's last rows: 380-460 px of it); on a
+// the top, and nothing covers any of them (the sticky dock, 298-351 px tall, covered the board's last rows); on a
 // phone (390 x 844) no control covers another at any scroll position (the floating chat button covered the
-// language switch). At the first turn and again a few moves later, when the board has grown.
+// language switch). At the first turn and after 4 and 10 of the seat's moves, when the board has grown.
 // ---------------------------------------------------------------------------------------------------------
 const LAPTOPS = [{ width: 1280, height: 800 }, { width: 1366, height: 768 }];
 const PHONE = { width: 390, height: 844 };
