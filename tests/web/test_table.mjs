@@ -5,9 +5,11 @@
 // Time Masters' cards in words, no English tooltip on the Japanese page, axe-core; the events of the log in words; pacing; joining by the in-page form;
 // leavers; the sound switch; a loaded card set in words; the page's weight; Time Masters' card names in the page's language. (The whole game of every game at 390 px,
 // its result explained and its replay: tests/web/test_web.mjs's tableRuns, which plays those tables anyway.) Pacing, joining,
-// leavers and sound run for every game in both languages, each run at both widths, several runs at a time.
-// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,tmnames,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
-// many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log and each bot round's steps.
+// leavers and sound run for every game in both languages, each run at both widths, several runs at a time; so does
+// fit, the one screen measured (at 1280×800 and 1366×768 nothing of the board, the hand or the actions off the screen
+// or covered; on a phone no control covering another at any scroll position), at three moments of each game.
+// ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,tmnames,fit,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
+// many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log, each bot round's steps and fit's boxes.
 import { chromium } from 'playwright-core';
 import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
 import { spawn } from 'node:child_process';
@@ -26,9 +28,9 @@ const check = (cond, what) => { checks++; countCheck(); if (!cond) { failures++;
 // The fewest checks each part makes (a run of the matrix's parts: one game in one language), from the checks it makes
 // whatever the game (each part's check sites that always run, once): each run is held to its own, and the whole run
 // to the sum for what it ran
-const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, flights: 3, offline: 3, teach: 5, cards: 3, tmnames: 11, leavers: 4, joining: 6, pacing: 6, sound: 3 };
+const LEAST = { tables: 4, smallest: 4, keyboard: 3, events: 3, words: 6, moments: 2, flights: 3, offline: 3, teach: 5, cards: 3, tmnames: 11, leavers: 4, joining: 6, pacing: 6, sound: 3, fit: 6 };
 let least = 0;   // the sum for what this run ran
-const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'flights', 'offline', 'teach', 'cards', 'tmnames', 'leavers', 'joining', 'pacing', 'sound']);
+const parts = filterOf('ASOBI_WEB_PARTS', ['tables', 'smallest', 'keyboard', 'events', 'words', 'moments', 'flights', 'offline', 'teach', 'cards', 'tmnames', 'leavers', 'joining', 'pacing', 'sound', 'fit']);
 const wanted = part => !parts || parts.includes(part);
 
 // each game's largest table (ASOBI_WEB_GAMES=psycle,octal: some games only)
@@ -268,6 +270,156 @@ async function smallestTables() {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Issue 43's one screen, measured (part `fit`): every game's largest table in both languages. On a laptop
+// (1280 x 800, 1366 x 768) the board, the hand and every control to act are inside the screen at once, scrolled to
+// the top, and nothing covers any of them (the sticky dock, 298-351 px tall, covered the board's last rows); on a
+// phone (390 x 844) no control covers another at any scroll position (the floating chat button covered the
+// language switch). At the first turn and after 4 and 10 of the seat's moves, when the board has grown.
+// ---------------------------------------------------------------------------------------------------------
+const LAPTOPS = [{ width: 1280, height: 800 }, { width: 1366, height: 768 }];
+const PHONE = { width: 390, height: 844 };
+
+/** What of the table is not on one laptop screen, scrolled to the top: each of the board's parts (its top-level
+ * blocks and every panel, question, sphere, tile or trick in them), the hand's cards, the prompt line and every
+ * control to act (the dock's buttons and playable cards) must lie inside the screen, and the point at each one's
+ * corners and centre must be the thing itself, not something over it (the dock, the side); the page must not
+ * scroll. The boxes measured come back too: the board's, the dock's, the hand's, the last action's. */
+const laptopScreen = page => page.evaluate(() => {
+  scrollTo(0, 0);
+  const box = e => { const r = e.getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) }; };
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const board = document.querySelector('.play .board'), dock = document.querySelector('.dock.docked');
+  const name = e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}${e.dataset.action ? `[${e.dataset.action}]` : ''}${e.dataset.seat ? `[seat ${e.dataset.seat}]` : ''}`;
+  const bad = [];
+  const whole = (e, what) => {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return;
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) { bad.push(`${what} ${name(e)} outside the screen ${JSON.stringify(box(e))}`); return; }
+    // five points a little inside its box: each must hit the thing itself (a card's outline is outside its box)
+    const inset = Math.min(3, r.width / 4, r.height / 4);
+    for (const [x, y] of [[r.left + inset, r.top + inset], [r.right - inset, r.top + inset], [r.left + inset, r.bottom - inset],
+      [r.right - inset, r.bottom - inset], [(r.left + r.right) / 2, (r.top + r.bottom) / 2]]) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !e.contains(hit) && !hit.contains(e)) { bad.push(`${what} ${name(e)} covered at (${Math.round(x)}, ${Math.round(y)}) by ${name(hit)}`); return; }
+    }
+  };
+  if (!board || !dock) return { bad: [`no ${board ? 'dock' : 'board'}`] };
+  const parts = [...board.firstElementChild.children, ...board.querySelectorAll('.player, .question, .sphere, .tile, .trick, .timer, .released, .zone, .choice')];
+  parts.filter(shown).forEach(e => whole(e, 'the board\'s'));
+  document.querySelectorAll('.dock .hand [data-card]').forEach(e => whole(e, 'the hand\'s'));
+  [...document.querySelectorAll('.dock .legal button, .dock .prompt, .dock button.undo, .menu button')].filter(shown).forEach(e => whole(e, 'to act:'));
+  const acts = [...document.querySelectorAll('.dock .legal button')].filter(shown);
+  const b = box(board), d = box(dock);
+  const crossing = Math.max(0, Math.min(b.bottom, d.bottom) - Math.max(b.top, d.top)) * Math.max(0, Math.min(b.right, d.right) - Math.max(b.left, d.left));
+  if (crossing > 0) bad.push(`the dock ${JSON.stringify(d)} over the board ${JSON.stringify(b)}`);
+  // and the page itself has nothing below the screen to scroll to (the side's log and chat scroll in their box)
+  const below = document.documentElement.scrollHeight - innerHeight;
+  if (below > 0) bad.push(`the page scrolls ${below} px`);
+  return { bad, board: b, dock: d, hand: box(document.querySelector('.dock .hand') ?? dock), lastAct: acts.length ? box(acts[acts.length - 1]) : null,
+    page: document.documentElement.scrollHeight, acts: acts.length };
+});
+
+/** The controls that cover another on a phone at scroll position Y (px): every visible control (link, button, field,
+ * playable card, focusable box) is hit-tested on a grid of points inside its visible box (cut by the screen and by
+ * the boxes that scroll it); a point that hits another control (not one inside or around it) is covered. Under a
+ * bar fixed across the screen (the dock; the open chat sheet) the page is off the screen, not covered: only a
+ * smaller floating thing (the chat button) can cover. */
+const coveredAt = (page, y) => page.evaluate(y => {
+  scrollTo(0, y);
+  const CONTROL = 'a[href], button, input, select, textarea, summary, [role=button], [tabindex]:not([tabindex="-1"])';
+  const name = e => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.classList.length ? `.${[...e.classList].join('.')}` : ''}${e.dataset.action ? `[${e.dataset.action}]` : ''} "${e.textContent.trim().slice(0, 16)}"`;
+  const bar = e => { for (let a = e; a && a !== document.body; a = a.parentElement) {
+    const st = getComputedStyle(a);
+    if ((st.position === 'fixed' || st.position === 'sticky') && a.getBoundingClientRect().width >= innerWidth * 0.9) return a;
+  } return null; };
+  const found = new Set();
+  for (const c of document.querySelectorAll(CONTROL)) {
+    if (!c.getClientRects().length || getComputedStyle(c).visibility === 'hidden' || c.closest('.sr-only')) continue;
+    const r = c.getBoundingClientRect();
+    let l = Math.max(r.left, 0), t = Math.max(r.top, 0), rr = Math.min(r.right, innerWidth), b = Math.min(r.bottom, innerHeight);
+    for (let a = c.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX !== 'visible' || st.overflowY !== 'visible') { const q = a.getBoundingClientRect(); l = Math.max(l, q.left); t = Math.max(t, q.top); rr = Math.min(rr, q.right); b = Math.min(b, q.bottom); }
+      if (st.position === 'fixed') break;
+    }
+    if (rr - l < 2 || b - t < 2) continue;
+    // every 4 px across, its edges included: a button two pixels under another is covered too
+    const across = (from, to) => Array.from({ length: Math.ceil((to - from - 1) / 4) + 1 }, (_, k) => Math.min(from + 0.5 + 4 * k, to - 0.5));
+    for (const x of across(l, rr)) for (const yy of across(t, b)) {
+      const hit = document.elementFromPoint(x, yy);
+      const over = hit?.closest(CONTROL);
+      if (!over || over === c || c.contains(over) || over.contains(c)) continue;
+      const frame = bar(over), fr = frame?.getBoundingClientRect();
+      // under the dock: scrolled off the screen (a button floating outside the dock's own box still covers)
+      if (frame && !frame.contains(c) && x >= fr.left && x <= fr.right && yy >= fr.top && yy <= fr.bottom) continue;
+      found.add(`${name(over)} covers ${name(c)} at scroll ${Math.round(scrollY)}`);
+    }
+  }
+  return [...found];
+}, y);
+
+/** Plays MOVES moves of PAGE's seat, each its last legal action other than a pass or ending the phase where there
+ * is one (a card played, a timer set: the board grows, where passes would end the game at once), and waits for its
+ * next turn; whether the game is still played. */
+async function playLastMoves(page, moves) {
+  for (let k = 0; k < moves; k++) {
+    const before = await page.evaluate(() => document.body.dataset.index);
+    await page.evaluate(() => {
+      const acts = [...document.querySelectorAll('.legal [data-action]')];
+      (acts.filter(a => !/^(pass|done)$/.test(a.dataset.action)).pop() ?? acts.pop())?.click();
+    });
+    await until(page, i => document.body.dataset.index !== i && (document.querySelectorAll('.legal [data-action]').length > 0 || document.body.dataset.status === 'over'),
+      before, 20000, 'the next turn').catch(() => {});
+  }
+  return page.evaluate(() => document.body.dataset.status === 'playing' && document.querySelectorAll('.legal [data-action]').length > 0);
+}
+
+/** One run: GAME's largest table in LANG, measured at both laptop sizes and on a phone, at its first turn and
+ * again after 4 and 10 of its moves; the screenshots fit_GAME_WxH_LANG[_later|_late].png. */
+async function fitRun({ game, locale, lang }) {
+  const players = GAMES[game];
+  // (THE OCTAL's deal 1: still played after ten of the seat's moves, where deal 7 ends before its fourth)
+  const table = await botTable(game, players, game === 'octal' ? { seed: 1 } : {});
+  const { ctx, page } = await newPage(locale, 1280);
+  await sitDown(page, table);
+  await page.waitForSelector('.board');
+  await myTurn(page);
+  for (const [when, moves] of [['first', 0], ['later', 4], ['late', 6]]) {
+    await page.setViewportSize(LAPTOPS[0]);
+    if (!(await playLastMoves(page, moves))) break;   // (the game is over: its earlier turns were measured)
+    for (const size of LAPTOPS) {
+      const label = `${game} ${players}p ${lang} ${size.width}x${size.height} ${when}`;
+      await page.setViewportSize(size);
+      const m = await laptopScreen(page);
+      if (process.env.ASOBI_WEB_DEBUG) console.log(label, JSON.stringify(m));
+      check(m.bad.length === 0, `${label}: the board, the hand and the controls to act on one screen, none covered: ${m.bad.slice(0, 4).join('; ')} (${JSON.stringify({ board: m.board, dock: m.dock, page: m.page })})`);
+      await page.screenshot({ path: path.join(outDir, `fit_${game}_${size.width}x${size.height}_${lang}${when === 'first' ? '' : `_${when}`}.png`) });
+    }
+    const label = `${game} ${players}p ${lang} 390x844 ${when}`;
+    await page.setViewportSize(PHONE);
+    const end = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+    const covered = [];
+    for (const y of [0, 20, 60, 150, 400, Math.round(end / 2), end]) covered.push(...await coveredAt(page, Math.min(y, end)));
+    check(covered.length === 0, `${label}: no control covers another at any scroll position: ${[...new Set(covered)].slice(0, 4).join('; ')}`);
+    if (when === 'first') {
+      // the chat unfolded: a sheet over the page whose own close button covers nothing; closing it gives the
+      // keyboard back to the chat's button (under the sheet while it is open)
+      await page.click('#chat-opener');
+      const open = await coveredAt(page, 0);
+      check(open.length === 0, `${label}: with the chat open no control covers another: ${open.slice(0, 4).join('; ')}`);
+      await page.click('#chat-close');
+      const back = await page.evaluate(() => [document.activeElement?.id, getComputedStyle(document.querySelector('.chat')).display]);
+      check(back[0] === 'chat-opener' && back[1] === 'none', `${label}: the chat's own button closes it, the keyboard back on the chat's button (${back})`);
+    }
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.screenshot({ path: path.join(outDir, `fit_${game}_390x844_${lang}${when === 'first' ? '' : `_${when}`}.png`) });
+  }
+  await axe(page, `${game} ${lang} fit`);
+  await ctx.close();
+}
+const fit = () => everyGameAndLanguage().map(run => [`fit ${run.game} ${run.lang}`, () => fitRun(run)]);
 
 // ---------------------------------------------------------------------------------------------------------
 // Keyboard play (issue 41): Tab to an action and press Enter, Tab to a card of the hand and press Enter (and to
@@ -1194,7 +1346,7 @@ try {
     await run();
     console.log(`${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }, LEAST[name]]);
-  const matrix = { leavers, joining, pacing, sound };
+  const matrix = { leavers, joining, pacing, sound, fit };
   const runs = Object.entries(matrix).filter(([name]) => wanted(name)).flatMap(([name, part]) => part().map(run => [...run, LEAST[name]]));
   least = [...once, ...runs].reduce((n, run) => n + run[2], 0);
   const t0 = Date.now();

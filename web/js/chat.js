@@ -98,13 +98,17 @@ export function makeChat(send, redraw) {
       PHRASES.map(p => el('button', { type: 'button', 'data-phrase': p, onclick: () => send({ type: 'chat', phrase: p }) }, t(`phrase.${p}`))));
     const wall = chat.last?.seat !== null && chat.last?.status === 'playing' ? el('p', { class: 'chat-note' }, t('chat_wall')) : '';
     panel.classList.toggle('open', chat.open);
-    panel.replaceChildren(el('h2', {}, t('chat')), toggle, ...(off ? [el('p', { class: 'chat-note' }, t('chat_is_off'))]
+    // a phone's open panel covers the page, its button too: it closes by its own (the keyboard back on the button)
+    const close = chat.open ? el('button', { type: 'button', class: 'chat-close', id: 'chat-close', 'aria-controls': 'chat',
+      onclick: () => { chat.open = false; redraw(); document.getElementById('chat-opener')?.focus(); } }, `✕ ${t('chat')}`) : '';
+    panel.replaceChildren(close, el('h2', {}, t('chat')), toggle, ...(off ? [el('p', { class: 'chat-note' }, t('chat_is_off'))]
       : [step === null ? '' : el('p', { class: 'chat-note' }, tf('chat_replay', { k: step })),
         shown.length ? list : el('p', { class: 'chat-note' }, t('chat_empty')), phrases, form, muteButtons(), wall]));
     return panel;
   }
 
-  /** A phone's button that unfolds the panel, with the lines not yet read. */
+  /** A phone's button that unfolds the panel, with the lines not yet read (in the page's flow: the header's, or
+   * the dock's while the seat plays). */
   function opener() {
     if (isOff()) return '';
     return el('button', { type: 'button', class: 'chat-opener', id: 'chat-opener', 'aria-expanded': String(chat.open),

@@ -278,14 +278,16 @@ function menuSection() {
     el('button', { onclick: () => { page.menu = null; draw(); } }, t('cancel')));
 }
 
-function header(game) {
+/** The page's header; OPENER, a phone's chat button, at its end while the seat is not playing (playing, the
+ * button is in the dock: a button floating over the page covered the language switch). */
+function header(game, opener = '') {
   return el('header', {}, el('a', { href: '/' }, 'asobi'), ` ${t('table')} ${id} `, standing.rated ? ratedBadge() : '',
     game ? el('a', { class: 'rules-link', href: `/rules/${game}.html`, target: '_blank' }, t('rules_link')) : '',
-    el('span', { class: 'conn', 'data-conn': page.conn }, t(page.conn)), soundSwitch(draw), languageSwitch(draw));
+    el('span', { class: 'conn', 'data-conn': page.conn }, t(page.conn)), soundSwitch(draw), languageSwitch(draw), opener);
 }
 
 /** The board and the log: the live table's, or a replay's step once the game is over. */
-function boardAndLog(ctx, g) {
+function boardAndLog(ctx, g, opener) {
   const shown = replay.shown;
   const view = shown ? shown.view : page.last.view;
   const live = !shown;
@@ -298,15 +300,16 @@ function boardAndLog(ctx, g) {
   // screen); a spectator has neither, a finished game's result and rematch come first
   const playing = live && page.last.status === 'playing' && page.last.seat !== null;
   const hand = board.querySelector('.hand');
-  if (hand && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
+  // (an empty hand, all played, is neither: axe-core finds a label on a bare box)
+  if (hand?.querySelector('[data-card]') && playing) Object.assign(hand, { tabIndex: 0 }).setAttribute('aria-label', t('hand'));   // it may scroll
   // what to do now, or whom the table waits for: first in the dock while the seat plays, else above the board
   const prompt = !live ? '' : page.conn !== 'connected' && c.legal.length
     ? el('p', { class: 'prompt offline', 'data-prompt': 'offline', role: 'status' }, t('offline_acts')) : promptLine(page.last, games[g], c);
   // a first game's tip of the turn, under the prompt line (teach.js)
   const teach = playing && page.conn === 'connected' ? teachLine(page, view, c.legal, draw) : '';
-  // Undo sits by the prompt while the server allows a take-back (undo.js)
+  // Undo sits by the prompt while the server allows a take-back (undo.js), and so does a phone's chat button
   const undoNow = live ? undoButton(page.last, page.conn !== 'connected', undo) : '';
-  const said = undoNow ? el('div', { class: 'prompt-row' }, prompt, undoNow) : prompt;
+  const said = undoNow || opener ? el('div', { class: 'prompt-row' }, prompt, undoNow, opener) : prompt;
   const dock = hand || playing
     ? el('section', { class: `dock${playing ? ' docked' : ''}` }, playing ? said : '', teach, hand ?? '', playing ? legalList(c) : '') : '';
   return { board, dock, prompt: playing ? '' : prompt, log: logSection(view.game, shown ? shown.log : page.log, name) };
@@ -316,8 +319,8 @@ function boardAndLog(ctx, g) {
  * beside it on a wide screen the side (your seat, the seats, the result, the replay's controls, the log), so
  * the hand, the first action and the newest log line are on one screen; a phone takes them one under another
  * (style.css: the side's parts around the board, the replay's controls just above it, the log below). */
-function tableArea(ctx, g, last) {
-  const { board, dock, prompt, log } = boardAndLog(ctx, g);
+function tableArea(ctx, g, last, opener) {
+  const { board, dock, prompt, log } = boardAndLog(ctx, g, opener);
   // (not "watching" to someone the join form asks for a name)
   const seatWords = last.seat !== null ? `${t('your_seat')}: ${last.seat + 1}` : joiningNow(page) ? '' : t('spectator');
   return el('div', { class: 'table-area' },
@@ -325,7 +328,7 @@ function tableArea(ctx, g, last) {
     el('div', { class: 'side' }, seatWords ? el('p', { class: 'who' }, seatWords) : '', seatsBar(last, lastMover(page.log), standing.ratings),
       resultSection(last, games[g], ctx, rematch), last.status === 'over' ? replaySection(replay) : '',
       last.status === 'over' ? reviewPart(g, last) : '',
-      log, ...talkParts(joiningNow(page))));
+      log, joiningNow(page) ? '' : chat.section(replay.shown?.step ?? null)));
 }
 
 /** A finished game's review (review.js): the buttons per seat, the value curve and the marked moves; nothing
@@ -335,12 +338,6 @@ function reviewPart(g, last) {
   if (!m) return '';
   review ??= m.makeReview(id, () => draw());
   return m.reviewSection(review, replay, g, Array.from({ length: last.seats.length }, (_, k) => name(k)), last.seat);
-}
-
-/** The chat's panel and its phone button (chat.js), except while the join form asks for a name: an invited
- * friend's page says one thing, "type your name and sit at seat 2" (issue 43), not the spectators' wall. */
-function talkParts(joining) {
-  return joining ? [] : [chat.section(replay.shown?.step ?? null), chat.opener()];
 }
 
 /** Where the keyboard is, to be found again after a redraw: the element with the same action, card, replay
@@ -386,11 +383,15 @@ async function draw() {
   document.body.dataset.status = last.status;
   document.body.dataset.conn = page.conn;   // reconnecting: the playable things look and are inert (style.css)
   document.body.dataset.waiting = pacer.waiting;
-  document.body.classList.toggle('docked', last.status === 'playing' && last.seat !== null && !replay.shown);
-  app.replaceChildren(header(g), joinSection(page, seated),
+  const docked = last.status === 'playing' && last.seat !== null && !replay.shown;
+  document.body.classList.toggle('docked', docked);
+  // the chat's panel and its phone button (chat.js), except while the join form asks for a name: an invited
+  // friend's page says one thing, "type your name and sit at seat 2" (issue 43), not the spectators' wall
+  const opener = joiningNow(page) ? '' : chat.opener();
+  app.replaceChildren(header(g, docked ? '' : opener), joinSection(page, seated),
     ...noticesSection(page), ...awayNotices(last, name),
     page.backNotice ? el('p', { class: 'notice back', role: 'status' }, page.backNotice) : '',
-    waitingSection(page, draw), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last));
+    waitingSection(page, draw), el('p', { class: 'error', role: 'alert' }, page.error), tableArea(ctx, g, last, docked ? opener : ''));
   if (review) reviewModule(draw).markLog(review);
   refocus();
   playMoments(app, !page.drawnOnce);   // animations run beside the page: a click is never kept waiting
