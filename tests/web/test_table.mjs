@@ -1359,7 +1359,8 @@ try {
   srv.kill('SIGTERM');
   rmSync(dbDir, { recursive: true, force: true });
 }
-// a run makes at least the sum of its parts' least (each is held to its own in pool), and some checks always
-failures += tooFew(checks, Math.max(least, 5));
+// a run makes at least the sum of its parts' least (each is held to its own in pool); a filter that names nothing
+// runs nothing, and is held to one check it cannot make
+failures += tooFew(checks, Math.max(least, 1));
 console.log(`${checks} checks, ${failures} failed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${outDir}`);
 process.exit(failures ? 1 : 0);
