@@ -477,9 +477,12 @@ async def hidden_choice_diverges(srv, game, players, seed, key):
                 for k in viewers + [None]:
                     a = seats[0][k] if k is not None else specs[0]
                     b = seats[1][k] if k is not None else specs[1]
-                    ua = {x: v for x, v in a.last.items() if x != "table"}
-                    ub = {x: v for x, v in b.last.items() if x != "table"}
-                    check(ua == ub, game, "viewer", k, "was told which of", a1["text"], a2["text"], "seat", j, "chose")
+                    # everything the viewer was told: its last update (but its log slice, which depends on
+                    # how the server's sends were coalesced), and every log entry and event in all its updates
+                    ua = {x: v for x, v in a.last.items() if x not in ("table", "log")}
+                    ub = {x: v for x, v in b.last.items() if x not in ("table", "log")}
+                    check(ua == ub and a.events == b.events and a.happened == b.happened, game, "viewer", k,
+                          "was told which of", a1["text"], a2["text"], "seat", j, "chose")
                 # and the chooser itself does see the difference
                 check(seats[0][j].events[n - 1]["text"] != seats[1][j].events[n - 1]["text"], game)
                 return True

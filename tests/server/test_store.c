@@ -209,16 +209,18 @@ static void test_a_dead_nodes_tables_are_taken(void **state)
     if (!temp_store.pg)
         skip();
     asobi_error err;
-    store *a = open_as("store-d", 600);
+    /* leases of 3 s: b must renew within it between taking the table and
+     * the checks below (with 600 ms a loaded CI machine once let it lapse) */
+    store *a = open_as("store-d", 3000);
     json_t *spec = json_pack("{s:s, s:i}", "game", "octal", "players", 2);
     int64_t id;
     assert_int_equal(store_create_table(a, spec, &id, &err), ASOBI_OK);
     assert_int_equal(store_flush(a, &err), ASOBI_OK);
     char sql[256];
-    store *b = open_as("store-e", 600);
+    store *b = open_as("store-e", 3000);
     store_close(a); /* a graceful close ends its leases: its tables are taken at once */
     bool taken = false;
-    for (int i = 0; i < 300 && !taken; i++) {
+    for (int i = 0; i < 500 && !taken; i++) { /* up to 10 s: a heartbeat is a third of the lease */
         usleep(20 * 1000);
         store_events ev;
         assert_int_equal(store_collect(b, &ev, &err), ASOBI_OK);
