@@ -24,7 +24,7 @@ def check(cond, *what):
 
 def node(uri, name):
     return Server(BINARY, db=uri, args=["--workers", "1", "--node", name, "--lease", str(LEASE),
-                                        "--review-bot", "ismcts:iters=20000", "--bot-table-pace", "0"]).start()
+                                        "--review-bot", "ismcts:time=0.5", "--bot-table-pace", "0"]).start()
 
 
 def claimed(n, table):
@@ -55,8 +55,9 @@ async def test_a_review_killed_mid_search_is_taken_by_another_node(uri):
                 break
             time.sleep(0.1)
         check(first, "no node claimed the review")
-        # mid-review: a decision takes 20000 iterations (0.2-1 s idle), so the node is still searching; at 4000 an
-        # idle machine finished a short game's review in under the 0.5 s this once waited (CI)
+        # mid-review: each decision is searched for 0.5 s whatever the build, so the node is still searching. (A
+        # judge by iterations cannot be both: at 4000 an idle machine finished a short game's review before the
+        # kill; at 20000 the sanitizer build did not finish it within the deadline after the kill, both in CI)
         time.sleep(0.1)
         status, got = nodes[first].request("GET", "/api/tables/%d/review?seat=0" % t)
         check(got["status"] == "running" and got["progress"]["searched"] < got["progress"]["decisions"],
