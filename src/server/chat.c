@@ -419,7 +419,13 @@ bool chat_message(server *s, conn *c, const char *text, size_t len)
         else
             chat_changed(s, sl);
     } else if (c->seat >= 0) {
-        if (chat_mute_seat(t, c->seat, &req, wall_ms(), &e) != 0) {
+        /* a mute that changes the seat's set is kept, a row in the store: it
+         * counts as a line against both chat limits (no flood of rows) */
+        uint32_t mutes = chat_seat_mutes(t, c->seat);
+        bool kept = req.mute_seat != c->seat && chat_mutes_after(mutes, &req) != mutes;
+        if (kept && !chat_allowed(s, c, t, &e)) {
+            queue_error(s, c, id, &e);
+        } else if (chat_mute_seat(t, c->seat, &req, wall_ms(), &e) != 0) {
             send_error(s, c, id, &e);
         } else {
             sl->written_seq = store_batch_seq(s->store); /* its seat hears of it once it is kept */

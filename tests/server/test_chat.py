@@ -6,6 +6,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -258,6 +259,31 @@ async def test_mute_lasts_across_a_restart():
         srv.stop_with(again)
 
 
+async def test_kept_mutes_count_as_lines():
+    """A mute that changes a seat's set is a row in the store: it counts against the chat limits, so a seat
+    toggling a mute cannot flood the store; a refused one changes nothing; a mute that changes nothing is
+    never refused."""
+    srv = Server(BINARY, args=["--workers", "1"]).start()
+    try:
+        t, tokens, (a, b) = await table_of_two(srv)
+        for i in range(8):
+            await a.send({"type": "mute" if i % 2 == 0 else "unmute", "seat": 1, "id": i})
+        got = await quiet(a, 1.5)
+        refused = [m["id"] for m in got if m.get("type") == "error" and m["error"]["code"] == "rate_limited"]
+        # five kept (mute, unmute, mute, unmute, mute); the sixth (5, an unmute) refused, so the seventh (a
+        # mute of a muted seat) changes nothing and is answered; the eighth (an unmute) refused again
+        check(refused == [5, 7], "the sixth kept mute in 10 s is refused, one that changes nothing is not", refused)
+        muted = [m["chat_muted"]["seats"] for m in got if m.get("type") == "update" and "chat_muted" in m]
+        check(muted and muted[-1] == [1], "the refused ones changed nothing: still muted", muted)
+        with sqlite3.connect("file:%s?mode=ro" % srv.db, uri=True) as db:
+            rows = db.execute("SELECT count(*) FROM chat WHERE table_id = ?", (t,)).fetchone()[0]
+        check(rows == 5, "five mute rows kept", rows)
+        for c in (a, b):
+            await c.close()
+    finally:
+        srv.stop()
+
+
 async def test_history_after_a_restart_and_the_operators_hide():
     """Lines are kept with the table: a restart (SIGTERM, then kill -9) brings them back in the first
     update; `asobi chat --db FILE hide TABLE INDEX` takes one out of every reader's history."""
@@ -444,6 +470,7 @@ async def test_a_hide_reaches_the_nodes_on_postgresql():
 if __name__ == "__main__":
     sys.exit(asyncio.run(run_tests([test_channels_and_the_spectators_wall, test_limits_and_refusals,
                                     test_mute_lasts_across_reconnection, test_mute_lasts_across_a_restart,
+                                    test_kept_mutes_count_as_lines,
                                     test_history_after_a_restart_and_the_operators_hide,
                                     test_a_hide_reaches_a_running_server,
                                     test_a_private_tables_chat_is_as_private,
