@@ -31,11 +31,11 @@ echo "== sanitizer build (build-asan/)"
 scripts/setup.sh build-asan -DASOBI_WERROR=ON -DASOBI_SANITIZE=ON
 echo "== both builds' tests (build-all/: $slots cpu slots, $((3 * slots)) jobs; built in $((SECONDS - started)) s)"
 python3 scripts/ctest_both.py build-all build build-asan "$slots"
-status=0
+status=0 tests_failed=0
 # --no-tests=error: a build that registered no test at all fails rather than passing with none
 tested=$SECONDS
 if ! ctest --test-dir build-all --resource-spec-file "$PWD/build-all/resources.json" --output-on-failure \
-    --no-tests=error -j $((3 * slots)); then status=1; fi
+    --no-tests=error -j $((3 * slots)); then status=1 tests_failed=1; fi
 echo "== tests took $((SECONDS - tested)) s"
 # In CI, explore every fuzz target for a short fixed time (the corpus replay ran in CTest above).
 # README.md (Fuzzing) gives the same figure; tests/cli/readme_agrees.sh checks that it does.
@@ -45,5 +45,7 @@ if [ "${CI:-}" = true ]; then
   ASOBI_FUZZ=1 scripts/setup.sh build # installs clang when missing
   scripts/fuzz.sh $fuzz_seconds || status=1
 fi
+# A failed test's output is printed where it failed, mid-log: say its end again last, where a CI's tail shows it.
+if [ $tests_failed -ne 0 ]; then python3 scripts/failed_tails.py build-all 30 || true; fi
 if [ $status -eq 0 ]; then echo "test.sh: all tests passed in both builds ($((SECONDS - started)) s)"; else echo "test.sh: FAILURES" >&2; fi
 exit $status
