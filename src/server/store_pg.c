@@ -1555,8 +1555,10 @@ static int hide_chat_on(PGconn *c, int64_t table, int index, asobi_error *err)
     id_text(id, sizeof id, table);
     snprintf(idx, sizeof idx, "%d", index);
     const char *params[2] = {id, idx};
-    /* the news (asobi_chat_hides) goes with the hide: hiding a line again is news again, which changes nothing */
+    /* the news (asobi_chat_hides) goes with the hide: hiding a line again is news again, which changes nothing;
+     * a line only, not a seat's kept mutes (chat.c, chat_mute_seat): hiding those would forget them */
     PGresult *r = run(c, "WITH h AS (UPDATE asobi_chat SET hidden = 1 WHERE table_id = $1 AND idx = $2"
+                         " AND (line::jsonb -> 'mutes') IS NULL"
                          " RETURNING table_id, idx, hidden) INSERT INTO asobi_chat_hides(table_id, idx)"
                          " SELECT table_id, idx FROM h", 2, params, PGRES_COMMAND_OK, err, "hiding a chat line");
     if (!r)

@@ -104,7 +104,8 @@ enum {
 enum { CQ_ADD, CQ_HIDE, CQ_OF, CQ_COUNT };
 static const char *const chat_queries[CQ_COUNT] = {
     [CQ_ADD] = "INSERT INTO chat(table_id, idx, line) VALUES(?1, ?2, ?3)",
-    [CQ_HIDE] = "UPDATE chat SET hidden = 1 WHERE table_id = ?1 AND idx = ?2",
+    /* a line, not a seat's kept mutes (chat.c, chat_mute_seat): hiding those would forget them */
+    [CQ_HIDE] = "UPDATE chat SET hidden = 1 WHERE table_id = ?1 AND idx = ?2 AND json_extract(line, '$.mutes') IS NULL",
     [CQ_OF] = "SELECT line FROM chat WHERE table_id = ?1 AND hidden = 0 ORDER BY idx",
 };
 static const char *const queries[Q_COUNT] = {

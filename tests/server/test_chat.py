@@ -236,6 +236,10 @@ async def test_mute_lasts_across_a_restart():
         await b.send({"type": "chat", "text": "muted"})
         m = await said(b, lambda m: m["text"] == "muted")
         check(m["index"] == 1, "the mute took index 0, once", m)
+        # the operator's hide takes lines, not the mutes kept among them (hiding those would forget them)
+        done = subprocess.run([BINARY, "chat", "--db", srv.db, "hide", str(t), "0"], capture_output=True, text=True)
+        check(done.returncode == 1 and "no chat line 0" in done.stderr, "a kept mute is not a line to hide",
+              done.returncode, done.stderr)
         srv.kill9()  # the mute was committed before its seat heard of it
         again = Server(BINARY, db=srv.db, args=["--workers", "1"]).start()
         a2 = await Client(again, t, tokens[0]).connect()
@@ -436,6 +440,9 @@ async def test_history_after_a_failover_on_postgresql():
             out = subprocess.run(["psql", uri, "-At", "-c", "SELECT idx, epoch FROM asobi_chat WHERE table_id = %d "
                                   "ORDER BY idx" % t], capture_output=True, text=True, check=True).stdout.split()
             check(out == ["0|1", "1|1", "2|1", "3|2"], "each line and mute kept with its writer's epoch", out)
+            done = subprocess.run([BINARY, "chat", "--db", uri, "hide", str(t), "2"], capture_output=True, text=True)
+            check(done.returncode == 1 and "no chat line 2" in done.stderr, "a kept mute is not a line to hide",
+                  done.returncode, done.stderr)
             await c.close()
             await b2.close()
         finally:

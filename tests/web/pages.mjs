@@ -6,9 +6,16 @@ import path from 'node:path';
 const here = path.dirname(new URL(import.meta.url).pathname);
 const axeSource = readFileSync(path.resolve(here, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
-/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy; its value. */
+/** How long a wait for something that must come may last: MS times ASOBI_WEB_PATIENCE (3). A wait's bound is
+ * patience, not a property (a property of time is checked as one, with its own bound): on a loaded machine pages
+ * are slow, and web_table's OCTAL leavers took 9 s to see a handover beside two busy cores, 20 s beside four, and
+ * over 30 s in CI, where 30 s was the bound and failed the run. */
+export const patience = ms => ms * (Number(process.env.ASOBI_WEB_PATIENCE) || 3);
+
+/** Polls FN in the page (the page's CSP forbids waitForFunction's eval) until it is truthy (within patience(MS));
+ * its value. */
 export async function until(page, fn, arg, ms = 10000, what = 'a condition') {
-  const end = Date.now() + ms;
+  const end = Date.now() + patience(ms);
   for (;;) {
     const v = await page.evaluate(fn, arg);
     if (v) return v;

@@ -11,7 +11,7 @@
 // ASOBI_WEB_PARTS=tables,smallest,keyboard,events,words,moments,flights,offline,teach,tmnames,fit,... runs some parts, ASOBI_WEB_GAMES=psycle,... some games, ASOBI_WEB_RUNS=N that
 // many runs at a time (6), ASOBI_WEB_DEBUG=1 shows the server's log, each bot round's steps and fit's boxes.
 import { chromium } from 'playwright-core';
-import { until, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
+import { until, patience, onScreen, oneScreen, axeViolations, filterOf, tooFew, pool, runsAtOnce, countCheck } from './pages.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -1102,13 +1102,21 @@ const BACK = { en: /^While you were away a bot played (a move|\d+ moves) for you
 const LEFT = { en: 'Ben left the table: a bot plays their seat to the end.', ja: 'Benはテーブルを去りました。最後までボットが代わりに打ちます。' };
 const LEFT_BADGE = { en: 'left: a bot plays for them', ja: '退席: ボットが代わりに打ちます' };
 
-/** Plays PAGE's seat (its first legal action whenever it has one) until FN is truthy in the page; its value. */
+/** What PAGE shows, for a failure's message: its status, the seats' bar, the prompt, the log's newest lines. */
+const pageState = page => page.evaluate(() => JSON.stringify({
+  status: document.body.dataset.status, conn: document.body.dataset.conn,
+  seats: document.querySelector('.seats-bar')?.textContent,
+  prompt: document.querySelector('[data-prompt]')?.textContent,
+  log: [...document.querySelectorAll('.log li')].slice(0, 6).map(e => e.textContent),   // newest first
+})).catch(e => `unreadable: ${e.message}`);
+
+/** Plays PAGE's seat (its first legal action whenever it has one) until FN is truthy in the page (within patience(MS)); its value. */
 async function playUntil(page, fn, what, ms = 30000) {
-  const end = Date.now() + ms;
+  const end = Date.now() + patience(ms);
   for (;;) {
     const v = await page.evaluate(fn);
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (the page: ${await pageState(page)})`);
     const act = page.locator('[data-action]:visible');   // what is shown (a phone folds what a card offers)
     if (await act.count()) await act.first().click({ timeout: 1000 }).catch(() => {});
     await page.waitForTimeout(100);
