@@ -713,12 +713,19 @@ static int refuse(server *s, struct lws *wsi, http_req *r, int status, const cha
     return http_refuse(s, wsi, r, &e);
 }
 
-static int too_many(server *s, struct lws *wsi, http_req *r, double retry_after, const char *what)
+/* Takes one from T's bucket for KEY (N bytes); when it is empty, answers
+ * 429 with Retry-After (WHAT: the limit, for the message) and says true. */
+static bool over_limit(server *s, struct lws *wsi, http_req *r, throttle *t, const void *key, size_t n, double now,
+                       const char *what, int *rc)
 {
+    double retry = 0;
+    if (throttle_take(t, key, n, now, &retry))
+        return false;
     srv_error e;
-    r->retry_after = (int)retry_after + 1;
+    r->retry_after = (int)retry + 1;
     srv_fail(&e, 429, "rate_limited", "too many %s: try again in %d s", what, r->retry_after);
-    return http_refuse(s, wsi, r, &e);
+    *rc = http_refuse(s, wsi, r, &e);
+    return true;
 }
 
 /* Hand the job to the workers; the request waits for it (accounts_drain answers). */
@@ -798,7 +805,7 @@ bool accounts_answer(server *s, struct lws *wsi, http_req *r, int *rc)
     account_ref who;
     account_state state = cache_answer(a, wsi, &who, hash, false);
     limits_address *addr = client_address(wsi);
-    double now = now_s(), retry = 0;
+    double now = now_s();
     if (now - a->swept_at > 60) {
         throttle_sweep(&a->sign_ins_address, now, false);
         throttle_sweep(&a->sign_ins_name, now, false);
@@ -815,34 +822,23 @@ bool accounts_answer(server *s, struct lws *wsi, http_req *r, int *rc)
     snprintf(j->session_hash, sizeof j->session_hash, "%s", hash);
     j->who = who;
     bool signed_in = state == ACCOUNT_SIGNED_IN;
-    if (strcmp(p, "/api/accounts") == 0 && r->post) {
+    bool sign_up = strcmp(p, "/api/accounts") == 0 && r->post, sign_in = strcmp(p, "/api/session") == 0 && r->post;
+    if (sign_up || sign_in) {
         if (read_body_or_refuse(s, wsi, r, ACCOUNTS_WANT_NAME | ACCOUNTS_WANT_PASSWORD, j))
             goto answered;
-        if (!throttle_take(&a->sign_ups_address, key, LIMITS_KEY_BYTES, now, &retry)) {
-            *rc = too_many(s, wsi, r, retry, "sign-ups from your address (--sign-ups-per-hour-per-address)");
-            goto refused;
-        }
-        j->kind = J_SIGN_UP;
-        *rc = hand_over(s, wsi, r, j);
-        return true;
-    }
-    if (strcmp(p, "/api/session") == 0 && r->post) {
-        if (read_body_or_refuse(s, wsi, r, ACCOUNTS_WANT_NAME | ACCOUNTS_WANT_PASSWORD, j))
-            goto answered;
-        char lower[ACCOUNT_NAME_MAX + 1];
+        char lower[ACCOUNT_NAME_MAX + 1]; /* a name's bucket ignores case, as names do */
         size_t n = strlen(j->body.name);
         for (size_t i = 0; i <= n; i++)
             lower[i] = (char)(j->body.name[i] >= 'A' && j->body.name[i] <= 'Z' ? j->body.name[i] + 32
                                                                                  : j->body.name[i]);
-        if (!throttle_take(&a->sign_ins_address, key, LIMITS_KEY_BYTES, now, &retry)) {
-            *rc = too_many(s, wsi, r, retry, "sign-ins from your address (--sign-ins-per-minute-per-address)");
+        if (sign_up ? over_limit(s, wsi, r, &a->sign_ups_address, key, LIMITS_KEY_BYTES, now,
+                                 "sign-ups from your address (--sign-ups-per-hour-per-address)", rc)
+                    : over_limit(s, wsi, r, &a->sign_ins_address, key, LIMITS_KEY_BYTES, now,
+                                 "sign-ins from your address (--sign-ins-per-minute-per-address)", rc) ||
+                          over_limit(s, wsi, r, &a->sign_ins_name, lower, n, now,
+                                     "sign-ins to this name (--sign-ins-per-hour-per-name)", rc))
             goto refused;
-        }
-        if (!throttle_take(&a->sign_ins_name, lower, n, now, &retry)) {
-            *rc = too_many(s, wsi, r, retry, "sign-ins to this name (--sign-ins-per-hour-per-name)");
-            goto refused;
-        }
-        j->kind = J_SIGN_IN;
+        j->kind = sign_up ? J_SIGN_UP : J_SIGN_IN;
         *rc = hand_over(s, wsi, r, j);
         return true;
     }
@@ -884,10 +880,9 @@ bool accounts_answer(server *s, struct lws *wsi, http_req *r, int *rc)
             goto answered;
         /* a password tried here counts as a sign-in: a stolen session must
          * not become a free guessing oracle for the account's password */
-        if (!claim && !throttle_take(&a->sign_ins_address, key, LIMITS_KEY_BYTES, now, &retry)) {
-            *rc = too_many(s, wsi, r, retry, "password checks from your address (--sign-ins-per-minute-per-address)");
+        if (!claim && over_limit(s, wsi, r, &a->sign_ins_address, key, LIMITS_KEY_BYTES, now,
+                                 "password checks from your address (--sign-ins-per-minute-per-address)", rc))
             goto refused;
-        }
         j->kind = password ? J_PASSWORD : close ? J_CLOSE : J_CLAIM;
         *rc = hand_over(s, wsi, r, j);
         return true;

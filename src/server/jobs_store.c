@@ -294,56 +294,50 @@ bool jobs_store_claim(jobs_store *js, const char *kind, int64_t lease_ms, char *
     return false;
 }
 
-int jobs_store_renew(jobs_store *js, const char *kind, const char *key, int64_t lease_ms, asobi_error *err)
+/* One write that reads nothing back, in the store's dialect: PG_SQL with
+ * PARAMS ($1..$n), or LITE_SQL with the first LITE_N of them (?1..) and
+ * NUMBER as ?9; WHAT names it in a failure. */
+static int write_row(jobs_store *js, const char *pg_sql, const char *lite_sql, const char *const *params, int n,
+                     int lite_n, int64_t number, const char *what, asobi_error *err)
 {
-    char lease[32];
-    snprintf(lease, sizeof lease, "%lld", (long long)lease_ms);
-    const char *params[4] = {kind, key, js->node, lease};
     int rc = ASOBI_OK;
     pthread_mutex_lock(&js->lock);
     if (js->pg) {
-        PGresult *r = pg_run(js,
-                             "UPDATE asobi_jobs SET lease_until = clock_timestamp() + $4 * interval '1 millisecond'"
-                             " WHERE kind = $1 AND key = $2 AND node = $3 AND status = 'running'",
-                             4, params, err);
+        PGresult *r = pg_run(js, pg_sql, n, params, err);
         rc = r ? ASOBI_OK : ASOBI_E_IO;
         PQclear(r);
     } else {
-        sqlite3_stmt *q = lite_prepare(js,
-                                       "UPDATE asobi_jobs SET lease_until = ?9 WHERE kind = ?1 AND key = ?2"
-                                       " AND node = ?3 AND status = 'running'",
-                                       params, 3, wall_ms() + lease_ms, err);
+        sqlite3_stmt *q = lite_prepare(js, lite_sql, params, lite_n, number, err);
         if (!q || sqlite3_step(q) != SQLITE_DONE)
-            rc = q ? lite_fail(js, err, "renewing a lease") : ASOBI_E_IO;
+            rc = q ? lite_fail(js, err, what) : ASOBI_E_IO;
         sqlite3_finalize(q);
     }
     pthread_mutex_unlock(&js->lock);
     return rc;
 }
 
+int jobs_store_renew(jobs_store *js, const char *kind, const char *key, int64_t lease_ms, asobi_error *err)
+{
+    char lease[32];
+    snprintf(lease, sizeof lease, "%lld", (long long)lease_ms);
+    const char *params[4] = {kind, key, js->node, lease};
+    return write_row(js,
+                     "UPDATE asobi_jobs SET lease_until = clock_timestamp() + $4 * interval '1 millisecond'"
+                     " WHERE kind = $1 AND key = $2 AND node = $3 AND status = 'running'",
+                     "UPDATE asobi_jobs SET lease_until = ?9 WHERE kind = ?1 AND key = ?2"
+                     " AND node = ?3 AND status = 'running'",
+                     params, 4, 3, wall_ms() + lease_ms, "renewing a lease", err);
+}
+
 int jobs_store_end(jobs_store *js, const char *kind, const char *key, const char *status, const char *result,
                    asobi_error *err)
 {
     const char *params[4] = {kind, key, status, result};
-    int rc = ASOBI_OK;
-    pthread_mutex_lock(&js->lock);
     /* a job done twice (its lease lapsed and another node ran it too) keeps the first result */
-    if (js->pg) {
-        PGresult *r = pg_run(js,
-                             "UPDATE asobi_jobs SET status = $3, result = $4, lease_until = NULL"
-                             " WHERE kind = $1 AND key = $2 AND status <> 'done'",
-                             4, params, err);
-        rc = r ? ASOBI_OK : ASOBI_E_IO;
-        PQclear(r);
-    } else {
-        sqlite3_stmt *q = lite_prepare(js,
-                                       "UPDATE asobi_jobs SET status = ?3, result = ?4, lease_until = NULL"
-                                       " WHERE kind = ?1 AND key = ?2 AND status <> 'done'",
-                                       params, 4, 0, err);
-        if (!q || sqlite3_step(q) != SQLITE_DONE)
-            rc = q ? lite_fail(js, err, "ending a job") : ASOBI_E_IO;
-        sqlite3_finalize(q);
-    }
-    pthread_mutex_unlock(&js->lock);
-    return rc;
+    return write_row(js,
+                     "UPDATE asobi_jobs SET status = $3, result = $4, lease_until = NULL"
+                     " WHERE kind = $1 AND key = $2 AND status <> 'done'",
+                     "UPDATE asobi_jobs SET status = ?3, result = ?4, lease_until = NULL"
+                     " WHERE kind = ?1 AND key = ?2 AND status <> 'done'",
+                     params, 4, 4, 0, "ending a job", err);
 }
