@@ -57,6 +57,6 @@ export function render(v, ctx) {
     el('p', {}, `${t('octal.discards')}: ${p.discard_count}`, p.finished_rank ? ` · ${t('octal.finished')} ${p.finished_rank}` : ''))));
   const hand = me && me.hand ? el('div', { class: 'hand' }, el('h3', {}, t('hand')),
     me.hand.map(c => ctx.actionable(card(ctx, c, { 'data-card': c }), mentions(c)))) : '';
-  const special = el('div', { class: 'special' }, ctx.legal.filter(a => a === 'pass').map(a => ctx.actionable(el('button', {}, ctx.label(a)), x => x === a)));
-  return el('div', {}, info, questions, players, hand, special);
+  // (Pass is the dock's button alone: a second one on the board said it twice)
+  return el('div', {}, info, questions, players, hand);
 }
