@@ -225,9 +225,12 @@ async def test_replays_are_rate_limited():
     that a refusal's reply leaks nothing (CI once saw 24 refusals leak their JSON)."""
     srv = Server(BINARY, args=["--workers", "1", "--replays-per-second-per-address", "1"]).start()
     try:
+        started = time.monotonic()
         statuses = [srv.request("GET", "/api/tables/%d/replay?step=1" % (k + 1)) for k in range(10)]
+        # at most the burst and one a second of the time they took (a loaded machine's requests spread out)
+        allowed = 3 + int(time.monotonic() - started) + 1
         limited = [reply for status, reply in statuses if status == 429]
-        check(len(limited) >= 5 and all(r["error"]["code"] == "rate_limited" for r in limited),
+        check(len(limited) >= 10 - allowed and all(r["error"]["code"] == "rate_limited" for r in limited),
               "past the burst of 3, replays are refused", [s for s, _ in statuses])
         req = urllib.request.Request(srv.url("/api/tables/1/record"))
         try:
