@@ -97,17 +97,23 @@ async function quickRatedGames(people, base, games) {
       await new Promise((resolve, reject) => {
         ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token: j.token }));
         let sent = false;   // an act is on its way: the updates before its answer (another seat's) do not act again
+        let last = null;    // the latest update: a refused act is tried again from it
+        const actOn = m => {
+          if (m.status !== 'playing' || !m.legal.length) return;
+          sent = true;
+          ws.send(JSON.stringify({ type: 'act', action: m.legal[Math.floor(Math.random() * m.legal.length)].text }));
+        };
         ws.onmessage = ev => {
           const m = JSON.parse(ev.data);
-          if (m.type === 'error') { sent = false; return; }
+          // refused (a loaded machine's stale update, or the rate limit): nothing changed, so no update
+          // would come for this seat to act on; try again from the latest, a moment later
+          if (m.type === 'error') { sent = false; setTimeout(() => { if (!sent && last) actOn(last); }, 250); return; }
           if (m.type !== 'update') return;
+          last = m;
           if (m.status === 'over') { ws.close(); resolve(); return; }
           if (sent && !m.log.some(e => e.seat === seat)) return;
           sent = false;
-          if (m.status === 'playing' && m.legal.length) {
-            sent = true;
-            ws.send(JSON.stringify({ type: 'act', action: m.legal[Math.floor(Math.random() * m.legal.length)].text }));
-          }
+          actOn(m);
         };
         ws.onclose = () => resolve();
         setTimeout(() => reject(new Error('the game did not end')), 60000);
